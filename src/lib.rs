@@ -1,0 +1,12 @@
+//! mcpward: contract tests for MCP servers.
+//!
+//! Layout: `transport` talks to the server, `checks` turn what it said into findings
+//! (`model`), `report` renders findings. Checks never print; reporters see only the model.
+
+pub mod checks;
+pub mod model;
+pub mod rules;
+pub mod transport;
+
+/// The one version string: `--version`, `clientInfo.version`, report `version`, lockfile meta.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
