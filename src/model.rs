@@ -234,7 +234,13 @@ mod tests {
     #[test]
     fn timestamps() {
         assert_eq!(format_timestamp(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(format_timestamp(1_705_314_600_000), "2024-01-15T10:30:00.000Z");
-        assert_eq!(format_timestamp(951_782_400_123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(
+            format_timestamp(1_705_314_600_000),
+            "2024-01-15T10:30:00.000Z"
+        );
+        assert_eq!(
+            format_timestamp(951_782_400_123),
+            "2000-02-29T00:00:00.123Z"
+        );
     }
 }

@@ -33,9 +33,7 @@ pub fn anchor(id: &str) -> String {
 
 /// Every family's rules, in family order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    crate::checks::FAMILIES
-        .iter()
-        .flat_map(|f| f.iter())
+    crate::checks::FAMILIES.iter().flat_map(|f| f.iter())
 }
 
 pub fn lookup(id: &str) -> Option<&'static Rule> {
@@ -51,7 +49,11 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for r in all() {
             let (fam, rule) = r.id.split_once('/').expect("family/rule");
-            assert!(!fam.is_empty() && fam.bytes().all(|b| b.is_ascii_lowercase()), "{}", r.id);
+            assert!(
+                !fam.is_empty() && fam.bytes().all(|b| b.is_ascii_lowercase()),
+                "{}",
+                r.id
+            );
             assert!(
                 !rule.is_empty()
                     && rule.bytes().all(|b| b.is_ascii_lowercase()
@@ -62,7 +64,11 @@ mod tests {
                 r.id
             );
             assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
-            assert!(!r.short.is_empty() && !r.description.is_empty() && !r.fix.is_empty(), "{}", r.id);
+            assert!(
+                !r.short.is_empty() && !r.description.is_empty() && !r.fix.is_empty(),
+                "{}",
+                r.id
+            );
         }
     }
 

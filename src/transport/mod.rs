@@ -5,7 +5,13 @@ use serde_json::Value;
 use std::fmt;
 
 /// Protocol versions of the stateful era we accept, newest first. The first is offered.
-pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+pub const LEGACY_VERSIONS: &[&str] = &[
+    "2025-11-25",
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+    "2024-10-07",
+];
 
 /// Which handshake family the connection used. Data for reports and the lockfile only;
 /// no check branches on it.
@@ -72,17 +78,37 @@ pub struct RpcError {
 
 impl RpcError {
     pub fn protocol(code: i64, message: impl Into<String>, data: Option<Value>) -> Self {
-        RpcError { code: Some(code), message: message.into(), data, local: false }
+        RpcError {
+            code: Some(code),
+            message: message.into(),
+            data,
+            local: false,
+        }
     }
     /// An error with no JSON-RPC code: our own timeout, a transport failure, a bad result.
     pub fn plain(message: impl Into<String>) -> Self {
-        RpcError { code: None, message: message.into(), data: None, local: true }
+        RpcError {
+            code: None,
+            message: message.into(),
+            data: None,
+            local: true,
+        }
     }
     pub fn closed() -> Self {
-        RpcError { code: Some(-32000), message: "Connection closed".into(), data: None, local: true }
+        RpcError {
+            code: Some(-32000),
+            message: "Connection closed".into(),
+            data: None,
+            local: true,
+        }
     }
     pub fn request_timeout() -> Self {
-        RpcError { code: Some(-32001), message: "Request timed out".into(), data: None, local: true }
+        RpcError {
+            code: Some(-32001),
+            message: "Request timed out".into(),
+            data: None,
+            local: true,
+        }
     }
     pub fn not_connected() -> Self {
         Self::plain("Not connected")
@@ -93,7 +119,11 @@ impl fmt::Display for RpcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.code, self.local) {
             (Some(c), false) => write!(f, "MCP error {c}: {}", self.message),
-            (Some(c), true) => write!(f, "MCP error {c}: {} (raised locally by mcpward, not sent by the server)", self.message),
+            (Some(c), true) => write!(
+                f,
+                "MCP error {c}: {} (raised locally by mcpward, not sent by the server)",
+                self.message
+            ),
             (None, _) => f.write_str(&self.message),
         }
     }
