@@ -138,3 +138,12 @@ pub type CallOutcome = Result<Value, RpcError>;
 /// The outcome of a complete `tools/list` (every page): the raw tool objects in listing
 /// order, duplicates kept, or the error text.
 pub type Listing = Result<Vec<Value>, String>;
+
+pub mod client;
+pub mod http;
+pub mod procs;
+pub mod rpc;
+pub mod sse;
+pub mod stdio;
+
+pub use client::{Client, ConnectError, ConnectOptions, Endpoint, EraChoice};

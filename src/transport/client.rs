@@ -1,0 +1,315 @@
+//! The one client interface checks use: connect (era strategy), list, call, ping, close.
+
+use super::http::{HttpSpec, HttpWire};
+use super::rpc::{notification_message, request_message, Chatter, Dispatcher};
+use super::stdio::{StdioSpec, StdioWire};
+use super::{Era, Listing, RpcError, ServerHello, LEGACY_VERSIONS};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Fixed per-request limit of the protocol layer for requests not bounded by `call_ms`.
+pub const PROTOCOL_TIMEOUT: Duration = Duration::from_secs(60);
+/// Pagination guard (transport.md §4).
+pub const MAX_PAGES: usize = 1000;
+
+pub enum Endpoint {
+    Stdio(StdioSpec),
+    Http(HttpSpec),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EraChoice {
+    Auto,
+    Modern,
+    Legacy,
+}
+
+pub struct ConnectOptions {
+    pub endpoint: Endpoint,
+    pub connect_ms: u64,
+    pub call_ms: u64,
+    pub era: EraChoice,
+}
+
+enum Wire {
+    Stdio(StdioWire),
+    Http(HttpWire),
+}
+
+impl Wire {
+    async fn send(&self, msg: &Value, extra: &Vec<(String, String)>) -> Result<(), RpcError> {
+        match self {
+            Wire::Stdio(w) => w.send(msg),
+            Wire::Http(w) => w.send(msg, extra).await,
+        }
+    }
+    async fn close(&self) {
+        match self {
+            Wire::Stdio(w) => w.close().await,
+            Wire::Http(w) => w.close().await,
+        }
+    }
+}
+
+pub struct Client {
+    d: Arc<Dispatcher>,
+    wire: Arc<Wire>,
+    hello: ServerHello,
+    call_ms: u64,
+    closed: tokio::sync::Mutex<bool>,
+}
+
+/// Why a connection could not be set up; the CLI prints it and exits 2.
+#[derive(Debug)]
+pub struct ConnectError {
+    pub message: String,
+    /// The tail of what a stdio server wrote to stderr, to help the user see why.
+    pub server_stderr: String,
+}
+
+impl std::fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Client {
+    pub async fn connect(opts: ConnectOptions) -> Result<Client, ConnectError> {
+        let (d, mut replies) = Dispatcher::new();
+        let wire = match &opts.endpoint {
+            Endpoint::Stdio(spec) => StdioWire::spawn(spec, d.clone()).map(Wire::Stdio),
+            Endpoint::Http(spec) => HttpWire::new(spec, d.clone()).map(Wire::Http),
+        }
+        .map_err(|message| ConnectError { message, server_stderr: String::new() })?;
+        let wire = Arc::new(wire);
+        // Answers to server→client requests go out on the same wire.
+        let w2 = wire.clone();
+        tokio::spawn(async move {
+            while let Some(reply) = replies.recv().await {
+                let _ = w2.send(&reply, &Vec::new()).await;
+            }
+        });
+        let mut client = Client {
+            d,
+            wire,
+            hello: ServerHello {
+                era: Era::Legacy,
+                protocol_version: String::new(),
+                server_info: Value::Null,
+                capabilities: Value::Null,
+                instructions: None,
+                supported_versions: Vec::new(),
+            },
+            call_ms: opts.call_ms,
+            closed: tokio::sync::Mutex::new(false),
+        };
+        let budget = Duration::from_millis(opts.connect_ms);
+        let outcome = tokio::time::timeout(budget, client.handshake(opts.era)).await;
+        let err = match outcome {
+            Ok(Ok(hello)) => {
+                client.hello = hello;
+                return Ok(client);
+            }
+            Ok(Err(e)) => e,
+            Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
+        };
+        client.close().await;
+        Err(ConnectError { message: err, server_stderr: client.stderr_tail() })
+    }
+
+    async fn handshake(&self, era: EraChoice) -> Result<ServerHello, String> {
+        match era {
+            EraChoice::Legacy | EraChoice::Auto | EraChoice::Modern => self.legacy_handshake().await,
+        }
+    }
+
+    async fn legacy_handshake(&self) -> Result<ServerHello, String> {
+        let params = json!({
+            "protocolVersion": LEGACY_VERSIONS[0],
+            "capabilities": {},
+            "clientInfo": {"name": "mcpward", "version": crate::VERSION},
+        });
+        let result = self
+            .request("initialize", Some(params), Duration::from_secs(u64::MAX / 4), None)
+            .await
+            .map_err(|e| format!("initialize failed: {e}"))?;
+        let Value::Object(obj) = result else {
+            return Err(format!("initialize result is not an object: {}", short(&result)));
+        };
+        let version = match obj.get("protocolVersion") {
+            Some(Value::String(v)) => v.clone(),
+            other => {
+                return Err(format!(
+                    "initialize result has no protocolVersion string (got {})",
+                    other.map(short).unwrap_or_else(|| "nothing".into())
+                ))
+            }
+        };
+        if !LEGACY_VERSIONS.contains(&version.as_str()) {
+            return Err(format!("Server's protocol version is not supported: {version}"));
+        }
+        if let Wire::Http(w) = &*self.wire {
+            w.set_protocol_version(&version);
+        }
+        self.notify("notifications/initialized", None)
+            .await
+            .map_err(|e| format!("notifications/initialized failed: {e}"))?;
+        if let Wire::Http(w) = &*self.wire {
+            w.open_event_stream();
+        }
+        Ok(ServerHello {
+            era: Era::Legacy,
+            protocol_version: version,
+            server_info: obj.get("serverInfo").cloned().unwrap_or(Value::Null),
+            capabilities: obj.get("capabilities").cloned().unwrap_or(Value::Null),
+            instructions: obj.get("instructions").cloned(),
+            supported_versions: Vec::new(),
+        })
+    }
+
+    pub fn hello(&self) -> &ServerHello {
+        &self.hello
+    }
+
+    pub fn call_ms(&self) -> u64 {
+        self.call_ms
+    }
+
+    async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RpcError> {
+        self.wire.send(&notification_message(method, params), &Vec::new()).await
+    }
+
+    /// One request with its own deadline; a progress notification for it restarts the
+    /// deadline (DECISIONS #32). `timeout_msg` replaces the protocol-layer -32001 error.
+    async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+        timeout_msg: Option<String>,
+    ) -> Result<Value, RpcError> {
+        if self.d.is_closed() {
+            return Err(RpcError::not_connected());
+        }
+        let id = self.d.next_id();
+        let msg = request_message(id, method, params);
+        let (rx, progress) = self.d.register(id);
+        let exchange = async {
+            self.wire.send(&msg, &Vec::new()).await?;
+            rx.await.unwrap_or_else(|_| Err(RpcError::closed()))
+        };
+        tokio::pin!(exchange);
+        let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+        let mut deadline = Instant::now().checked_add(timeout).unwrap_or(far);
+        loop {
+            tokio::select! {
+                r = &mut exchange => {
+                    self.d.forget(id);
+                    return r;
+                }
+                _ = tokio::time::sleep_until(deadline) => {
+                    self.d.forget(id);
+                    let reason = timeout_msg.clone().unwrap_or_else(|| "Request timed out".into());
+                    let _ = self
+                        .notify("notifications/cancelled", Some(json!({"requestId": id, "reason": reason})))
+                        .await;
+                    return Err(match timeout_msg {
+                        Some(m) => RpcError::plain(m),
+                        None => RpcError::request_timeout(),
+                    });
+                }
+                _ = progress.notified() => {
+                    deadline = Instant::now().checked_add(timeout).unwrap_or(far);
+                }
+            }
+        }
+    }
+
+    pub async fn ping(&self) -> Result<(), RpcError> {
+        let r = self.request("ping", None, PROTOCOL_TIMEOUT, None).await?;
+        match &r {
+            Value::Object(o) if o.keys().all(|k| k == "_meta") => Ok(()),
+            other => Err(RpcError::plain(format!(
+                "Invalid ping result: expected an empty object, got {}",
+                short(other)
+            ))),
+        }
+    }
+
+    /// Every page of `tools/list`, with the loop and page guards. Individual tools are
+    /// passed through raw: malformed ones are for the checks to report (DECISIONS #5).
+    pub async fn list_tools(&self) -> Listing {
+        let mut tools = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = cursor.as_ref().map(|c| json!({"cursor": c}));
+            let page = self
+                .request("tools/list", params, PROTOCOL_TIMEOUT, None)
+                .await
+                .map_err(|e| e.to_string())?;
+            let Value::Object(mut page) = page else {
+                return Err(format!("tools/list result is not an object: {}", short(&page)));
+            };
+            match page.remove("tools") {
+                Some(Value::Array(items)) => tools.extend(items),
+                Some(other) => return Err(format!("tools/list result \"tools\" is not an array: {}", short(&other))),
+                None => return Err("tools/list result has no \"tools\" array".into()),
+            }
+            match page.get("nextCursor") {
+                None => return Ok(tools),
+                Some(Value::String(c)) => {
+                    if !seen.insert(c.clone()) {
+                        return Err(format!("tools/list pagination loop: cursor \"{c}\" was returned twice"));
+                    }
+                    cursor = Some(c.clone());
+                }
+                Some(other) => return Err(format!("tools/list nextCursor is not a string: {}", short(other))),
+            }
+        }
+        Err(format!("tools/list exceeded {MAX_PAGES} pages"))
+    }
+
+    /// `tools/call` bounded by `call_ms`. The raw result object is returned as-is,
+    /// `isError: true` results included.
+    pub async fn call_tool(&self, name: &str, args: Map<String, Value>) -> Result<Value, RpcError> {
+        let msg = format!("Timeout: tool call \"{name}\" ({}ms)", self.call_ms);
+        let params = json!({"name": name, "arguments": args});
+        let r = self
+            .request("tools/call", Some(params), Duration::from_millis(self.call_ms), Some(msg))
+            .await?;
+        if r.is_object() {
+            Ok(r)
+        } else {
+            Err(RpcError::plain(format!("Invalid tool result: expected an object, got {}", short(&r))))
+        }
+    }
+
+    pub fn chatter(&self) -> Chatter {
+        self.d.chatter()
+    }
+
+    pub fn stderr_tail(&self) -> String {
+        match &*self.wire {
+            Wire::Stdio(w) => w.stderr_tail(),
+            Wire::Http(_) => String::new(),
+        }
+    }
+
+    /// Idempotent and memoised: concurrent callers all wait for the one shutdown.
+    pub async fn close(&self) {
+        let mut done = self.closed.lock().await;
+        if *done {
+            return;
+        }
+        self.wire.close().await;
+        self.d.close_all();
+        *done = true;
+    }
+}
+
+fn short(v: &Value) -> String {
+    super::rpc::truncate(&v.to_string(), 200)
+}

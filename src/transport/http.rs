@@ -1,0 +1,282 @@
+//! Streamable HTTP wire: every client message is a POST; answers come back as JSON or as
+//! an SSE stream; a broken SSE stream is resumed with GET + Last-Event-ID.
+
+use super::rpc::{truncate, Dispatcher};
+use super::sse;
+use super::RpcError;
+use futures_util::StreamExt;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+const MAX_BODY: usize = 64 * 1024 * 1024;
+const MAX_RESUMES: u32 = 2;
+
+pub struct HttpSpec {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+}
+
+/// Headers the era strategy adds to one POST (modern: Mcp-Method, Mcp-Name, …).
+pub type ExtraHeaders = Vec<(String, String)>;
+
+struct Shared {
+    client: reqwest::Client,
+    url: String,
+    headers: HeaderMap,
+    session: Mutex<Option<String>>,
+    protocol_version: Mutex<Option<String>>,
+    d: Arc<Dispatcher>,
+}
+
+pub struct HttpWire {
+    s: Arc<Shared>,
+    tasks: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl HttpWire {
+    pub fn new(spec: &HttpSpec, d: Arc<Dispatcher>) -> Result<Self, String> {
+        let mut headers = HeaderMap::new();
+        for (k, v) in &spec.headers {
+            let name = HeaderName::from_bytes(k.as_bytes())
+                .map_err(|_| format!("server.headers: \"{k}\" is not a valid HTTP header name"))?;
+            let value = HeaderValue::from_str(v)
+                .map_err(|_| format!("server.headers.{k}: value is not a valid HTTP header value"))?;
+            headers.insert(name, value);
+        }
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .map_err(|e| format!("cannot create HTTP client: {e}"))?;
+        reqwest::Url::parse(&spec.url).map_err(|e| format!("invalid server.url: {e}"))?;
+        Ok(HttpWire {
+            s: Arc::new(Shared {
+                client,
+                url: spec.url.clone(),
+                headers,
+                session: Mutex::new(None),
+                protocol_version: Mutex::new(None),
+                d,
+            }),
+            tasks: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// From now on every request carries `MCP-Protocol-Version` (after initialize, legacy;
+    /// from the first request, modern).
+    pub fn set_protocol_version(&self, v: &str) {
+        *self.s.protocol_version.lock().unwrap_or_else(|e| e.into_inner()) = Some(v.to_string());
+    }
+
+    pub fn session_id(&self) -> Option<String> {
+        self.s.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// POST one message. For a request, its response is dispatched (inline for JSON, by a
+    /// background task for SSE); a failure of the exchange itself is returned here.
+    pub async fn send(&self, msg: &Value, extra: &ExtraHeaders) -> Result<(), RpcError> {
+        let request_id = msg.get("method").and(msg.get("id")).and_then(Value::as_u64);
+        let resp = self
+            .s
+            .base_request(reqwest::Method::POST, extra)
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream")
+            .body(serde_json::to_vec(msg).unwrap_or_default())
+            .send()
+            .await
+            .map_err(|e| RpcError::plain(format!("HTTP request failed: {}", describe(&e))))?;
+        self.s.remember_session(resp.headers());
+        let status = resp.status();
+        let ctype = resp
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if status.as_u16() == 202 {
+            if request_id.is_some() {
+                return Err(RpcError::plain("HTTP 202 Accepted for a request: the server sent no response"));
+            }
+            return Ok(());
+        }
+        if !status.is_success() {
+            let body = read_capped(resp).await.unwrap_or_default();
+            let text = String::from_utf8_lossy(&body);
+            // A JSON-RPC error body (modern 400/404) is the server's answer: dispatch it.
+            if let (Some(id), Ok(v)) = (request_id, serde_json::from_slice::<Value>(&body)) {
+                if v.get("id").and_then(Value::as_u64) == Some(id) && v.get("error").is_some() {
+                    self.s.d.dispatch(v);
+                    return Ok(());
+                }
+            }
+            return Err(RpcError::plain(format!(
+                "HTTP {}: {}",
+                status.as_u16(),
+                truncate(text.trim(), 500)
+            )));
+        }
+        let Some(id) = request_id else {
+            return Ok(()); // body of a notification/response POST is discarded
+        };
+        if ctype.contains("text/event-stream") {
+            let s = self.s.clone();
+            let task = tokio::spawn(async move { s.read_sse_for(resp, id).await });
+            self.tasks.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+            Ok(())
+        } else if ctype.contains("application/json") {
+            let body = read_capped(resp).await.map_err(RpcError::plain)?;
+            match serde_json::from_slice::<Value>(&body) {
+                Ok(v) => self.s.d.dispatch(v),
+                Err(e) => return Err(RpcError::plain(format!("Invalid JSON in HTTP response: {e}"))),
+            }
+            if self.s.d.has_pending(id) {
+                return Err(RpcError::plain("HTTP JSON response did not contain the response to the request"));
+            }
+            Ok(())
+        } else {
+            Err(RpcError::plain(format!("Unexpected content type: {ctype}")))
+        }
+    }
+
+    /// Open the optional server→client GET stream (legacy era, after initialized).
+    pub fn open_event_stream(&self) {
+        let s = self.s.clone();
+        let task = tokio::spawn(async move {
+            let req = s.base_request(reqwest::Method::GET, &Vec::new()).header(ACCEPT, "text/event-stream");
+            if let Ok(resp) = req.send().await {
+                if resp.status().is_success() {
+                    let mut parser = sse::Parser::default();
+                    s.pump(resp, &mut parser, None).await;
+                }
+            }
+        });
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+    }
+
+    /// Abort streams, then end the session with DELETE when one was issued (DECISIONS #7).
+    pub async fn close(&self) {
+        for t in self.tasks.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+            t.abort();
+        }
+        if self.session_id().is_some() {
+            let req = self.s.base_request(reqwest::Method::DELETE, &Vec::new());
+            let _ = tokio::time::timeout(Duration::from_secs(2), req.send()).await;
+        }
+    }
+}
+
+impl Shared {
+    fn base_request(&self, method: reqwest::Method, extra: &ExtraHeaders) -> reqwest::RequestBuilder {
+        let mut headers = self.headers.clone();
+        if let Some(sid) = self.session.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+            if let Ok(v) = HeaderValue::from_str(&sid) {
+                headers.insert("mcp-session-id", v);
+            }
+        }
+        if let Some(pv) = self.protocol_version.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+            if let Ok(v) = HeaderValue::from_str(&pv) {
+                headers.insert("mcp-protocol-version", v);
+            }
+        }
+        for (k, v) in extra {
+            if let (Ok(n), Ok(v)) = (HeaderName::from_bytes(k.as_bytes()), HeaderValue::from_str(v)) {
+                headers.insert(n, v);
+            }
+        }
+        self.client.request(method, &self.url).headers(headers)
+    }
+
+    fn remember_session(&self, h: &HeaderMap) {
+        if let Some(sid) = h.get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+            *self.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(sid.to_string());
+        }
+    }
+
+    /// Read an SSE answer to request `id`; if it ends early, resume per transport.md §9.5.
+    async fn read_sse_for(self: Arc<Self>, resp: reqwest::Response, id: u64) {
+        let mut parser = sse::Parser::default();
+        self.pump(resp, &mut parser, Some(id)).await;
+        let mut delay_ms = 1000f64;
+        let mut attempt = 0;
+        while self.d.has_pending(id) {
+            let Some(last) = parser.last_id.clone() else {
+                self.d.fail(id, RpcError::plain("SSE stream ended before the response arrived (no event id to resume from)"));
+                return;
+            };
+            if attempt >= MAX_RESUMES {
+                self.d.fail(id, RpcError::plain(format!("SSE stream ended before the response arrived; gave up after {MAX_RESUMES} reconnections")));
+                return;
+            }
+            attempt += 1;
+            let wait = parser.retry_ms.map(|r| r as f64).unwrap_or(delay_ms).min(30_000.0);
+            delay_ms = (delay_ms * 1.5).min(30_000.0);
+            tokio::time::sleep(Duration::from_millis(wait as u64)).await;
+            let req = self
+                .base_request(reqwest::Method::GET, &Vec::new())
+                .header(ACCEPT, "text/event-stream")
+                .header("last-event-id", last);
+            match req.send().await {
+                Ok(r) if r.status().is_success() => {
+                    self.remember_session(r.headers());
+                    self.pump(r, &mut parser, Some(id)).await;
+                }
+                Ok(r) => {
+                    self.d.fail(id, RpcError::plain(format!("SSE resume failed: HTTP {}", r.status().as_u16())));
+                    return;
+                }
+                Err(e) => {
+                    self.d.fail(id, RpcError::plain(format!("SSE resume failed: {}", describe(&e))));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Dispatch every `message` event of one stream until it ends (or the awaited
+    /// response arrived, for request streams).
+    async fn pump(&self, resp: reqwest::Response, parser: &mut sse::Parser, awaiting: Option<u64>) {
+        let mut stream = resp.bytes_stream();
+        while let Some(chunk) = stream.next().await {
+            let Ok(chunk) = chunk else { break };
+            for ev in parser.feed(&chunk) {
+                if ev.event.as_deref().is_some_and(|e| e != "message") || ev.data.is_empty() {
+                    continue;
+                }
+                match serde_json::from_str::<Value>(&ev.data) {
+                    Ok(v) => self.d.dispatch(v),
+                    Err(_) => self.d.record_stray(ev.data.as_bytes()),
+                }
+            }
+            if awaiting.is_some_and(|id| !self.d.has_pending(id)) {
+                return;
+            }
+        }
+    }
+}
+
+async fn read_capped(resp: reqwest::Response) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut stream = resp.bytes_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| format!("reading HTTP body failed: {}", describe(&e)))?;
+        if out.len() + chunk.len() > MAX_BODY {
+            return Err("HTTP response body over 64 MiB".into());
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+/// reqwest's Display hides the cause ("error sending request"); show the chain.
+fn describe(e: &reqwest::Error) -> String {
+    let mut s = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(inner) = src {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        src = inner.source();
+    }
+    s
+}

@@ -1,0 +1,269 @@
+//! JSON-RPC 2.0 plumbing shared by both wires: request ids, the pending-response table,
+//! and dispatch of everything the server sends (responses, notifications, requests).
+
+use super::RpcError;
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot, Notify};
+
+/// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory.
+const MAX_RECORDED: usize = 200;
+
+struct Pending {
+    tx: oneshot::Sender<Result<Value, RpcError>>,
+    progress: Arc<Notify>,
+}
+
+/// What the server sent besides responses: kept for diagnostics and compliance checks.
+#[derive(Debug, Default, Clone)]
+pub struct Chatter {
+    pub notifications: Vec<Value>,
+    pub server_requests: Vec<Value>,
+    /// Lines on stdout that were not JSON-RPC messages (first few, truncated).
+    pub stray: Vec<String>,
+    pub stray_count: usize,
+}
+
+pub struct Dispatcher {
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, Pending>>,
+    chatter: Mutex<Chatter>,
+    closed: AtomicBool,
+    /// Replies to server→client requests, written by the wire's writer.
+    replies: mpsc::UnboundedSender<Value>,
+}
+
+impl Dispatcher {
+    pub fn new() -> (Arc<Self>, mpsc::UnboundedReceiver<Value>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (
+            Arc::new(Dispatcher {
+                next_id: AtomicU64::new(0),
+                pending: Mutex::new(HashMap::new()),
+                chatter: Mutex::new(Chatter::default()),
+                closed: AtomicBool::new(false),
+                replies: tx,
+            }),
+            rx,
+        )
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
+    pub fn register(&self, id: u64) -> (oneshot::Receiver<Result<Value, RpcError>>, Arc<Notify>) {
+        let (tx, rx) = oneshot::channel();
+        let progress = Arc::new(Notify::new());
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, Pending { tx, progress: progress.clone() });
+        (rx, progress)
+    }
+
+    pub fn forget(&self, id: u64) {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+    }
+
+    /// Fail one pending request (a wire-level failure of its own exchange).
+    pub fn fail(&self, id: u64, err: RpcError) {
+        let p = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        if let Some(p) = p {
+            let _ = p.tx.send(Err(err));
+        }
+    }
+
+    pub fn has_pending(&self, id: u64) -> bool {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&id)
+    }
+
+    /// The transport is gone: every pending request fails with -32000.
+    pub fn close_all(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        let drained: Vec<Pending> = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+            .map(|(_, p)| p)
+            .collect();
+        for p in drained {
+            let _ = p.tx.send(Err(RpcError::closed()));
+        }
+    }
+
+    pub fn chatter(&self) -> Chatter {
+        self.chatter.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn record_stray(&self, line: &[u8]) {
+        let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+        c.stray_count += 1;
+        if c.stray.len() < 20 {
+            let text = String::from_utf8_lossy(&line[..line.len().min(200)]).into_owned();
+            c.stray.push(text);
+        }
+    }
+
+    /// Dispatch one decoded JSON value from the server (an object or a batch array).
+    pub fn dispatch(&self, msg: Value) {
+        match msg {
+            Value::Array(items) => {
+                for item in items {
+                    self.dispatch_one(item);
+                }
+            }
+            other => self.dispatch_one(other),
+        }
+    }
+
+    fn dispatch_one(&self, msg: Value) {
+        let Value::Object(obj) = msg else {
+            self.record_stray(msg.to_string().as_bytes());
+            return;
+        };
+        if let Some(method) = obj.get("method").and_then(Value::as_str) {
+            let method = method.to_string();
+            match obj.get("id") {
+                Some(id) if !id.is_null() => self.answer_server_request(&method, id.clone(), &obj),
+                _ => self.record_notification(&method, obj),
+            }
+            return;
+        }
+        let id = obj.get("id").and_then(Value::as_u64);
+        let (Some(id), true) = (id, obj.contains_key("result") || obj.contains_key("error")) else {
+            self.record_stray(Value::Object(obj).to_string().as_bytes());
+            return;
+        };
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        // A response for an unknown or abandoned id is ignored, like the reference client.
+        let Some(p) = pending else { return };
+        let outcome = match obj.get("error") {
+            Some(err) => Err(protocol_error(err)),
+            None => Ok(obj.get("result").cloned().unwrap_or(Value::Null)),
+        };
+        let _ = p.tx.send(outcome);
+    }
+
+    fn record_notification(&self, method: &str, obj: Map<String, Value>) {
+        if method == "notifications/progress" {
+            // DECISIONS #32: progress for a pending request restarts its call timer.
+            let token = obj.get("params").and_then(|p| p.get("progressToken")).and_then(Value::as_u64);
+            if let Some(t) = token {
+                if let Some(p) = self.pending.lock().unwrap_or_else(|e| e.into_inner()).get(&t) {
+                    p.progress.notify_one();
+                }
+            }
+        }
+        let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+        if c.notifications.len() < MAX_RECORDED {
+            c.notifications.push(Value::Object(obj));
+        }
+    }
+
+    fn answer_server_request(&self, method: &str, id: Value, obj: &Map<String, Value>) {
+        {
+            let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+            if c.server_requests.len() < MAX_RECORDED {
+                c.server_requests.push(Value::Object(obj.clone()));
+            }
+        }
+        // We declare no client capabilities: ping gets an empty result, anything else -32601.
+        let reply = if method == "ping" {
+            json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        } else {
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}})
+        };
+        let _ = self.replies.send(reply);
+    }
+}
+
+/// A JSON-RPC `error` member as the checks see it; malformed members still yield an error.
+pub fn protocol_error(err: &Value) -> RpcError {
+    let code = err.get("code").and_then(|c| {
+        c.as_i64()
+            .or_else(|| c.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64))
+    });
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("(no message)")
+        .to_string();
+    match code {
+        Some(code) => RpcError::protocol(code, message, err.get("data").cloned()),
+        None => RpcError::plain(format!("Malformed JSON-RPC error from server: {}", truncate(&err.to_string(), 300))),
+    }
+}
+
+pub fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(max).collect();
+    format!("{cut}…")
+}
+
+pub fn request_message(id: u64, method: &str, params: Option<Value>) -> Value {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), json!("2.0"));
+    m.insert("id".into(), json!(id));
+    m.insert("method".into(), json!(method));
+    if let Some(p) = params {
+        m.insert("params".into(), p);
+    }
+    Value::Object(m)
+}
+
+pub fn notification_message(method: &str, params: Option<Value>) -> Value {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), json!("2.0"));
+    m.insert("method".into(), json!(method));
+    if let Some(p) = params {
+        m.insert("params".into(), p);
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn routes_responses_notifications_and_requests() {
+        let (d, mut replies) = Dispatcher::new();
+        let id = d.next_id();
+        let (rx, _) = d.register(id);
+        d.dispatch(json!({"jsonrpc":"2.0","method":"notifications/message","params":{}}));
+        d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}));
+        d.dispatch(json!({"jsonrpc":"2.0","id":77,"result":{}}));
+        d.dispatch(json!("garbage"));
+        d.dispatch(json!({"jsonrpc":"2.0","id":id,"error":{"code":-32602,"message":"bad"}}));
+        let err = rx.await.unwrap().unwrap_err();
+        assert_eq!(err.code, Some(-32602));
+        assert_eq!(err.to_string(), "MCP error -32602: bad");
+        let reply = replies.recv().await.unwrap();
+        assert_eq!(reply["error"]["code"], -32601);
+        assert_eq!(reply["id"], "s1");
+        let c = d.chatter();
+        assert_eq!(c.notifications.len(), 1);
+        assert_eq!(c.stray_count, 1);
+    }
+
+    #[tokio::test]
+    async fn close_fails_pending_with_local_32000() {
+        let (d, _r) = Dispatcher::new();
+        let (rx, _) = d.register(d.next_id());
+        d.close_all();
+        let e = rx.await.unwrap().unwrap_err();
+        assert_eq!(e.code, Some(-32000));
+        assert!(e.local);
+        assert!(e.to_string().contains("not sent by the server"));
+    }
+}

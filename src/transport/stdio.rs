@@ -1,0 +1,262 @@
+//! stdio wire: the server as a child process speaking line-delimited JSON-RPC.
+
+use super::procs;
+use super::rpc::Dispatcher;
+use super::RpcError;
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+/// Lines longer than this are discarded (recorded as stray): a flooding server cannot
+/// make us buffer without bound.
+const MAX_LINE: usize = 64 * 1024 * 1024;
+/// How much of the server's stderr we keep to show when something goes wrong.
+const STDERR_KEEP: usize = 16 * 1024;
+/// Grace periods of the shutdown sequence (transport.md §8.3).
+const GRACE: Duration = Duration::from_secs(2);
+
+pub struct StdioSpec {
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    /// Signal every descendant of this process on close (the CLI owns no other children).
+    pub sweep_all_descendants: bool,
+}
+
+pub struct StdioWire {
+    out: mpsc::UnboundedSender<Vec<u8>>,
+    child: tokio::sync::Mutex<Option<Child>>,
+    stdin_closer: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    pid: Option<i32>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    sweep_all: bool,
+}
+
+impl StdioWire {
+    pub fn spawn(spec: &StdioSpec, dispatcher: Arc<Dispatcher>) -> Result<Self, String> {
+        if spec.sweep_all_descendants {
+            procs::become_subreaper();
+        }
+        let mut cmd = Command::new(&spec.command);
+        cmd.args(&spec.args)
+            .env_clear()
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start server command \"{}\": {e}", spec.command))?;
+        let pid = child.id().map(|p| p as i32);
+        let stdin = child.stdin.take().ok_or("server stdin unavailable")?;
+        let stdout = child.stdout.take().ok_or("server stdout unavailable")?;
+        let stderr_pipe = child.stderr.take();
+
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        if let Some(pipe) = stderr_pipe {
+            tokio::spawn(keep_tail(pipe, stderr.clone()));
+        }
+
+        let (out_tx, out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (close_tx, close_rx) = tokio::sync::oneshot::channel();
+        tokio::spawn(writer(stdin, out_rx, close_rx));
+
+        tokio::spawn(reader(stdout, dispatcher));
+
+        Ok(StdioWire {
+            out: out_tx,
+            child: tokio::sync::Mutex::new(Some(child)),
+            stdin_closer: Mutex::new(Some(close_tx)),
+            pid,
+            stderr,
+            sweep_all: spec.sweep_all_descendants,
+        })
+    }
+
+    pub fn send(&self, msg: &Value) -> Result<(), RpcError> {
+        let mut line = serde_json::to_vec(msg).map_err(|e| RpcError::plain(e.to_string()))?;
+        line.push(b'\n');
+        self.out.send(line).map_err(|_| RpcError::not_connected())
+    }
+
+    pub fn stderr_tail(&self) -> String {
+        let buf = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let bytes: Vec<u8> = buf.iter().copied().collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// Shutdown per transport.md §8.3, extended to the whole process tree (DECISIONS #8):
+    /// end stdin, wait, SIGTERM everything, wait, SIGKILL everything, reap.
+    pub async fn close(&self) {
+        if let Some(tx) = self.stdin_closer.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = tx.send(());
+        }
+        let mut guard = self.child.lock().await;
+        let Some(mut child) = guard.take() else { return };
+        let pgid = self.pid;
+        let roots: Vec<i32> = if self.sweep_all {
+            vec![std::process::id() as i32]
+        } else {
+            self.pid.into_iter().collect()
+        };
+        // Remember the tree while the server is alive: once it exits, its children are
+        // re-parented and only the subreaper walk (sweep_all) can still find them.
+        let mut known = procs::tree_of(&roots, pgid);
+        let exited = tokio::time::timeout(GRACE, child.wait()).await.is_ok();
+        known.extend(procs::tree_of(&roots, pgid));
+        if !exited {
+            procs::signal_all(&known, pgid, nix::sys::signal::Signal::SIGTERM);
+            if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
+                procs::signal_all(&known, pgid, nix::sys::signal::Signal::SIGKILL);
+                let _ = child.kill().await;
+            }
+        }
+        let _ = child.wait().await;
+        self.sweep(&roots, pgid, known).await;
+    }
+
+    /// Descendants that outlive the server (escaped into their own session, ignoring
+    /// SIGTERM) get the same TERM-then-KILL treatment.
+    async fn sweep(&self, roots: &[i32], pgid: Option<i32>, known: std::collections::BTreeSet<i32>) {
+        let alive = |set: &std::collections::BTreeSet<i32>| {
+            let mut now = procs::tree_of(roots, pgid);
+            now.extend(set.iter().copied().filter(|p| is_alive(*p)));
+            now
+        };
+        let rest = alive(&known);
+        if rest.is_empty() {
+            return;
+        }
+        procs::signal_all(&rest, pgid, nix::sys::signal::Signal::SIGTERM);
+        let deadline = tokio::time::Instant::now() + GRACE;
+        while tokio::time::Instant::now() < deadline {
+            if self.sweep_all {
+                procs::reap_orphans();
+            }
+            if alive(&rest).is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        for _ in 0..5 {
+            let left = alive(&rest);
+            if left.is_empty() {
+                break;
+            }
+            procs::signal_all(&left, pgid, nix::sys::signal::Signal::SIGKILL);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            if self.sweep_all {
+                procs::reap_orphans();
+            }
+        }
+    }
+}
+
+fn is_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rfind(')')
+            .map(|i| !stat[i + 1..].trim_start().starts_with('Z'))
+            .unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
+async fn writer(
+    mut stdin: ChildStdin,
+    mut rx: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut close: tokio::sync::oneshot::Receiver<()>,
+) {
+    loop {
+        tokio::select! {
+            _ = &mut close => break,
+            msg = rx.recv() => match msg {
+                Some(bytes) => {
+                    if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
+                        break;
+                    }
+                }
+                None => break,
+            },
+        }
+    }
+    let _ = stdin.shutdown().await;
+}
+
+async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
+    let mut r = BufReader::with_capacity(64 * 1024, stdout);
+    let mut line: Vec<u8> = Vec::new();
+    let mut oversized = false;
+    loop {
+        let buf = match r.fill_buf().await {
+            Ok(b) => b,
+            Err(_) => break,
+        };
+        if buf.is_empty() {
+            if !line.is_empty() {
+                handle_line(&d, &line);
+            }
+            break;
+        }
+        let (take, complete) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        let chunk = &buf[..take];
+        let done = take + usize::from(complete);
+        if !oversized {
+            if line.len() + chunk.len() > MAX_LINE {
+                oversized = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        r.consume(done);
+        if complete {
+            if oversized {
+                d.record_stray(b"<line over 64 MiB discarded>");
+                oversized = false;
+            } else {
+                handle_line(&d, &line);
+            }
+            line.clear();
+            if line.capacity() > 1024 * 1024 {
+                line.shrink_to(64 * 1024);
+            }
+        }
+    }
+    d.close_all();
+}
+
+fn handle_line(d: &Dispatcher, line: &[u8]) {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    match serde_json::from_slice::<Value>(line) {
+        Ok(v) if v.is_object() || v.is_array() => d.dispatch(v),
+        _ => d.record_stray(line),
+    }
+}
+
+async fn keep_tail(mut pipe: impl AsyncRead + Unpin, buf: Arc<Mutex<VecDeque<u8>>>) {
+    let mut chunk = vec![0u8; 8192];
+    while let Ok(n) = pipe.read(&mut chunk).await {
+        if n == 0 {
+            break;
+        }
+        let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
+        b.extend(&chunk[..n]);
+        let excess = b.len().saturating_sub(STDERR_KEEP);
+        b.drain(..excess);
+    }
+}
+
