@@ -1,3 +1,3 @@
-fn main() {
-    println!("{}", mcpward::VERSION);
+fn main() -> std::process::ExitCode {
+    mcpward::cli::main()
 }

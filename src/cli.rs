@@ -1,0 +1,343 @@
+//! Command-line surface (cli.md). `main` returns the exit code: 0 passed, 1 a check
+//! failed, 2 nothing (or not everything) was tested, 130 interrupted.
+
+use crate::config::{self, Loaded, ProtocolEra, Transport};
+use crate::model::{Report, ServerSummary};
+use crate::redact::Redactor;
+use crate::report::{self, RenderContext, ReporterKind};
+use crate::runner::{self, RunContext};
+use crate::transport::stdio::StdioSpec;
+use crate::transport::http::HttpSpec;
+use crate::transport::{Client, ConnectOptions, Endpoint, EraChoice};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcpward",
+    about = "Contract tests for MCP servers: drift, compliance, tool poisoning, error contract",
+    disable_version_flag = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// Config file, relative to the working directory
+    #[arg(short = 'c', long, global = true, default_value = "mcpward.yaml")]
+    pub config: PathBuf,
+    /// Report format: console, json
+    #[arg(short = 'r', long, global = true, default_value = "console")]
+    pub reporter: String,
+    /// Write the (non-console) report to this file instead of stdout
+    #[arg(short = 'o', long, global = true)]
+    pub out: Option<PathBuf>,
+    /// Shorthand for --reporter json (wins over --reporter)
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Progress lines on stderr, and list passing results
+    #[arg(short = 'v', long, global = true)]
+    pub verbose: bool,
+    /// Force a protocol era instead of server.protocol_era
+    #[arg(long = "protocol-era", global = true, value_enum)]
+    pub protocol_era: Option<EraArg>,
+    /// Print the version
+    #[arg(short = 'V', long = "version")]
+    pub version: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EraArg {
+    Auto,
+    Modern,
+    Legacy,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Scaffold a starter mcpward.yaml in the current directory
+    Init,
+    /// Run all configured checks against the server
+    Run {
+        /// Write/refresh golden files of behavioral suites instead of failing on them
+        #[arg(long)]
+        update_golden: bool,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let code = match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
+                _ => 2, // DECISIONS #2: usage errors exit 2
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    if cli.version {
+        out_line(crate::VERSION);
+        return ExitCode::SUCCESS;
+    }
+    let Some(command) = cli.command.as_ref() else {
+        eprintln!("error: a command is required (init, run); see `mcpward --help`");
+        return ExitCode::from(2);
+    };
+    let code = match command {
+        Command::Init => init(),
+        Command::Run { update_golden } => with_runtime(run(&cli, *update_golden)),
+    };
+    ExitCode::from(code)
+}
+
+fn with_runtime(fut: impl std::future::Future<Output = u8>) -> u8 {
+    match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt.block_on(fut),
+        Err(e) => {
+            eprintln!("Error: cannot start the async runtime: {e}");
+            2
+        }
+    }
+}
+
+/// stdout write that treats a closed pipe (`mcpward run | head`) as success.
+fn out_line(s: &str) {
+    let mut o = std::io::stdout().lock();
+    let _ = writeln!(o, "{s}");
+    let _ = o.flush();
+}
+
+fn init() -> u8 {
+    let path = Path::new("mcpward.yaml");
+    if path.exists() {
+        out_line("Config file already exists: mcpward.yaml");
+        return 0;
+    }
+    // create_new: never clobber a file that appeared between the check and the write.
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(config::INIT_TEMPLATE.as_bytes()));
+    match written {
+        Ok(()) => {
+            out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");
+            0
+        }
+        Err(e) => {
+            eprintln!("Error: cannot write mcpward.yaml: {e}");
+            2
+        }
+    }
+}
+
+fn reporter_kind(cli: &Cli) -> Result<ReporterKind, String> {
+    if cli.json {
+        return Ok(ReporterKind::Json);
+    }
+    ReporterKind::parse(&cli.reporter).ok_or_else(|| {
+        format!(
+            "invalid value '{}' for '--reporter': expected one of {}",
+            cli.reporter,
+            ReporterKind::NAMES.join(", ")
+        )
+    })
+}
+
+fn load_config(cli: &Cli) -> Result<Loaded, u8> {
+    match config::load(&cli.config) {
+        Ok(l) => {
+            for w in &l.warnings {
+                eprintln!("Warning: {w}");
+            }
+            Ok(l)
+        }
+        Err(e) => {
+            eprintln!("Error: {e}");
+            Err(2)
+        }
+    }
+}
+
+pub fn era_choice(cli: Option<EraArg>, cfg: &config::Config) -> EraChoice {
+    let chosen = match cli {
+        Some(EraArg::Auto) => EraChoice::Auto,
+        Some(EraArg::Modern) => EraChoice::Modern,
+        Some(EraArg::Legacy) => EraChoice::Legacy,
+        None => match cfg.server.protocol_era {
+            ProtocolEra::Auto => EraChoice::Auto,
+            ProtocolEra::Modern => EraChoice::Modern,
+            ProtocolEra::Legacy => EraChoice::Legacy,
+        },
+    };
+    // DECISIONS #33: expecting a legacy version means the legacy handshake.
+    let expects_legacy = cfg
+        .expect
+        .protocol_version
+        .as_deref()
+        .is_some_and(|v| crate::transport::LEGACY_VERSIONS.contains(&v));
+    if chosen == EraChoice::Auto && expects_legacy {
+        EraChoice::Legacy
+    } else {
+        chosen
+    }
+}
+
+pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
+    let cfg = &loaded.config;
+    let endpoint = match &cfg.server.transport {
+        Transport::Stdio { command, args, env } => Endpoint::Stdio(StdioSpec {
+            command: command.clone(),
+            args: args.clone(),
+            env: config::server_env(env, std::env::vars()),
+            sweep_all_descendants: true,
+        }),
+        Transport::Http { url, headers } => Endpoint::Http(HttpSpec {
+            url: url.clone(),
+            headers: headers.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        }),
+    };
+    ConnectOptions {
+        endpoint,
+        connect_ms: cfg.timeouts.connect_ms,
+        call_ms: cfg.timeouts.call_ms,
+        era,
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+async fn interrupted() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+async fn run(cli: &Cli, _update_golden: bool) -> u8 {
+    let kind = match reporter_kind(cli) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let loaded = match load_config(cli) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let redactor = Redactor::new(loaded.secrets.iter().cloned());
+    let verbose = cli.verbose;
+    let progress = move |line: &str| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    };
+    progress("Connecting to server...");
+    let era = era_choice(cli.protocol_era, &loaded.config);
+    let client = tokio::select! {
+        c = Client::connect(connect_options(&loaded, era)) => c,
+        _ = interrupted() => return 130,
+    };
+    let client = match client {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("Failed to connect: {}", redactor.redact_str(&e.message));
+            let tail = e.server_stderr.trim();
+            if !tail.is_empty() {
+                eprintln!("Server stderr (last lines):\n{}", redactor.redact_str(tail));
+            }
+            return 2;
+        }
+    };
+    let run_ms = loaded.config.timeouts.run_ms;
+    let ctx = RunContext { config: &loaded.config, progress: &progress };
+    let outcome = tokio::select! {
+        r = tokio::time::timeout(Duration::from_millis(run_ms), runner::run_families(&client, &ctx)) => Some(r),
+        _ = interrupted() => None,
+    };
+    let results = match outcome {
+        Some(Ok(results)) => results,
+        Some(Err(_)) => {
+            // The deadline wins: nothing that settles during teardown is reported.
+            eprintln!("Run exceeded timeouts.run_ms ({run_ms}ms) — results are incomplete");
+            client.close().await;
+            return 2;
+        }
+        None => {
+            if verbose {
+                eprintln!("Interrupted, cleaning up...");
+            }
+            client.close().await;
+            return 130;
+        }
+    };
+    let hello = client.hello().clone();
+    client.close().await;
+    let mut report = Report::new(
+        ServerSummary {
+            name: hello.server_name(),
+            version: hello.server_version(),
+            protocol_version: hello.protocol_version.clone(),
+        },
+        results,
+        crate::model::timestamp_now(),
+    );
+    redactor.redact_report(&mut report);
+    match emit(&report, kind, cli, &loaded) {
+        Ok(()) => report.exit_code(),
+        Err(e) => {
+            eprintln!("Error: {e}");
+            2
+        }
+    }
+}
+
+/// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,
+/// console always to stdout.
+pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> Result<(), String> {
+    let ctx = RenderContext {
+        colour: report::colour_enabled(&|k| std::env::var(k).ok(), is_tty()),
+        verbose: cli.verbose,
+        config_path: loaded.path.clone(),
+    };
+    let text = report::reporter(kind).render(report, &ctx);
+    match (&cli.out, kind) {
+        (Some(path), k) if k != ReporterKind::Console => {
+            write_atomic(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            if let Some(line) = report::written_line(k, &path.display().to_string()) {
+                out_line(&line);
+            }
+        }
+        _ => out_line(&text),
+    }
+    Ok(())
+}
+
+fn is_tty() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
+}
+
+/// Write via a temp file in the same directory and rename, so a reader never sees a
+/// half-written file and a failure leaves the old one intact.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
