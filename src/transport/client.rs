@@ -115,7 +115,7 @@ impl Client {
             Ok(Err(e)) => e,
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
         };
-        client.close().await;
+        client.abort().await;
         Err(ConnectError { message: err, server_stderr: client.stderr_tail() })
     }
 
@@ -295,6 +295,18 @@ impl Client {
         match &*self.wire {
             Wire::Stdio(w) => w.stderr_tail(),
             Wire::Http(_) => String::new(),
+        }
+    }
+
+    async fn abort(&self) {
+        let mut done = self.closed.lock().await;
+        if !*done {
+            match &*self.wire {
+                Wire::Stdio(w) => w.abort().await,
+                Wire::Http(w) => w.close().await,
+            }
+            self.d.close_all();
+            *done = true;
         }
     }
 

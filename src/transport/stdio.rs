@@ -95,6 +95,16 @@ impl StdioWire {
     /// Shutdown per transport.md §8.3, extended to the whole process tree (DECISIONS #8):
     /// end stdin, wait, SIGTERM everything, wait, SIGKILL everything, reap.
     pub async fn close(&self) {
+        self.shutdown(GRACE).await
+    }
+
+    /// Shutdown of a server that already failed us (no handshake): short graces, so a
+    /// hung server costs at most `connect_ms` plus well under a second.
+    pub async fn abort(&self) {
+        self.shutdown(Duration::from_millis(300)).await
+    }
+
+    async fn shutdown(&self, grace: Duration) {
         if let Some(tx) = self.stdin_closer.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = tx.send(());
         }
@@ -109,22 +119,28 @@ impl StdioWire {
         // Remember the tree while the server is alive: once it exits, its children are
         // re-parented and only the subreaper walk (sweep_all) can still find them.
         let mut known = procs::tree_of(&roots, pgid);
-        let exited = tokio::time::timeout(GRACE, child.wait()).await.is_ok();
+        let exited = tokio::time::timeout(grace, child.wait()).await.is_ok();
         known.extend(procs::tree_of(&roots, pgid));
         if !exited {
             procs::signal_all(&known, pgid, nix::sys::signal::Signal::SIGTERM);
-            if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
+            if tokio::time::timeout(grace, child.wait()).await.is_err() {
                 procs::signal_all(&known, pgid, nix::sys::signal::Signal::SIGKILL);
                 let _ = child.kill().await;
             }
         }
         let _ = child.wait().await;
-        self.sweep(&roots, pgid, known).await;
+        self.sweep(&roots, pgid, known, grace).await;
     }
 
     /// Descendants that outlive the server (escaped into their own session, ignoring
     /// SIGTERM) get the same TERM-then-KILL treatment.
-    async fn sweep(&self, roots: &[i32], pgid: Option<i32>, known: std::collections::BTreeSet<i32>) {
+    async fn sweep(
+        &self,
+        roots: &[i32],
+        pgid: Option<i32>,
+        known: std::collections::BTreeSet<i32>,
+        grace: Duration,
+    ) {
         let alive = |set: &std::collections::BTreeSet<i32>| {
             let mut now = procs::tree_of(roots, pgid);
             now.extend(set.iter().copied().filter(|p| is_alive(*p)));
@@ -135,7 +151,7 @@ impl StdioWire {
             return;
         }
         procs::signal_all(&rest, pgid, nix::sys::signal::Signal::SIGTERM);
-        let deadline = tokio::time::Instant::now() + GRACE;
+        let deadline = tokio::time::Instant::now() + grace;
         while tokio::time::Instant::now() < deadline {
             if self.sweep_all {
                 procs::reap_orphans();
