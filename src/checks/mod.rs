@@ -3,5 +3,12 @@
 
 use crate::rules::Rule;
 
+pub mod behavioral;
+
+pub mod latency;
+
 /// Every family's rule table, in run order. Add a family here and nowhere else.
-pub const FAMILIES: &[&[Rule]] = &[];
+pub const FAMILIES: &[&[Rule]] = &[
+    behavioral::RULES,
+    latency::RULES,
+];

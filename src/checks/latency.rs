@@ -1,0 +1,2 @@
+//! placeholder
+pub const RULES: &[crate::rules::Rule] = &[];
