@@ -70,7 +70,7 @@ pub struct CaseVerdict {
 #[derive(Debug, Clone)]
 pub enum Step<'a> {
     /// Emit as is (a suite whose tool is not listed).
-    Report(Finding),
+    Report(Box<Finding>),
     /// Call `tool` with `case.args`, then [`judge_case`] with the listed tool object.
     Call {
         tool: &'a str,
@@ -147,17 +147,17 @@ pub const RULES: &[Rule] = &[
 
 /// The steps for `suites`, or the single `behavioral/list-tools` result when the listing
 /// failed. No suites → no steps (the family emits nothing).
-pub fn plan<'a>(listing: &'a Listing, suites: &'a [Suite]) -> Result<Vec<Step<'a>>, Finding> {
+pub fn plan<'a>(listing: &'a Listing, suites: &'a [Suite]) -> Result<Vec<Step<'a>>, Box<Finding>> {
     if suites.is_empty() {
         return Ok(Vec::new());
     }
     let tools = match listing {
         Ok(t) => t,
         Err(e) => {
-            return Err(Finding::fail(
+            return Err(Box::new(Finding::fail(
                 "behavioral/list-tools",
                 format!("Failed to list tools: {e}"),
-            ))
+            )))
         }
     };
     // With duplicate names the last one wins.
@@ -170,13 +170,13 @@ pub fn plan<'a>(listing: &'a Listing, suites: &'a [Suite]) -> Result<Vec<Step<'a
     let mut steps = Vec::new();
     for suite in suites {
         match by_name.get(suite.tool.as_str()) {
-            None => steps.push(Step::Report(
+            None => steps.push(Step::Report(Box::new(
                 Finding::fail(
                     "behavioral/tool-exists",
                     format!("Tool \"{}\" not found on server", suite.tool),
                 )
                 .location(suite.tool.clone()),
-            )),
+            ))),
             Some(listed) => steps.extend(suite.cases.iter().map(|case| Step::Call {
                 tool: &suite.tool,
                 case,
@@ -261,17 +261,19 @@ pub fn judge_case(
         golden_write: None,
     };
     let Some(e) = &case.expect else {
-        out.findings.push(match outcome {
-            Ok(_) => Finding::pass(
-                "behavioral/case",
-                format!("Case \"{name}\" completed without error"),
-            ),
-            Err(err) => Finding::fail(
-                "behavioral/case",
-                format!("Case \"{name}\" threw unexpected error: {err}"),
-            ),
-        }
-        .location(loc));
+        out.findings.push(
+            match outcome {
+                Ok(_) => Finding::pass(
+                    "behavioral/case",
+                    format!("Case \"{name}\" completed without error"),
+                ),
+                Err(err) => Finding::fail(
+                    "behavioral/case",
+                    format!("Case \"{name}\" threw unexpected error: {err}"),
+                ),
+            }
+            .location(loc),
+        );
         return out;
     };
 
@@ -344,7 +346,8 @@ pub fn judge_case(
 
     if let Some(paths) = &e.jsonpath {
         asserted = true;
-        out.findings.extend(judge_jsonpaths(name, &loc, paths, result));
+        out.findings
+            .extend(judge_jsonpaths(name, &loc, paths, result));
     }
 
     if let Some(g) = &e.golden {
@@ -362,7 +365,12 @@ pub fn judge_case(
     out
 }
 
-fn judge_output_schema(name: &str, listed: Option<&Value>, result: &Value, is_error: bool) -> Finding {
+fn judge_output_schema(
+    name: &str,
+    listed: Option<&Value>,
+    result: &Value,
+    is_error: bool,
+) -> Finding {
     const ID: &str = "behavioral/output-schema";
     let schema = listed
         .and_then(|t| t.get("outputSchema"))
@@ -383,7 +391,9 @@ fn judge_output_schema(name: &str, listed: Option<&Value>, result: &Value, is_er
         );
     }
     let errors: Vec<Value> = match (compile_schema(schema), result.get("structuredContent")) {
-        (Err(e), _) => vec![json!({"path": "$", "message": format!("Schema compilation error: {e}")})],
+        (Err(e), _) => {
+            vec![json!({"path": "$", "message": format!("Schema compilation error: {e}")})]
+        }
         (Ok(_), None) => vec![json!({
             "path": "$",
             "message": "the result has no structuredContent although the tool declares an outputSchema"
@@ -392,7 +402,11 @@ fn judge_output_schema(name: &str, listed: Option<&Value>, result: &Value, is_er
             .iter_errors(sc)
             .map(|err| {
                 let p = err.instance_path.as_str();
-                let path = if p.is_empty() { "$".to_string() } else { p.to_string() };
+                let path = if p.is_empty() {
+                    "$".to_string()
+                } else {
+                    p.to_string()
+                };
                 json!({"path": path, "message": err.to_string()})
             })
             .collect(),
@@ -406,7 +420,10 @@ fn judge_output_schema(name: &str, listed: Option<&Value>, result: &Value, is_er
         .collect();
     Finding::fail(
         ID,
-        format!("Case \"{name}\" output does not match schema: {}", msgs.join(", ")),
+        format!(
+            "Case \"{name}\" output does not match schema: {}",
+            msgs.join(", ")
+        ),
     )
     .expected("Valid output schema")
     .actual(Value::Array(errors))
@@ -415,30 +432,47 @@ fn judge_output_schema(name: &str, listed: Option<&Value>, result: &Value, is_er
 /// A validator for a tool's schema: `$schema` honoured, 2020-12 otherwise (DECISIONS #6),
 /// formats checked (as Ajv with standard formats). No remote `$ref` resolution.
 pub(crate) fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, String> {
+    // An unknown `$schema` (not one of the five drafts) falls back to 2020-12 rather
+    // than failing: the dialect URI is a hint, not worth a failed case.
+    if jsonschema::Draft::default().detect(schema).is_err() {
+        if let Value::Object(m) = schema {
+            let mut m = m.clone();
+            m.remove("$schema");
+            return compile_schema(&Value::Object(m));
+        }
+    }
     jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
         .build(schema)
         .map_err(|e| e.to_string())
 }
 
-fn judge_jsonpaths(name: &str, loc: &str, paths: &Map<String, Value>, result: &Value) -> Vec<Finding> {
+fn judge_jsonpaths(
+    name: &str,
+    loc: &str,
+    paths: &Map<String, Value>,
+    result: &Value,
+) -> Vec<Finding> {
     const ID: &str = "behavioral/jsonpath";
     let mut fails = Vec::new();
     for (path, expected) in paths {
         let at = format!("{loc}:{path}");
         match jsonpath::parse(path) {
             Err(e) => fails.push(
-                Finding::fail(ID, format!("Case \"{name}\" JSONPath {path} is invalid: {e}"))
-                    .expected(expected.clone())
-                    .location(at),
+                Finding::fail(
+                    ID,
+                    format!("Case \"{name}\" JSONPath {path} is invalid: {e}"),
+                )
+                .expected(expected.clone())
+                .location(at),
             ),
             Ok(q) => {
                 let actual = jsonpath::eval(&q, result);
                 if !actual.as_ref().is_some_and(|a| deep_equal(a, expected, 0)) {
-                    let mut f = Finding::fail(ID, format!("Case \"{name}\" JSONPath {path} mismatch"))
-                        .expected(expected.clone())
-                        .location(at);
+                    let mut f =
+                        Finding::fail(ID, format!("Case \"{name}\" JSONPath {path} mismatch"))
+                            .expected(expected.clone())
+                            .location(at);
                     f.actual = actual;
                     fails.push(f);
                 }
@@ -467,7 +501,8 @@ fn deep_equal(a: &Value, b: &Value, depth: usize) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| deep_equal(v, w, depth + 1)))
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| deep_equal(v, w, depth + 1)))
         }
         _ => a == b,
     }
@@ -483,14 +518,20 @@ fn judge_golden(
     const ID: &str = "behavioral/golden";
     if update {
         return (
-            Finding::pass(ID, format!("Case \"{name}\" golden snapshot written to {g}")),
+            Finding::pass(
+                ID,
+                format!("Case \"{name}\" golden snapshot written to {g}"),
+            ),
             Some(golden_text(result)),
         );
     }
     let invalid = |detail: String| {
-        Finding::fail(ID, format!("Case \"{name}\" golden file is not valid JSON: {g}"))
-            .expected(g)
-            .actual(detail)
+        Finding::fail(
+            ID,
+            format!("Case \"{name}\" golden file is not valid JSON: {g}"),
+        )
+        .expected(g)
+        .actual(detail)
     };
     let text = match state {
         GoldenState::Present(t) => t,

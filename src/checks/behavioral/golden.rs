@@ -190,8 +190,12 @@ mod tests {
 
     #[test]
     fn canonical_sorts_keys_and_normalises_numbers() {
-        let a: Value = serde_json::from_str(r#"{"b":1.0,"a":[3,{"z":null,"__proto__":2}]}"#).unwrap();
-        assert_eq!(canonical(&a, 0), r#"{"a":[3,{"__proto__":2,"z":null}],"b":1}"#);
+        let a: Value =
+            serde_json::from_str(r#"{"b":1.0,"a":[3,{"z":null,"__proto__":2}]}"#).unwrap();
+        assert_eq!(
+            canonical(&a, 0),
+            r#"{"a":[3,{"__proto__":2,"z":null}],"b":1}"#
+        );
         assert_eq!(
             canonical(&a, 2),
             "{\n  \"a\": [\n    3,\n    {\n      \"__proto__\": 2,\n      \"z\": null\n    }\n  ],\n  \"b\": 1\n}"
@@ -199,7 +203,10 @@ mod tests {
         // UTF-16 order, not code-point order: U+1F600 is 0xD83D.. and sorts before U+FF5E.
         let u = json!({"\u{ff5e}": 1, "\u{1f600}": 2});
         assert_eq!(canonical(&u, 0), "{\"\u{1f600}\":2,\"\u{ff5e}\":1}");
-        assert_eq!(canonical(&json!(18446744073709551615u64), 0), "18446744073709552000");
+        assert_eq!(
+            canonical(&json!(18446744073709551615u64), 0),
+            "18446744073709552000"
+        );
         assert_eq!(canonical(&json!({}), 2), "{}");
         assert_eq!(canonical(&json!([]), 2), "[]");
     }

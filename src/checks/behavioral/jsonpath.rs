@@ -206,12 +206,24 @@ mod tests {
         assert_eq!(at("$.name"), Some(json!("test")));
         assert_eq!(at("$.nested.value"), Some(json!(42)));
         assert_eq!(at("$.nested.deep.array"), Some(json!([1, 2, 3])));
-        assert_eq!(at("$.items[0]"), Some(json!({"type": "text", "content": "hello"})));
+        assert_eq!(
+            at("$.items[0]"),
+            Some(json!({"type": "text", "content": "hello"}))
+        );
         assert_eq!(at("$.items[0].type"), Some(json!("text")));
-        assert_eq!(at("$.items[1].url"), Some(json!("https://example.com/img.png")));
+        assert_eq!(
+            at("$.items[1].url"),
+            Some(json!("https://example.com/img.png"))
+        );
         assert_eq!(at("$.nested.deep.array[0]"), Some(json!(1)));
         assert_eq!(at("$.nested.deep.array[2]"), Some(json!(3)));
-        for absent in ["$.nonexistent", "$.nested.missing", "$.items[99]", "$.name[0]", "$.name.x"] {
+        for absent in [
+            "$.nonexistent",
+            "$.nested.missing",
+            "$.items[99]",
+            "$.name[0]",
+            "$.name.x",
+        ] {
             assert_eq!(at(absent), None, "{absent}");
         }
         assert_eq!(at("$[0]"), None);
@@ -226,14 +238,20 @@ mod tests {
         assert_eq!(at("$.items.01"), None);
         assert_eq!(at("$.items.type"), None);
         // Names run to the next '.' or '[' with no escaping: hyphens are fine.
-        assert_eq!(eval(&parse("$.a-b c").unwrap(), &json!({"a-b c": 1})), Some(json!(1)));
+        assert_eq!(
+            eval(&parse("$.a-b c").unwrap(), &json!({"a-b c": 1})),
+            Some(json!(1))
+        );
     }
 
     #[test]
     fn parse_errors_name_the_problem() {
         let err = |p: &str| parse(p).expect_err(p);
         assert_eq!(err("name"), "JSONPath must start with $, got: name");
-        assert_eq!(err("$.items[-1]"), "Negative array indices are not supported: -1");
+        assert_eq!(
+            err("$.items[-1]"),
+            "Negative array indices are not supported: -1"
+        );
         assert_eq!(err("$.items[x]"), "Invalid array index: x");
         assert_eq!(err("$.items[a]"), "Invalid array index: a");
         assert_eq!(err("$.items[0"), "Invalid array index: 0");
@@ -249,7 +267,10 @@ mod tests {
     fn full_syntax_beyond_the_minimal_dialect() {
         assert_eq!(at("$.items[*].type"), Some(json!(["text", "image"])));
         assert_eq!(at("$..value"), Some(json!([42])));
-        assert_eq!(at("$.items[?(@.type == 'image')].url"), Some(json!(["https://example.com/img.png"])));
+        assert_eq!(
+            at("$.items[?(@.type == 'image')].url"),
+            Some(json!(["https://example.com/img.png"]))
+        );
         assert_eq!(at("$.nested.deep.array[0:2]"), Some(json!([1, 2])));
         assert_eq!(at("$.items[*].missing"), Some(json!([])));
         // Quoted names are singular: the node itself, or absent.
