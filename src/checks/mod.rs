@@ -8,4 +8,8 @@ pub mod behavioral;
 pub mod latency;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
-pub const FAMILIES: &[&[Rule]] = &[behavioral::RULES, latency::RULES];
+#[rustfmt::skip]
+pub const FAMILIES: &[&[Rule]] = &[
+    behavioral::RULES,
+    latency::RULES,
+];

@@ -723,3 +723,39 @@ fn schema_dialect_follows_dollar_schema() {
         assert!(!v.is_valid(&json!([1])), "{s}");
     }
 }
+
+/// The committed golden files of fixtures/configs/suites.yaml are exactly what
+/// `--update-golden` writes for the replies fixtures/tables/suites.README.md describes.
+#[test]
+fn example_golden_files_match_the_fixture_replies() {
+    let echo = json!({"content": [{"type": "text", "text": "hello"}]});
+    assert_eq!(
+        golden_text(&echo),
+        include_str!("../../../fixtures/configs/golden/echo-hello.json")
+    );
+    let forecast = json!({
+        "content": [{"type": "text", "text": "{\"city\":\"Oslo\",\"temperatureC\":21,\"conditions\":\"sunny\"}"}],
+        "structuredContent": {"city": "Oslo", "temperatureC": 21, "conditions": "sunny"}
+    });
+    assert_eq!(
+        golden_text(&forecast),
+        include_str!("../../../fixtures/configs/golden/forecast-oslo.json")
+    );
+    // And the forecast reply satisfies the table's outputSchema.
+    let tools: Vec<Value> =
+        serde_json::from_str(include_str!("../../../fixtures/tables/suites.json")).unwrap();
+    let listed = tools.iter().find(|t| t["name"] == "get_forecast").unwrap();
+    let c = case(
+        "c",
+        Some(CaseExpect {
+            output_matches_schema: Some(true),
+            ..expect()
+        }),
+    );
+    assert_eq!(
+        one(judge(&c, Some(listed), Ok(forecast))).status,
+        Status::Pass
+    );
+    let wrong = json!({"content": [], "structuredContent": {"city": "Oslo", "temperatureC": "warm", "conditions": "sunny"}});
+    assert_eq!(one(judge(&c, Some(listed), Ok(wrong))).status, Status::Fail);
+}

@@ -578,3 +578,26 @@ fn minimal_args_refuses_what_it_cannot_satisfy() {
         assert!(!generate_args(&s).unwrap_err().is_empty());
     }
 }
+
+/// Pins what fixtures/tables/suites.README.md promises the fixture and test authors.
+#[test]
+fn suites_fixture_table_default_plan() {
+    let tools: Vec<Value> =
+        serde_json::from_str(include_str!("../../../fixtures/tables/suites.json")).unwrap();
+    let p = plan(&Ok(tools), &LatencyPolicy::default());
+    assert_eq!(
+        p.calls,
+        vec![
+            ("echo".to_string(), obj(json!({"message": ""}))),
+            ("get_forecast".to_string(), obj(json!({"city": "a"}))),
+            ("get_item".to_string(), obj(json!({"id": "item-0"}))),
+            ("slow_echo".to_string(), obj(json!({"message": ""}))),
+            ("get_status".to_string(), Map::new()),
+        ]
+    );
+    let refused: Vec<&str> = p.refused.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        refused,
+        vec!["add_numbers", "may_fail", "never_answers", "delete_all"]
+    );
+}
