@@ -3,15 +3,21 @@
 
 use crate::rules::Rule;
 
+pub mod behavioral;
 pub mod compliance;
 pub mod errors;
+pub mod latency;
 pub mod schema;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
+#[rustfmt::skip]
 pub const FAMILIES: &[&[Rule]] = &[
     compliance::RULES,
     schema::RULES,
-    // drift, security, collision and behavioral run here, between schema and errors.
+    // drift
+    // security
+    // collision
+    behavioral::RULES,
     errors::RULES,
-    // latency runs last, after errors.
+    latency::RULES,
 ];

@@ -1,0 +1,280 @@
+//! JSONPath for suite assertions.
+//!
+//! Paths in the original's minimal dialect (`$`, `.name`, `[n]`) are evaluated exactly as
+//! the original did, quirks included (`.length` and `.0` on arrays, names running to the
+//! next `.`/`[`). Anything beyond it (wildcards, `..`, filters, slices, unions, quoted
+//! names, `length()`) is handed to jsonpath-rust. A query that can select several nodes
+//! evaluates to the array of selected nodes; a singular one to its node or to nothing.
+
+use jsonpath_rust::parser::{JsonPath, JsonPathIndex};
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Seg {
+    Name(String),
+    Index(usize),
+}
+
+#[derive(Debug, Clone)]
+pub enum Query {
+    Simple(Vec<Seg>),
+    Full { path: Box<JsonPath>, singular: bool },
+}
+
+enum Minimal {
+    Ok(Vec<Seg>),
+    /// Syntax the minimal dialect lacks; try the full parser.
+    Beyond,
+    /// An error of the minimal dialect that no dialect accepts.
+    Err(String),
+}
+
+pub fn parse(path: &str) -> Result<Query, String> {
+    match parse_minimal(path) {
+        Minimal::Ok(segs) => Ok(Query::Simple(segs)),
+        Minimal::Err(e) => Err(e),
+        Minimal::Beyond => match JsonPath::<Value>::try_from(path) {
+            Ok(p) => {
+                if has_zero_step(&p) {
+                    return Err("slice step must not be 0".into());
+                }
+                let singular = is_singular(&p);
+                Ok(Query::Full {
+                    path: Box::new(p),
+                    singular,
+                })
+            }
+            Err(e) => Err(syntax_error(&e.to_string())),
+        },
+    }
+}
+
+/// pest's multi-line report reduced to one line: "... at position <col>: expected ...".
+fn syntax_error(raw: &str) -> String {
+    let flat = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let col = flat
+        .split_once("--> ")
+        .and_then(|(_, r)| r.split_once(' '))
+        .and_then(|(lc, _)| lc.split_once(':'))
+        .map(|(_, c)| c.to_string());
+    let what = flat.rsplit_once("= ").map(|(_, w)| w.to_string());
+    match (col, what) {
+        (Some(c), Some(w)) => format!("Unsupported JSONPath syntax at position {c}: {w}"),
+        _ => format!("Unsupported JSONPath syntax: {flat}"),
+    }
+}
+
+fn parse_minimal(path: &str) -> Minimal {
+    let Some(mut rest) = path.strip_prefix('$') else {
+        return Minimal::Err(format!("JSONPath must start with $, got: {path}"));
+    };
+    let mut segs = Vec::new();
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '.' => {
+                let after = &rest[1..];
+                let end = after.find(['.', '[']).unwrap_or(after.len());
+                let name = &after[..end];
+                if name.is_empty() {
+                    if after.is_empty() {
+                        break; // "$." is the root
+                    }
+                    return Minimal::Beyond; // ".." (descendants)
+                }
+                if name.contains('*') || name.ends_with("()") {
+                    return Minimal::Beyond;
+                }
+                segs.push(Seg::Name(name.to_string()));
+                rest = &after[end..];
+            }
+            '[' => {
+                let Some(close) = rest.find(']') else {
+                    return Minimal::Err(format!("Invalid array index: {}", &rest[1..]));
+                };
+                let text = &rest[1..close];
+                let t = text.trim();
+                if t.starts_with(['\'', '"', '*', '?']) || t.contains([':', ',']) {
+                    return Minimal::Beyond;
+                }
+                if let Some(neg) = t.strip_prefix('-') {
+                    if !neg.is_empty() && neg.bytes().all(|b| b.is_ascii_digit()) {
+                        return Minimal::Err(format!(
+                            "Negative array indices are not supported: {t}"
+                        ));
+                    }
+                }
+                if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                    return Minimal::Err(format!("Invalid array index: {text}"));
+                }
+                // Too large for usize: out of range of any array anyway.
+                segs.push(Seg::Index(t.parse().unwrap_or(usize::MAX)));
+                rest = &rest[close + 1..];
+            }
+            _ => return Minimal::Beyond,
+        }
+    }
+    Minimal::Ok(segs)
+}
+
+fn is_singular(p: &JsonPath) -> bool {
+    match p {
+        JsonPath::Root | JsonPath::Field(_) | JsonPath::Empty | JsonPath::Fn(_) => true,
+        JsonPath::Index(JsonPathIndex::Single(_)) => true,
+        JsonPath::Chain(parts) => parts.iter().all(is_singular),
+        _ => false,
+    }
+}
+
+/// jsonpath-rust panics on `[::0]` (step_by(0)); refuse it up front.
+fn has_zero_step(p: &JsonPath) -> bool {
+    match p {
+        JsonPath::Index(JsonPathIndex::Slice(_, _, 0)) => true,
+        JsonPath::Chain(parts) => parts.iter().any(has_zero_step),
+        _ => false,
+    }
+}
+
+/// The value at the path, or `None` when absent.
+pub fn eval(q: &Query, root: &Value) -> Option<Value> {
+    match q {
+        Query::Simple(segs) => eval_simple(segs, root),
+        Query::Full { path, singular } => {
+            // Last line of defence against a panic inside the library on odd input.
+            let found = std::panic::catch_unwind(|| {
+                path.find_slice_ptr(root)
+                    .into_iter()
+                    .map(|p| (*p).clone())
+                    .collect::<Vec<Value>>()
+            })
+            .ok()?;
+            if *singular {
+                found.into_iter().next()
+            } else {
+                Some(Value::Array(found))
+            }
+        }
+    }
+}
+
+fn eval_simple(segs: &[Seg], root: &Value) -> Option<Value> {
+    let mut cur = root;
+    for (i, seg) in segs.iter().enumerate() {
+        cur = match (seg, cur) {
+            (Seg::Name(n), Value::Object(m)) => m.get(n)?,
+            (Seg::Name(n), Value::Array(items)) if n == "length" => {
+                // A number has no members, so `.length` only yields a value when last.
+                return (i + 1 == segs.len()).then(|| Value::from(items.len()));
+            }
+            (Seg::Name(n), Value::Array(items)) => items.get(array_own_index(n)?)?,
+            (Seg::Index(k), Value::Array(items)) => items.get(*k)?,
+            _ => return None,
+        };
+    }
+    Some(cur.clone())
+}
+
+/// Canonical array-index strings as JavaScript property keys ("0", "12", not "01").
+fn array_own_index(name: &str) -> Option<usize> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if name.len() > 1 && name.starts_with('0') {
+        return None;
+    }
+    name.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc() -> Value {
+        json!({"name": "test", "nested": {"value": 42, "deep": {"array": [1, 2, 3]}},
+               "items": [{"type": "text", "content": "hello"},
+                         {"type": "image", "url": "https://example.com/img.png"}]})
+    }
+
+    fn at(path: &str) -> Option<Value> {
+        eval(&parse(path).expect(path), &doc())
+    }
+
+    #[test]
+    fn minimal_dialect_truth_table() {
+        assert_eq!(at("$"), Some(doc()));
+        assert_eq!(at("$."), Some(doc()));
+        assert_eq!(at("$.name"), Some(json!("test")));
+        assert_eq!(at("$.nested.value"), Some(json!(42)));
+        assert_eq!(at("$.nested.deep.array"), Some(json!([1, 2, 3])));
+        assert_eq!(
+            at("$.items[0]"),
+            Some(json!({"type": "text", "content": "hello"}))
+        );
+        assert_eq!(at("$.items[0].type"), Some(json!("text")));
+        assert_eq!(
+            at("$.items[1].url"),
+            Some(json!("https://example.com/img.png"))
+        );
+        assert_eq!(at("$.nested.deep.array[0]"), Some(json!(1)));
+        assert_eq!(at("$.nested.deep.array[2]"), Some(json!(3)));
+        for absent in [
+            "$.nonexistent",
+            "$.nested.missing",
+            "$.items[99]",
+            "$.name[0]",
+            "$.name.x",
+        ] {
+            assert_eq!(at(absent), None, "{absent}");
+        }
+        assert_eq!(at("$[0]"), None);
+        assert_eq!(at("$.items[99999999999999999999999]"), None);
+    }
+
+    #[test]
+    fn array_quirks_are_kept() {
+        assert_eq!(at("$.items.length"), Some(json!(2)));
+        assert_eq!(at("$.items.length.x"), None);
+        assert_eq!(at("$.items.1.type"), Some(json!("image")));
+        assert_eq!(at("$.items.01"), None);
+        assert_eq!(at("$.items.type"), None);
+        // Names run to the next '.' or '[' with no escaping: hyphens are fine.
+        assert_eq!(
+            eval(&parse("$.a-b c").unwrap(), &json!({"a-b c": 1})),
+            Some(json!(1))
+        );
+    }
+
+    #[test]
+    fn parse_errors_name_the_problem() {
+        let err = |p: &str| parse(p).expect_err(p);
+        assert_eq!(err("name"), "JSONPath must start with $, got: name");
+        assert_eq!(
+            err("$.items[-1]"),
+            "Negative array indices are not supported: -1"
+        );
+        assert_eq!(err("$.items[x]"), "Invalid array index: x");
+        assert_eq!(err("$.items[a]"), "Invalid array index: a");
+        assert_eq!(err("$.items[0"), "Invalid array index: 0");
+        assert_eq!(err("$.items[]"), "Invalid array index: ");
+        assert!(err("$.items[::0]").contains("step"));
+        assert_eq!(
+            err("$[?(@.x === 1)]"),
+            "Unsupported JSONPath syntax at position 11: expected atom"
+        );
+    }
+
+    #[test]
+    fn full_syntax_beyond_the_minimal_dialect() {
+        assert_eq!(at("$.items[*].type"), Some(json!(["text", "image"])));
+        assert_eq!(at("$..value"), Some(json!([42])));
+        assert_eq!(
+            at("$.items[?(@.type == 'image')].url"),
+            Some(json!(["https://example.com/img.png"]))
+        );
+        assert_eq!(at("$.nested.deep.array[0:2]"), Some(json!([1, 2])));
+        assert_eq!(at("$.items[*].missing"), Some(json!([])));
+        // Quoted names are singular: the node itself, or absent.
+        assert_eq!(at("$['name']"), Some(json!("test")));
+        assert_eq!(at("$['nope']"), None);
+    }
+}
