@@ -620,8 +620,8 @@ fn latency_defaults_and_values() {
     assert_eq!(
         issues(&with_checks("  latency: {samples: 0, p95_budget_ms: 0}\n")),
         vec![
-            "checks.latency.p95_budget_ms: must be greater than 0, got 0",
             "checks.latency.samples: must be greater than 0, got 0",
+            "checks.latency.p95_budget_ms: must be greater than 0, got 0",
         ]
     );
     assert_eq!(
@@ -1254,8 +1254,8 @@ fn errors_accepts_boolean_or_object() {
     assert_eq!(
         issues(&with_checks("  errors: {enabled: yes, unknown_tool: tool_error}\n")),
         vec![
-            "checks.errors.unknown_tool: must be \"protocol_error\" or \"either\", got a string (\"tool_error\")",
             "checks.errors.enabled: expected a boolean (true or false), got a string (\"yes\")",
+            "checks.errors.unknown_tool: must be \"protocol_error\" or \"either\", got a string (\"tool_error\")",
         ]
     );
     assert_eq!(

@@ -554,14 +554,18 @@ impl V {
             return Checks::default();
         };
         self.keys(m, path, CHECKS_KEYS);
+        // Let-bindings keep issues in key-table order.
+        let compliance = self.boolean(m, path, "compliance", true);
+        let schema = self.boolean(m, path, "schema", true);
+        let security = self.boolean(m, path, "security", true);
         let errors = match get(m, "errors") {
             None => ErrorsConfig::default(),
             Some(n) => self.errors(n, &join(path, "errors")),
         };
         Checks {
-            compliance: self.boolean(m, path, "compliance", true),
-            schema: self.boolean(m, path, "schema", true),
-            security: self.boolean(m, path, "security", true),
+            compliance,
+            schema,
+            security,
             errors,
             drift: get(m, "drift").map(|n| self.drift(n, &join(path, "drift"))),
             latency: get(m, "latency").map(|n| self.latency(n, &join(path, "latency"))),
@@ -588,6 +592,7 @@ impl V {
             }
         };
         self.keys(m, path, ERRORS_KEYS);
+        let enabled = self.boolean(m, path, "enabled", true);
         let unknown_tool = match get(m, "unknown_tool") {
             None => UnknownToolPolicy::ProtocolError,
             Some(n) => {
@@ -608,7 +613,7 @@ impl V {
             }
         };
         ErrorsConfig {
-            enabled: self.boolean(m, path, "enabled", true),
+            enabled,
             unknown_tool,
         }
     }
@@ -756,6 +761,7 @@ impl V {
             return LatencyConfig::default();
         };
         self.keys(m, path, LATENCY_KEYS);
+        let samples = self.positive_u32(m, path, "samples", 5);
         let p95_budget_ms = match get(m, "p95_budget_ms") {
             None => 1000.0,
             Some(n) => {
@@ -771,7 +777,7 @@ impl V {
             }
         };
         LatencyConfig {
-            samples: self.positive_u32(m, path, "samples", 5),
+            samples,
             p95_budget_ms,
             call_readonly: self.boolean(m, path, "call_readonly", true),
             tools: self.tool_list(m, path),
@@ -784,6 +790,7 @@ impl V {
             return CollisionConfig::default();
         };
         self.keys(m, path, COLLISION_KEYS);
+        let enabled = self.boolean(m, path, "enabled", true);
         let threshold = match get(m, "threshold") {
             None => 0.8,
             Some(n) => {
@@ -799,7 +806,7 @@ impl V {
             }
         };
         CollisionConfig {
-            enabled: self.boolean(m, path, "enabled", true),
+            enabled,
             threshold,
             max_tools: self.positive_int(m, path, "max_tools", 500),
             fail: self.boolean(m, path, "fail", false),
