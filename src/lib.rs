@@ -4,6 +4,7 @@
 //! (`model`), `report` renders findings. Checks never print; reporters see only the model.
 
 pub mod checks;
+pub mod config;
 pub mod model;
 pub mod rules;
 pub mod transport;

@@ -1,0 +1,562 @@
+//! The `mcpward.yaml` config layer (config.md): locate, read, parse YAML (1.2 core, one
+//! document, no duplicate keys), interpolate `${VAR}`, validate by hand and apply defaults.
+//!
+//! Validation is hand-written rather than serde-derived so that every issue is collected with
+//! its dot path, defaults apply only inside present objects, and unknown keys become warnings
+//! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
+
+mod template;
+mod tree;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+pub use template::INIT_TEMPLATE;
+
+/// Default `checks.drift.baseline` (resolved against the CWD by the caller).
+pub const DEFAULT_BASELINE: &str = "./mcpward.lock.json";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub server: Server,
+    pub expect: Expect,
+    pub checks: Checks,
+    pub timeouts: Timeouts,
+    pub suites: Vec<Suite>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Server {
+    pub transport: Transport,
+    pub protocol_era: ProtocolEra,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transport {
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: BTreeMap<String, String>,
+    },
+    Http {
+        /// Trimmed, not normalised (config.md §3.3); the transport parses it again.
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
+}
+
+impl Transport {
+    /// `stdio` or `http`, as written in the config.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Transport::Stdio { .. } => "stdio",
+            Transport::Http { .. } => "http",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProtocolEra {
+    #[default]
+    Auto,
+    Modern,
+    Legacy,
+}
+
+impl ProtocolEra {
+    pub const ALL: [ProtocolEra; 3] = [ProtocolEra::Auto, ProtocolEra::Modern, ProtocolEra::Legacy];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolEra::Auto => "auto",
+            ProtocolEra::Modern => "modern",
+            ProtocolEra::Legacy => "legacy",
+        }
+    }
+
+    /// Exact spelling only (also used for the `--protocol-era` flag).
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Expect {
+    /// `None` when absent or empty.
+    pub protocol_version: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checks {
+    pub compliance: bool,
+    pub schema: bool,
+    pub security: bool,
+    pub errors: ErrorsConfig,
+    /// `Some` = drift runs in `run` (the key was present).
+    pub drift: Option<DriftConfig>,
+    /// `Some` = latency runs (the key was present).
+    pub latency: Option<LatencyConfig>,
+    pub collision: CollisionConfig,
+}
+
+impl Default for Checks {
+    fn default() -> Self {
+        Checks {
+            compliance: true,
+            schema: true,
+            security: true,
+            errors: ErrorsConfig::default(),
+            drift: None,
+            latency: None,
+            collision: CollisionConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorsConfig {
+    pub enabled: bool,
+    pub unknown_tool: UnknownToolPolicy,
+}
+
+impl Default for ErrorsConfig {
+    fn default() -> Self {
+        ErrorsConfig {
+            enabled: true,
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+        }
+    }
+}
+
+/// DECISIONS #30: which layer may report an unknown tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownToolPolicy {
+    /// Only a JSON-RPC error passes (the original's behaviour).
+    #[default]
+    ProtocolError,
+    /// A JSON-RPC error or an `isError` tool result both pass.
+    Either,
+}
+
+impl UnknownToolPolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnknownToolPolicy::ProtocolError => "protocol_error",
+            UnknownToolPolicy::Either => "either",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "protocol_error" => Some(UnknownToolPolicy::ProtocolError),
+            "either" => Some(UnknownToolPolicy::Either),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DriftConfig {
+    /// Lockfile path as written; resolved against the CWD (config.md §11).
+    pub baseline: String,
+    pub fail_on: FailOn,
+    pub severity: BTreeMap<DriftClass, DriftSeverity>,
+    pub full_text: bool,
+    pub output: Option<OutputDriftConfig>,
+}
+
+/// What `diff`/`baseline` use when `checks.drift` is absent.
+impl Default for DriftConfig {
+    fn default() -> Self {
+        DriftConfig {
+            baseline: DEFAULT_BASELINE.to_string(),
+            fail_on: FailOn::default(),
+            severity: BTreeMap::new(),
+            full_text: true,
+            output: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailOn {
+    /// Fail on every change whose (effective) severity is at or above this level.
+    Level(DriftSeverity),
+    /// Fail on exactly these classes (may be empty: nothing fails).
+    Classes(Vec<DriftClass>),
+}
+
+impl FailOn {
+    /// The classes that fail by default (config.md §2).
+    pub const DEFAULT_CLASSES: [DriftClass; 5] = [
+        DriftClass::ToolRemoved,
+        DriftClass::DescriptionChanged,
+        DriftClass::BreakingSchemaChange,
+        DriftClass::AnnotationChanged,
+        DriftClass::BreakingOutputShapeChange,
+    ];
+}
+
+impl Default for FailOn {
+    fn default() -> Self {
+        FailOn::Classes(Self::DEFAULT_CLASSES.to_vec())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DriftSeverity {
+    High,
+    Medium,
+    Low,
+}
+
+impl DriftSeverity {
+    pub const ALL: [DriftSeverity; 3] = [
+        DriftSeverity::High,
+        DriftSeverity::Medium,
+        DriftSeverity::Low,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftSeverity::High => "high",
+            DriftSeverity::Medium => "medium",
+            DriftSeverity::Low => "low",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for DriftSeverity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DriftClass {
+    ToolRemoved,
+    ToolAdded,
+    DescriptionChanged,
+    BreakingSchemaChange,
+    NonbreakingSchemaChange,
+    AnnotationChanged,
+    BreakingOutputShapeChange,
+    NonbreakingOutputShapeChange,
+}
+
+impl DriftClass {
+    pub const ALL: [DriftClass; 8] = [
+        DriftClass::ToolRemoved,
+        DriftClass::ToolAdded,
+        DriftClass::DescriptionChanged,
+        DriftClass::BreakingSchemaChange,
+        DriftClass::NonbreakingSchemaChange,
+        DriftClass::AnnotationChanged,
+        DriftClass::BreakingOutputShapeChange,
+        DriftClass::NonbreakingOutputShapeChange,
+    ];
+
+    /// The exact snake_case spelling (compatibility contract).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftClass::ToolRemoved => "tool_removed",
+            DriftClass::ToolAdded => "tool_added",
+            DriftClass::DescriptionChanged => "description_changed",
+            DriftClass::BreakingSchemaChange => "breaking_schema_change",
+            DriftClass::NonbreakingSchemaChange => "nonbreaking_schema_change",
+            DriftClass::AnnotationChanged => "annotation_changed",
+            DriftClass::BreakingOutputShapeChange => "breaking_output_shape_change",
+            DriftClass::NonbreakingOutputShapeChange => "nonbreaking_output_shape_change",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for DriftClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputDriftConfig {
+    pub enabled: bool,
+    pub shape_samples: u32,
+    pub call_readonly: bool,
+    pub tools: Vec<ToolArgs>,
+}
+
+impl Default for OutputDriftConfig {
+    fn default() -> Self {
+        OutputDriftConfig {
+            enabled: false,
+            shape_samples: 3,
+            call_readonly: true,
+            tools: Vec::new(),
+        }
+    }
+}
+
+/// An allowlist entry: call `name` with `args`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolArgs {
+    pub name: String,
+    pub args: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatencyConfig {
+    pub samples: u32,
+    pub p95_budget_ms: f64,
+    pub call_readonly: bool,
+    pub tools: Vec<ToolArgs>,
+    pub call_all: bool,
+}
+
+impl Default for LatencyConfig {
+    fn default() -> Self {
+        LatencyConfig {
+            samples: 5,
+            p95_budget_ms: 1000.0,
+            call_readonly: true,
+            tools: Vec::new(),
+            call_all: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollisionConfig {
+    pub enabled: bool,
+    pub threshold: f64,
+    pub max_tools: u64,
+    pub fail: bool,
+}
+
+impl Default for CollisionConfig {
+    fn default() -> Self {
+        CollisionConfig {
+            enabled: true,
+            threshold: 0.8,
+            max_tools: 500,
+            fail: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    pub connect_ms: u64,
+    pub call_ms: u64,
+    pub run_ms: u64,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            connect_ms: 10_000,
+            call_ms: 30_000,
+            run_ms: 300_000,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suite {
+    pub tool: String,
+    pub cases: Vec<Case>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub name: String,
+    pub args: Map<String, Value>,
+    /// All `None` when the case has no `expect`.
+    pub expect: CaseExpect,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CaseExpect {
+    pub tool_is_error: Option<bool>,
+    pub protocol_error_code: Option<i64>,
+    pub output_matches_schema: Option<bool>,
+    /// JSONPath → expected value, in the order written.
+    pub jsonpath: Option<Map<String, Value>>,
+    /// Relative to [`Loaded::dir`].
+    pub golden: Option<String>,
+}
+
+/// A successfully loaded config plus what the caller needs around it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub config: Config,
+    /// The path as given.
+    pub path: PathBuf,
+    /// The config file's directory (`.` for a bare file name); base of `golden` paths.
+    pub dir: PathBuf,
+    /// Every interpolated value of at least 4 characters, first-seen order, no duplicates.
+    pub secrets: Vec<String>,
+    /// Unknown-key warnings, one line each, for stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Every load failure; `Display` is the stderr text after the CLI's `Error: ` prefix.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("Config file not found: {}\nRun \"mcpward init\" to create one.", path.display())]
+    NotFound { path: PathBuf },
+    #[error("Failed to read config file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// YAML syntax, duplicate keys, several documents (message carries line/column when known).
+    #[error("Invalid YAML in {}: {message}", path.display())]
+    Yaml { path: PathBuf, message: String },
+    /// The first unset `${NAME}`; `at` is the dot path of the value that used it.
+    #[error("Environment variable \"{name}\" is not set{}", at_suffix(at))]
+    EnvVar { name: String, at: String },
+    /// All validation issues, each `path: reason` (or just `reason` at the root).
+    #[error("Invalid config:\n{}", issues.join("\n"))]
+    Invalid { issues: Vec<String> },
+}
+
+fn at_suffix(at: &str) -> String {
+    if at.is_empty() {
+        String::new()
+    } else {
+        format!(" (used by {at})")
+    }
+}
+
+/// Load from disk, resolving `${VAR}` from the real process environment.
+pub fn load(path: &Path) -> Result<Loaded, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ConfigError::NotFound {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    load_str(&text, path, &process_var)
+}
+
+/// A process variable; names the OS cannot hold count as unset, never a panic.
+fn process_var(name: &str) -> Option<String> {
+    if name.is_empty() || name.contains(['=', '\0']) {
+        return None;
+    }
+    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
+}
+
+/// Parse, interpolate and validate `text` as if read from `path`.
+pub fn load_str(
+    text: &str,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Loaded, ConfigError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let mut pre_issues = Vec::new();
+    let mut root = tree::from_yaml(yaml, "", &mut pre_issues);
+    let mut secrets = Vec::new();
+    tree::interpolate(&mut root, "", env, &mut secrets)
+        .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+    let outcome = validate::validate(&root);
+    let mut issues = pre_issues;
+    issues.extend(outcome.issues);
+    let config = match outcome.config {
+        Some(c) if issues.is_empty() => c,
+        _ => {
+            // Unknown keys often explain a "required" issue (`comand:`), so list them too.
+            issues.extend(outcome.unknown.iter().map(|u| u.as_issue()));
+            if issues.is_empty() {
+                issues.push("invalid configuration".to_string());
+            }
+            return Err(ConfigError::Invalid {
+                issues: issues.iter().map(|i| redact(i, &secrets)).collect(),
+            });
+        }
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok(Loaded {
+        config,
+        path: path.to_path_buf(),
+        dir,
+        secrets,
+        warnings: outcome.unknown.iter().map(|u| u.as_warning()).collect(),
+    })
+}
+
+/// Error text can quote values; interpolated ones may be secrets.
+fn redact(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_string();
+    for s in secrets {
+        out = out.replace(s.as_str(), "[REDACTED]");
+    }
+    out
+}
+
+/// mcpward's own credentials, never passed to a stdio server (config.md §8).
+const WITHHELD: [&str; 2] = ["MCPWARD_GITHUB_TOKEN", "GITHUB_TOKEN"];
+
+fn withheld(name: &OsStr) -> bool {
+    // Case-insensitive so Windows spellings are caught too.
+    let name = name.to_string_lossy();
+    WITHHELD.iter().any(|w| name.eq_ignore_ascii_case(w))
+}
+
+/// The stdio server's environment (config.md §8): `parent` minus mcpward's credentials
+/// (case-insensitive), overlaid with `extra` (`server.env`), which always wins. Sorted by name.
+pub fn server_env(
+    extra: &BTreeMap<String, String>,
+    parent: impl Iterator<Item = (String, String)>,
+) -> Vec<(String, String)> {
+    let mut out: BTreeMap<String, String> = parent
+        .filter(|(k, _)| !k.is_empty() && !withheld(OsStr::new(k)))
+        .collect();
+    out.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+    out.into_iter().collect()
+}
+
+/// [`server_env`] over the real process environment, keeping non-UTF-8 entries intact
+/// (`std::env::vars` would panic on them). For `Command::env_clear().envs(..)`.
+pub fn server_env_for_spawn(extra: &BTreeMap<String, String>) -> Vec<(OsString, OsString)> {
+    let mut out: BTreeMap<OsString, OsString> = std::env::vars_os()
+        .filter(|(k, _)| !k.is_empty() && !withheld(k))
+        .collect();
+    out.extend(
+        extra
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+    );
+    out.into_iter().collect()
+}
