@@ -313,7 +313,7 @@ pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> 
     let text = report::reporter(kind).render(report, &ctx);
     match (&cli.out, kind) {
         (Some(path), k) if k != ReporterKind::Console => {
-            write_atomic(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             if let Some(line) = report::written_line(k, &path.display().to_string()) {
                 out_line(&line);
             }
@@ -326,18 +326,4 @@ pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> 
 fn is_tty() -> bool {
     use std::io::IsTerminal;
     std::io::stdout().is_terminal()
-}
-
-/// Write via a temp file in the same directory and rename, so a reader never sees a
-/// half-written file and a failure leaves the old one intact.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -5,8 +5,10 @@
 
 pub mod checks;
 pub mod config;
+pub mod fsutil;
 pub mod model;
 pub mod rules;
+pub mod runner;
 pub mod transport;
 
 /// The one version string: `--version`, `clientInfo.version`, report `version`, lockfile meta.

@@ -1,3 +1,1 @@
-fn main() -> std::process::ExitCode {
-    mcpward::cli::main()
-}
+fn main() {}

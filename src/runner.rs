@@ -7,12 +7,16 @@ use crate::config::{Config, UnknownToolPolicy};
 use crate::model::Finding;
 use crate::transport::{Client, Era, Listing};
 use serde_json::Map;
+use std::path::Path;
 
 /// Progress lines for `--verbose` (the CLI decides where they go).
 pub type Progress<'a> = &'a dyn Fn(&str);
 
 pub struct RunContext<'a> {
     pub config: &'a Config,
+    /// Directory of the config file: golden paths are relative to it.
+    pub config_dir: &'a Path,
+    pub update_golden: bool,
     pub progress: Progress<'a>,
 }
 
@@ -55,6 +59,11 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         (ctx.progress)("Running schema checks...");
         out.extend(checks::schema::check(tools.get().await, &version));
     }
+    if !cfg.suites.is_empty() {
+        (ctx.progress)("Running behavioral test suites...");
+        let listing = tools.get().await.clone();
+        out.extend(behavioral(client, ctx, &listing).await);
+    }
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
         let policy = match cfg.checks.errors.unknown_tool {
@@ -73,5 +82,109 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             }
         }
     }
+    if let Some(lat) = &cfg.checks.latency {
+        (ctx.progress)("Running latency checks...");
+        let policy = checks::latency::LatencyPolicy {
+            samples: lat.samples,
+            p95_budget_ms: lat.p95_budget_ms,
+            call_readonly: lat.call_readonly,
+            tools: lat.tools.iter().map(|t| (t.name.clone(), t.args.clone())).collect(),
+            call_all: lat.call_all,
+        };
+        let plan = checks::latency::plan(tools.get().await, &policy);
+        let mut samples = Vec::new();
+        if plan.stop.is_none() {
+            for (tool, args) in &plan.calls {
+                let mut taken = Vec::with_capacity(policy.samples as usize);
+                for _ in 0..policy.samples {
+                    let start = std::time::Instant::now();
+                    let outcome = client.call_tool(tool, args.clone()).await;
+                    let ms = start.elapsed().as_secs_f64() * 1000.0;
+                    taken.push(checks::latency::sample_of(&outcome, ms));
+                }
+                samples.push((tool.clone(), taken));
+            }
+        }
+        out.extend(checks::latency::judge(&plan, &samples, &policy));
+    }
     out
+}
+
+async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) -> Vec<Finding> {
+    use checks::behavioral::{self as b, GoldenState};
+    let suites: Vec<b::Suite> = ctx
+        .config
+        .suites
+        .iter()
+        .map(|s| b::Suite {
+            tool: s.tool.clone(),
+            cases: s
+                .cases
+                .iter()
+                .map(|c| b::SuiteCase {
+                    name: c.name.clone(),
+                    args: c.args.clone(),
+                    expect: expect_of(&c.expect),
+                })
+                .collect(),
+        })
+        .collect();
+    let steps = match b::plan(listing, &suites) {
+        Ok(steps) => steps,
+        Err(f) => return vec![*f],
+    };
+    let mut results = Vec::new();
+    for step in steps {
+        match step {
+            b::Step::Report(f) => results.push(*f),
+            b::Step::Call { tool, case, listed } => {
+                let outcome = client.call_tool(tool, case.args.clone()).await;
+                let golden_file = case
+                    .expect
+                    .as_ref()
+                    .and_then(|e| e.golden.as_deref())
+                    .map(|g| b::golden_path(Some(ctx.config_dir), g));
+                let state = match &golden_file {
+                    Some(path) if !ctx.update_golden => match std::fs::read_to_string(path) {
+                        Ok(text) => GoldenState::Present(text),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => GoldenState::Missing,
+                        Err(e) => GoldenState::Unreadable(e.to_string()),
+                    },
+                    _ => GoldenState::NotRead,
+                };
+                let mut verdict = b::judge_case(tool, case, Some(listed), &outcome, &state, ctx.update_golden);
+                if let (Some(text), Some(path)) = (verdict.golden_write.take(), golden_file) {
+                    let written = path
+                        .parent()
+                        .map_or(Ok(()), std::fs::create_dir_all)
+                        .and_then(|_| crate::fsutil::write_atomic(&path, text.as_bytes()));
+                    if let Err(e) = written {
+                        verdict.findings.pop();
+                        verdict
+                            .findings
+                            .push(b::golden_write_failed(tool, case, &e.to_string()));
+                    }
+                }
+                results.extend(verdict.findings);
+            }
+        }
+    }
+    b::finish(results)
+}
+
+/// The config cannot tell `expect: {}` from no `expect`; both mean "the call must work".
+fn expect_of(e: &crate::config::CaseExpect) -> Option<checks::behavioral::CaseExpect> {
+    let x = checks::behavioral::CaseExpect {
+        tool_is_error: e.tool_is_error,
+        protocol_error_code: e.protocol_error_code,
+        output_matches_schema: e.output_matches_schema,
+        jsonpath: e.jsonpath.clone(),
+        golden: e.golden.clone(),
+    };
+    let empty = x.tool_is_error.is_none()
+        && x.protocol_error_code.is_none()
+        && x.output_matches_schema.is_none()
+        && x.jsonpath.is_none()
+        && x.golden.is_none();
+    (!empty).then_some(x)
 }
