@@ -5,6 +5,8 @@
 
 pub mod checks;
 pub mod model;
+pub mod redact;
+pub mod report;
 pub mod rules;
 pub mod transport;
 
