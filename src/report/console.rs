@@ -55,7 +55,10 @@ impl Paint {
     }
     /// Outer style applied last (outermost), like `pc.bold(pc.cyan(t))` = `[Bold, Cyan]`.
     fn all(self, styles: &[Sgr], t: &str) -> String {
-        styles.iter().rev().fold(t.to_string(), |acc, s| self.s(*s, &acc))
+        styles
+            .iter()
+            .rev()
+            .fold(t.to_string(), |acc, s| self.s(*s, &acc))
     }
 }
 
@@ -72,7 +75,10 @@ impl Reporter for ConsoleReporter {
             format!(
                 "{} {}",
                 p.s(Sgr::Bold, "mcpward"),
-                p.s(Sgr::Dim, &format!("v{}", text::terminal_safe(&report.version)))
+                p.s(
+                    Sgr::Dim,
+                    &format!("v{}", text::terminal_safe(&report.version))
+                )
             ),
             p.s(Sgr::Dim, &"─".repeat(RULE_LINE_WIDTH)),
             format!(
@@ -116,7 +122,10 @@ impl Reporter for ConsoleReporter {
         out.push(p.s(Sgr::Dim, &format!("Total: {} checks", s.total)));
         out.push(String::new());
         out.push(if s.failed > 0 {
-            p.all(&[Sgr::Red, Sgr::Bold], &format!("{} check(s) failed", s.failed))
+            p.all(
+                &[Sgr::Red, Sgr::Bold],
+                &format!("{} check(s) failed", s.failed),
+            )
         } else if s.warnings > 0 {
             p.all(&[Sgr::Yellow, Sgr::Bold], "All checks passed with warnings")
         } else {
@@ -126,9 +135,19 @@ impl Reporter for ConsoleReporter {
     }
 }
 
-fn render_family(out: &mut Vec<String>, p: Paint, family: &str, results: &[&Finding], verbose: bool) {
+fn render_family(
+    out: &mut Vec<String>,
+    p: Paint,
+    family: &str,
+    results: &[&Finding],
+    verbose: bool,
+) {
     let count = |s: Status| results.iter().filter(|r| r.status == s).count();
-    let (failed, warned, passed) = (count(Status::Fail), count(Status::Warn), count(Status::Pass));
+    let (failed, warned, passed) = (
+        count(Status::Fail),
+        count(Status::Warn),
+        count(Status::Pass),
+    );
     let status = if failed > 0 {
         p.s(Sgr::Red, &format!("{failed} failed"))
     } else if warned > 0 {
@@ -138,7 +157,10 @@ fn render_family(out: &mut Vec<String>, p: Paint, family: &str, results: &[&Find
     };
     out.push(format!(
         "{} {}",
-        p.all(&[Sgr::Bold, Sgr::Cyan], &text::terminal_safe(&family.to_uppercase())),
+        p.all(
+            &[Sgr::Bold, Sgr::Cyan],
+            &text::terminal_safe(&family.to_uppercase())
+        ),
         p.s(Sgr::Dim, &format!("({status})"))
     ));
     for r in results {
@@ -164,7 +186,10 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
         Severity::Warning => Sgr::Yellow,
         Severity::Info => Sgr::Dim,
     };
-    out.push(format!("  {icon} {}", p.s(msg_style, &text::terminal_safe(&r.message))));
+    out.push(format!(
+        "  {icon} {}",
+        p.s(msg_style, &text::terminal_safe(&r.message))
+    ));
     if let Some(loc) = &r.location {
         out.push(p.s(Sgr::Dim, &format!("    at {}", text::terminal_safe(loc))));
     }
@@ -255,16 +280,25 @@ mod tests {
     }
 
     fn desc(old: &str, new: &str) -> Finding {
-        Finding::fail("drift/description_changed", "Tool \"t\" description changed")
-            .expected(old)
-            .actual(new)
-            .location("t")
+        Finding::fail(
+            "drift/description_changed",
+            "Tool \"t\" description changed",
+        )
+        .expected(old)
+        .actual(new)
+        .location("t")
     }
 
     #[test]
     fn short_description_change_gets_a_word_diff() {
-        let out = render(vec![desc("Echoes the message.", "Echoes and logs the message.")], false);
-        assert!(out.contains("    description diff:\n      Echoes {+and logs +}the message.\n"), "{out}");
+        let out = render(
+            vec![desc("Echoes the message.", "Echoes and logs the message.")],
+            false,
+        );
+        assert!(
+            out.contains("    description diff:\n      Echoes {+and logs +}the message.\n"),
+            "{out}"
+        );
         assert!(!out.contains("expected:"), "{out}");
         let out = render(vec![desc("Reads a file.", "Reads a\u{200B} file.")], false);
         assert!(out.contains("<U+200B>"), "{out}");
@@ -280,7 +314,9 @@ mod tests {
         assert!(out.contains(&format!("    expected: \"{h}\"")), "{out}");
         assert!(out.contains("    actual:   \"New text\""), "{out}");
         // Not a string: same fallback.
-        let f = Finding::fail("drift/description_changed", "m").expected(1).actual(2);
+        let f = Finding::fail("drift/description_changed", "m")
+            .expected(1)
+            .actual(2);
         assert!(render(vec![f], false).contains("full text unavailable"));
     }
 
@@ -289,8 +325,14 @@ mod tests {
         let old = "a".repeat(300);
         let out = render(vec![desc(&old, "short")], false);
         assert!(out.contains("    previous description:\n      "), "{out}");
-        assert!(out.contains("    current description:\n      short"), "{out}");
-        assert!(out.contains(&format!("{}… (truncated, see JSON report for full text)", "a".repeat(200))));
+        assert!(
+            out.contains("    current description:\n      short"),
+            "{out}"
+        );
+        assert!(out.contains(&format!(
+            "{}… (truncated, see JSON report for full text)",
+            "a".repeat(200)
+        )));
         assert!(!out.contains(&"a".repeat(201)));
     }
 
@@ -306,7 +348,15 @@ mod tests {
             assert!(!line.trim_start().starts_with("::"), "line {line:?}");
         }
         let f = Finding::fail("a/b", "m").actual("::error::z");
-        let out = render(vec![desc("x", "::error::z")], false) + &render(vec![f], false);
+        let long = format!("::error::{}", "w".repeat(300));
+        let out = [
+            render(vec![desc("::error::z a", "::error::z b")], false),
+            render(vec![desc(&long, "::warning::short")], false),
+            render(vec![f], false),
+        ]
+        .concat();
+        assert!(out.contains("      \\::error::z [-a-]{+b+}"), "{out}");
+        assert!(out.contains("      \\::warning::short"), "{out}");
         for line in out.lines() {
             assert!(!line.trim_start().starts_with("::"), "line {line:?}");
         }
@@ -318,11 +368,24 @@ mod tests {
         let plain = ConsoleReporter.render(&r, &RenderContext::new(false, false));
         assert!(!plain.contains('\u{1b}'));
         let coloured = ConsoleReporter.render(&r, &RenderContext::new(true, false));
-        assert!(coloured.contains("\x1b[1m\x1b[36mA\x1b[39m\x1b[22m \x1b[2m(\x1b[31m1 failed\x1b[39m)\x1b[22m"), "{coloured:?}");
-        assert!(coloured.contains("  \x1b[31m✗\x1b[39m \x1b[31mm\x1b[39m"), "{coloured:?}");
-        assert!(coloured.ends_with("\x1b[31m\x1b[1m1 check(s) failed\x1b[22m\x1b[39m"), "{coloured:?}");
+        assert!(
+            coloured.contains(
+                "\x1b[1m\x1b[36mA\x1b[39m\x1b[22m \x1b[2m(\x1b[31m1 failed\x1b[39m)\x1b[22m"
+            ),
+            "{coloured:?}"
+        );
+        assert!(
+            coloured.contains("  \x1b[31m✗\x1b[39m \x1b[31mm\x1b[39m"),
+            "{coloured:?}"
+        );
+        assert!(
+            coloured.ends_with("\x1b[31m\x1b[1m1 check(s) failed\x1b[22m\x1b[39m"),
+            "{coloured:?}"
+        );
         // Stripping SGR sequences gives back the plain text exactly.
-        let stripped = regex::Regex::new("\x1b\\[[0-9]+m").unwrap().replace_all(&coloured, "");
+        let stripped = regex::Regex::new("\x1b\\[[0-9]+m")
+            .unwrap()
+            .replace_all(&coloured, "");
         assert_eq!(stripped, plain);
     }
 }

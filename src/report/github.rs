@@ -68,11 +68,15 @@ fn clean(s: &str) -> String {
 }
 
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 pub fn escape_property(s: &str) -> String {
-    escape_data(&clean(s)).replace(':', "%3A").replace(',', "%2C")
+    escape_data(&clean(s))
+        .replace(':', "%3A")
+        .replace(',', "%2C")
 }
 
 #[cfg(test)]
@@ -95,8 +99,11 @@ mod tests {
                 protocol_version: "p".into(),
             },
             vec![
-                Finding::fail("security/injection-pattern", "bad\n::add-mask::x\r\n%0A\u{1b}[31m")
-                    .location("t,title=x::y"),
+                Finding::fail(
+                    "security/injection-pattern",
+                    "bad\n::add-mask::x\r\n%0A\u{1b}[31m",
+                )
+                .location("t,title=x::y"),
                 Finding::pass("a/b", "not annotated"),
             ],
             "t".into(),
@@ -111,6 +118,9 @@ mod tests {
             lines[0],
             "::error file=ci/my checks%2C1.yaml,title=mcpward security/injection-pattern::bad%0A::add-mask::x%0D%0A%250A\\u001b[31m%0ALocation: t,title=x::y"
         );
-        assert_eq!(lines[1], "mcpward: 2 checks: 1 passed, 1 failed, 0 warnings, 0 skipped");
+        assert_eq!(
+            lines[1],
+            "mcpward: 2 checks: 1 passed, 1 failed, 0 warnings, 0 skipped"
+        );
     }
 }

@@ -121,15 +121,26 @@ mod tests {
         let sev: Vec<&str> = a.iter().map(|i| i["severity"].as_str().unwrap()).collect();
         assert_eq!(sev, ["critical", "critical", "minor", "info"]);
         assert_eq!(a[0]["description"], "m (at t)");
-        assert_eq!(a[0]["location"], serde_json::json!({"path": "mcpward.yaml", "lines": {"begin": 1}}));
-        let fps: std::collections::BTreeSet<&str> =
-            a.iter().map(|i| i["fingerprint"].as_str().unwrap()).collect();
+        assert_eq!(
+            a[0]["location"],
+            serde_json::json!({"path": "mcpward.yaml", "lines": {"begin": 1}})
+        );
+        let fps: std::collections::BTreeSet<&str> = a
+            .iter()
+            .map(|i| i["fingerprint"].as_str().unwrap())
+            .collect();
         assert_eq!(fps.len(), 4, "fingerprints unique");
-        assert_eq!(a[0]["fingerprint"].as_str().unwrap(), fingerprint("security/injection-pattern", "t", "m", 1));
+        assert_eq!(
+            a[0]["fingerprint"].as_str().unwrap(),
+            fingerprint("security/injection-pattern", "t", "m", 1)
+        );
         assert_eq!(fingerprint("a", "b", "c", 1).len(), 64);
         assert_ne!(fingerprint("ab", "", "c", 1), fingerprint("a", "b", "c", 1));
         // Empty report: an empty array.
         let empty = Report::new(r.server.clone(), vec![], "t".into());
-        assert_eq!(GitlabReporter.render(&empty, &RenderContext::default()), "[]");
+        assert_eq!(
+            GitlabReporter.render(&empty, &RenderContext::default()),
+            "[]"
+        );
     }
 }

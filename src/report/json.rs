@@ -61,7 +61,11 @@ impl<F: Formatter> Formatter for JsFormatter<F> {
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.0.end_array(w)
     }
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.0.begin_array_value(w, first)
     }
     fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -73,7 +77,11 @@ impl<F: Formatter> Formatter for JsFormatter<F> {
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.0.end_object(w)
     }
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.0.begin_object_key(w, first)
     }
     fn end_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -111,7 +119,11 @@ pub fn js_number(v: f64) -> String {
         format!("0.{}{digits}", "0".repeat((-n) as usize))
     } else {
         let e = n - 1;
-        let e = if e >= 0 { format!("+{e}") } else { e.to_string() };
+        let e = if e >= 0 {
+            format!("+{e}")
+        } else {
+            e.to_string()
+        };
         if k == 1 {
             format!("{digits}e{e}")
         } else {
@@ -145,7 +157,10 @@ mod tests {
         for (v, want) in cases {
             assert_eq!(js_number(v), want, "{v}");
         }
-        assert_eq!(to_compact(&json!({"a": [1.0, 2.5, 3]})), r#"{"a":[1,2.5,3]}"#);
+        assert_eq!(
+            to_compact(&json!({"a": [1.0, 2.5, 3]})),
+            r#"{"a":[1,2.5,3]}"#
+        );
     }
 
     #[test]

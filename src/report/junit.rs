@@ -58,7 +58,9 @@ fn suite(family: &str, results: &[&Finding]) -> String {
                 "      <system-out>{}</system-out>",
                 cdata(&format!("WARNING: {}", text(&r.message)))
             )),
-            Status::Skip => lines.push(format!("      <skipped message=\"{}\"/>", attr(&r.message))),
+            Status::Skip => {
+                lines.push(format!("      <skipped message=\"{}\"/>", attr(&r.message)))
+            }
             Status::Pass => {}
         }
         lines.push("    </testcase>".to_string());
@@ -86,8 +88,7 @@ fn details(r: &Finding) -> String {
 fn xml_chars(s: &str) -> String {
     s.chars()
         .filter(|&c| {
-            matches!(c, '\t' | '\n' | '\r')
-                || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}')
+            matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}')
         })
         .collect()
 }
@@ -107,7 +108,10 @@ fn attr(s: &str) -> String {
 }
 
 fn cdata(s: &str) -> String {
-    format!("<![CDATA[{}]]>", xml_chars(s).replace("]]>", "]]]]><![CDATA[>"))
+    format!(
+        "<![CDATA[{}]]>",
+        xml_chars(s).replace("]]>", "]]]]><![CDATA[>")
+    )
 }
 
 #[cfg(test)]
@@ -132,7 +136,10 @@ mod tests {
         let xml = JunitReporter.render(&r, &RenderContext::default());
         assert!(!xml.contains('\u{0}') && !xml.contains('\u{1b}') && !xml.contains('\u{8}'));
         assert!(xml.contains("Actual: \"]]]]><![CDATA[><script>\""), "{xml}");
-        assert!(xml.contains("message=\"x]]&gt;y&lt;&amp;&quot;&apos;&#10;\""), "{xml}");
+        assert!(
+            xml.contains("message=\"x]]&gt;y&lt;&amp;&quot;&apos;&#10;\""),
+            "{xml}"
+        );
         let mut reader = quick_xml::Reader::from_str(&xml);
         let mut depth = 0i32;
         loop {

@@ -94,8 +94,7 @@ impl Reporter for MarkdownReporter {
 
 fn is_contract_change(r: &Finding) -> bool {
     r.family == "drift"
-        && r
-            .id
+        && r.id
             .strip_prefix("drift/")
             .is_some_and(|c| DRIFT_CLASSES.contains(&c))
 }
@@ -116,7 +115,11 @@ fn status_rank(s: Status) -> u8 {
 
 fn section(lines: &mut Vec<String>, family: &str, listed: &[&Finding]) {
     let count = |s: Status| listed.iter().filter(|r| r.status == s).count();
-    let (failed, warned, changed) = (count(Status::Fail), count(Status::Warn), count(Status::Pass));
+    let (failed, warned, changed) = (
+        count(Status::Fail),
+        count(Status::Warn),
+        count(Status::Pass),
+    );
     let counts: Vec<String> = [
         (failed, format!("{failed} failed")),
         (warned, format!("{warned} warning(s)")),
@@ -162,7 +165,12 @@ fn finding_line(r: &Finding) -> String {
         Status::Pass => "ℹ️",
     };
     let mut line = match &r.location {
-        Some(loc) => format!("- {icon} **{}** — {}: {}", r.id, code(loc), escape(&r.message)),
+        Some(loc) => format!(
+            "- {icon} **{}** — {}: {}",
+            r.id,
+            code(loc),
+            escape(&r.message)
+        ),
         None => format!("- {icon} **{}**: {}", r.id, escape(&r.message)),
     };
     if r.id == "drift/description_changed" {
@@ -170,7 +178,13 @@ fn finding_line(r: &Finding) -> String {
             let block = description_block(old, new);
             let indented: Vec<String> = block
                 .split('\n')
-                .map(|l| if l.is_empty() { String::new() } else { format!("  {l}") })
+                .map(|l| {
+                    if l.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  {l}")
+                    }
+                })
                 .collect();
             line.push_str("\n\n");
             line.push_str(&indented.join("\n"));
@@ -293,7 +307,10 @@ mod tests {
 
     #[test]
     fn escape_pinned_cases() {
-        assert_eq!(escape("go to https://evil.example/x now"), "go to `https://evil.example/x` now");
+        assert_eq!(
+            escape("go to https://evil.example/x now"),
+            "go to `https://evil.example/x` now"
+        );
         assert_eq!(escape("visit www.evil.example"), "visit `www.evil.example`");
         assert_eq!(escape("mail me@evil.example"), "mail `me@evil.example`");
         assert_eq!(escape("a\u{200B}b"), "a&lt;U+200B&gt;b");
@@ -301,7 +318,9 @@ mod tests {
             escape("Tool \"evil_tool\" description"),
             "Tool \"evil\\_tool\" description"
         );
-        let out = escape("<img src=x onerror=alert(1)> [click](https://evil.example) @org/security\nnext");
+        let out = escape(
+            "<img src=x onerror=alert(1)> [click](https://evil.example) @org/security\nnext",
+        );
         assert!(!out.contains("<img"), "{out}");
         assert!(!out.contains("]("), "{out}");
         assert!(out.contains("`@org/security`"), "{out}");
@@ -317,8 +336,14 @@ mod tests {
 
     #[test]
     fn nothing_notable() {
-        let out = render(vec![Finding::pass("compliance/handshake", "ok"), Finding::pass("drift/no-changes", "none")]);
-        assert!(out.contains("\n\nNo failures, warnings or contract changes.\n\n<sub>"), "{out}");
+        let out = render(vec![
+            Finding::pass("compliance/handshake", "ok"),
+            Finding::pass("drift/no-changes", "none"),
+        ]);
+        assert!(
+            out.contains("\n\nNo failures, warnings or contract changes.\n\n<sub>"),
+            "{out}"
+        );
         assert!(out.contains("## ✅ mcpward: all checks passed\n"));
         assert!(out.ends_with("</sub>\n") && !out.ends_with("\n\n"));
     }
@@ -336,46 +361,73 @@ mod tests {
             "### Drift (1 warning(s), 1 change(s) reported)\n\n- ⚠️ **drift/tool_added** — `n`: added\n"
         ), "{out}");
         let warn = out.find("**drift/tool_added**").unwrap();
-        let change = out.find("- ℹ️ **drift/breaking_schema_change** — `t`: schema changed").unwrap();
+        let change = out
+            .find("- ℹ️ **drift/breaking_schema_change** — `t`: schema changed")
+            .unwrap();
         assert!(warn < change);
         assert!(!out.contains("not listed"));
     }
 
     #[test]
     fn many_results_fold_into_details() {
-        let many: Vec<Finding> = (0..6).map(|i| Finding::fail("security/x", format!("m{i}"))).collect();
+        let many: Vec<Finding> = (0..6)
+            .map(|i| Finding::fail("security/x", format!("m{i}")))
+            .collect();
         let out = render(many);
         assert!(out.contains("\n\n<details open><summary><b>Security</b> (6 failed)</summary>\n\n- ❌ **security/x**: m0\n"), "{out}");
-        assert!(out.contains("- ❌ **security/x**: m5\n\n</details>\n\n<sub>"), "{out}");
-        let warns: Vec<Finding> = (0..6).map(|i| Finding::warn("collision/y", format!("w{i}"))).collect();
-        assert!(render(warns).contains("<details><summary><b>Collision</b> (6 warning(s))</summary>"));
+        assert!(
+            out.contains("- ❌ **security/x**: m5\n\n</details>\n\n<sub>"),
+            "{out}"
+        );
+        let warns: Vec<Finding> = (0..6)
+            .map(|i| Finding::warn("collision/y", format!("w{i}")))
+            .collect();
+        assert!(
+            render(warns).contains("<details><summary><b>Collision</b> (6 warning(s))</summary>")
+        );
     }
 
     #[test]
     fn description_change_blocks() {
-        let f = Finding::fail("drift/description_changed", "Tool \"read\" description changed")
-            .expected("Reads a file.")
-            .actual("Reads a\u{200B} file.")
-            .location("read");
+        let f = Finding::fail(
+            "drift/description_changed",
+            "Tool \"read\" description changed",
+        )
+        .expected("Reads a file.")
+        .actual("Reads a\u{200B} file.")
+        .location("read");
         let out = render(vec![f]);
         assert!(out.contains(
-            "- ❌ **drift/description_changed** — `read`: Tool \"read\" description changed\n\n  ```text\n  Reads [-a-]{+a<U+200B>+} file.\n  ```\n\n  ```diff\n  - Reads a file.\n  + Reads a<U+200B> file.\n  ```\n\n<sub>"
+            "- ❌ **drift/description_changed** — `read`: Tool \"read\" description changed\n\n  ```text\n  Reads [-a-]{+a<U+200B>+} file.\n  ```\n\n  ```diff\n  - Reads a file.\n  + Reads a<U+200B> file.\n  ```\n\n\n<sub>"
         ), "{out}");
 
         let f = Finding::warn("drift/description_changed", "m")
             .expected("uses ``` fences")
             .actual("uses ``` fences too");
         let out = render(vec![f]);
-        assert!(out.contains("  ````text\n") && out.contains("  ````diff\n"), "{out}");
+        assert!(
+            out.contains("  ````text\n") && out.contains("  ````diff\n"),
+            "{out}"
+        );
 
         let h = format!("sha256:{}", "f".repeat(64));
-        let out = render(vec![Finding::fail("drift/description_changed", "m").expected(h).actual("x")]);
+        let out = render(vec![Finding::fail("drift/description_changed", "m")
+            .expected(h)
+            .actual("x")]);
         assert!(out.contains("\n\n  _Full text unavailable (`full_text` disabled or v1 baseline) — re-run `mcpward baseline` to see a diff._\n"), "{out}");
 
         let long = format!("{}\nsecond line", "y".repeat(1200));
-        let out = render(vec![Finding::fail("drift/description_changed", "m").expected(long).actual("short")]);
+        let out = render(vec![Finding::fail("drift/description_changed", "m")
+            .expected(long)
+            .actual("short")]);
         assert!(!out.contains("```text"), "{out}");
-        assert!(out.contains(&format!("  - {}{TRUNCATION_NOTE}\n  + short\n", "y".repeat(1000))), "{out}");
+        assert!(
+            out.contains(&format!(
+                "  - {}{TRUNCATION_NOTE}\n  + short\n",
+                "y".repeat(1000)
+            )),
+            "{out}"
+        );
     }
 
     #[test]
@@ -393,10 +445,13 @@ mod tests {
             "www.evil.example",
         ];
         for h in hostile {
-            let f = Finding::fail("drift/description_changed", format!("Tool \"{h}\" changed: {h}"))
-                .expected(format!("old {h}"))
-                .actual(format!("new {h}"))
-                .location(h);
+            let f = Finding::fail(
+                "drift/description_changed",
+                format!("Tool \"{h}\" changed: {h}"),
+            )
+            .expected(format!("old {h}"))
+            .actual(format!("new {h}"))
+            .location(h);
             let out = render(vec![f]);
             // Outside fenced blocks nothing server-supplied may be live Markdown/HTML.
             let mut in_fence: Option<String> = None;
@@ -412,11 +467,19 @@ mod tests {
                     in_fence = Some(t.chars().take_while(|c| *c == '`').collect());
                     continue;
                 }
+                if line.starts_with("<sub>Generated by [mcpward](") {
+                    continue; // our own footer link
+                }
                 let live = strip_code_spans(line);
-                for bad in ["<img", "<script", "](", "<https", "https://", "www.", "@octocat", "\n#"] {
+                for bad in [
+                    "<img", "<script", "](", "<https", "https://", "www.", "@octocat", "\n#",
+                ] {
                     assert!(!live.contains(bad), "{bad:?} live in {line:?}");
                 }
-                assert!(!t.starts_with('#') || t.starts_with("## ❌ mcpward") || t.starts_with("### "), "{line:?}");
+                assert!(
+                    !t.starts_with('#') || t.starts_with("## ❌ mcpward") || t.starts_with("### "),
+                    "{line:?}"
+                );
                 assert!(!live.contains(" | pipe"), "{line:?}");
             }
             assert!(in_fence.is_none(), "unclosed fence in {out}");

@@ -229,6 +229,19 @@ pub fn artifact_path(config: &Path, cwd: &Path, github_workspace: Option<&str>) 
     }
 }
 
+/// [`artifact_path`] for this process: the current directory and `GITHUB_WORKSPACE`.
+/// Falls back to [`DEFAULT_ARTIFACT`] when the current directory is unknown.
+pub fn artifact_path_from_env(config: &Path) -> String {
+    match std::env::current_dir() {
+        Ok(cwd) => artifact_path(
+            config,
+            &cwd,
+            std::env::var("GITHUB_WORKSPACE").ok().as_deref(),
+        ),
+        Err(_) => DEFAULT_ARTIFACT.to_string(),
+    }
+}
+
 /// Lexical normalisation (`.` dropped, `..` pops): no symlink resolution, no I/O.
 fn normalise(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -193,7 +193,10 @@ impl Reporter for SarifReporter {
             listed.truncate(MAX_RESULTS);
             listed.sort_by_key(|(i, _)| *i);
         }
-        let results = listed.into_iter().map(|(_, r)| sarif_result(r, &uri)).collect();
+        let results = listed
+            .into_iter()
+            .map(|(_, r)| sarif_result(r, &uri))
+            .collect();
 
         let log = Log {
             schema: SARIF_SCHEMA_URI,
@@ -339,7 +342,9 @@ fn rule_descriptor(id: &str) -> RuleDescriptor {
                 .find(|(rid, _, _)| *rid == id)
                 .map(|(_, why, fix)| MultiformatMessage {
                     text: format!("{full}\n\nWhy it matters: {why}\n\nHow to fix: {fix}"),
-                    markdown: format!("{full}\n\n**Why it matters:** {why}\n\n**How to fix:** {fix}"),
+                    markdown: format!(
+                        "{full}\n\n**Why it matters:** {why}\n\n**How to fix:** {fix}"
+                    ),
                 });
             (short, full, help)
         }
@@ -367,10 +372,19 @@ fn fallback(table: &'static [(&'static str, &'static str)], id: &str) -> Option<
 
 // Used until every family registers its rules in `crate::rules` (the registry wins).
 const SHORT_LABELS: &[(&str, &str)] = &[
-    ("security/injection-pattern", "Prompt injection pattern detected"),
-    ("security/hidden-unicode", "Hidden unicode characters detected"),
+    (
+        "security/injection-pattern",
+        "Prompt injection pattern detected",
+    ),
+    (
+        "security/hidden-unicode",
+        "Hidden unicode characters detected",
+    ),
     ("security/secret-in-schema", "Schema solicits secrets"),
-    ("security/annotation-mismatch", "Annotation behavior mismatch"),
+    (
+        "security/annotation-mismatch",
+        "Annotation behavior mismatch",
+    ),
     ("security/summary", "Security scan summary"),
     ("compliance/handshake", "Protocol handshake check"),
     ("compliance/protocol-version", "Protocol version check"),
@@ -384,15 +398,33 @@ const SHORT_LABELS: &[(&str, &str)] = &[
     ("schema/unique-names", "Unique names check"),
     ("drift/tool_removed", "Tool removed"),
     ("drift/tool_added", "Tool added"),
-    ("drift/description_changed", "Description changed (rug-pull)"),
+    (
+        "drift/description_changed",
+        "Description changed (rug-pull)",
+    ),
     ("drift/breaking_schema_change", "Breaking schema change"),
-    ("drift/nonbreaking_schema_change", "Non-breaking schema change"),
+    (
+        "drift/nonbreaking_schema_change",
+        "Non-breaking schema change",
+    ),
     ("drift/annotation_changed", "Annotation changed"),
-    ("drift/breaking_output_shape_change", "Breaking output shape change (inferred)"),
-    ("drift/nonbreaking_output_shape_change", "Non-breaking output shape change (inferred)"),
+    (
+        "drift/breaking_output_shape_change",
+        "Breaking output shape change (inferred)",
+    ),
+    (
+        "drift/nonbreaking_output_shape_change",
+        "Non-breaking output shape change (inferred)",
+    ),
     ("drift/output-sampling", "Output sampling notice"),
-    ("drift/auth-context-mismatch", "Baseline captured under a different auth context"),
-    ("collision/description-collision", "Description collision (tool selection hazard)"),
+    (
+        "drift/auth-context-mismatch",
+        "Baseline captured under a different auth context",
+    ),
+    (
+        "collision/description-collision",
+        "Description collision (tool selection hazard)",
+    ),
     ("collision/summary", "Description collision lint summary"),
 ];
 
@@ -450,7 +482,10 @@ mod tests {
 
     #[test]
     fn anchors_and_ids() {
-        assert_eq!(sarif_rule_id("drift/description_changed"), "drift-description_changed");
+        assert_eq!(
+            sarif_rule_id("drift/description_changed"),
+            "drift-description_changed"
+        );
         for (id, anchor) in [
             ("compliance/handshake", "compliancehandshake"),
             ("security/injection-pattern", "securityinjection-pattern"),
@@ -484,7 +519,13 @@ mod tests {
             .collect();
         assert_eq!(
             ids,
-            ["compliance-handshake", "schema-tool-name", "latency-summary", "drift-tool_added", "future-thing"]
+            [
+                "compliance-handshake",
+                "schema-tool-name",
+                "latency-summary",
+                "drift-tool_added",
+                "future-thing"
+            ]
         );
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
         assert_eq!(rules[2]["shortDescription"]["text"], "latency/summary");
@@ -494,7 +535,10 @@ mod tests {
         assert!(rules[1]["help"]["markdown"].as_str().is_some());
         assert!(rules[0].get("help").is_none());
         let results = run["results"].as_array().unwrap();
-        let levels: Vec<&str> = results.iter().map(|r| r["level"].as_str().unwrap()).collect();
+        let levels: Vec<&str> = results
+            .iter()
+            .map(|r| r["level"].as_str().unwrap())
+            .collect();
         assert_eq!(levels, ["error", "error", "warning", "note"]);
         assert_eq!(
             results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
@@ -528,7 +572,10 @@ mod tests {
         let rs = run["results"].as_array().unwrap();
         assert_eq!(rs.len(), MAX_RESULTS);
         assert_eq!(rs[MAX_RESULTS - 1]["message"]["text"], "the error");
-        assert_eq!(rs[MAX_RESULTS - 2]["message"]["text"], format!("w{}", MAX_RESULTS - 2));
+        assert_eq!(
+            rs[MAX_RESULTS - 2]["message"]["text"],
+            format!("w{}", MAX_RESULTS - 2)
+        );
         let note = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
             .as_str()
             .unwrap();
