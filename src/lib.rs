@@ -7,6 +7,8 @@ pub mod checks;
 pub mod config;
 pub mod fsutil;
 pub mod model;
+pub mod redact;
+pub mod report;
 pub mod rules;
 pub mod runner;
 pub mod transport;

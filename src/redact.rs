@@ -1,0 +1,345 @@
+//! Secret redaction (reporters.md §9, checks-core.md §1.2). The report is redacted once,
+//! in place, before any reporter runs; no rendering ever sees unredacted data.
+//!
+//! String redaction, in order:
+//! 1. every registered secret (literal, every occurrence; longest first so a secret that
+//!    contains another is removed whole; its percent-encoded form too) → `[REDACTED]`;
+//! 2. `Bearer <token chars>` (case-insensitive) → `Bearer [REDACTED]`;
+//! 3. query parameters `?name=` / `&name=` whose name is `api_key`, `api-key`, `apikey`,
+//!    `token`, `key`, `secret`, `password` — or ends in `_`/`-` plus one of those or
+//!    `signature`/`sig`/`credential` (`access_token`, `client_secret`, `X-Amz-Signature`;
+//!    a superset of the original's list) — get the value `[REDACTED]`;
+//! 4. URL user-info `://user:pass@` → `://[REDACTED]:[REDACTED]@`.
+//!
+//! Structured values (`expected`, `actual`): strings as above; arrays element-wise;
+//! objects key by key — a *string* value under a key whose name contains one of the
+//! sensitive patterns becomes `[REDACTED]` whole, anything else is recursed into. Object
+//! keys are string-redacted too (a secret can be a key).
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use crate::model::Report;
+
+pub const REDACTED: &str = "[REDACTED]";
+
+/// Values shorter than this (in characters) are not registered: redacting them would
+/// mangle ordinary text.
+pub const MIN_SECRET_CHARS: usize = 4;
+
+/// Nesting beyond this is replaced by `[REDACTED]` rather than walked: secrets can never
+/// leak through depth, and hostile depth cannot exhaust the stack.
+const MAX_DEPTH: usize = 256;
+
+#[derive(Debug, Clone, Default)]
+pub struct Redactor {
+    /// Longest first; no duplicates.
+    secrets: Vec<String>,
+}
+
+impl Redactor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a secret value (an interpolated `${VAR}`, the PR-comment token). Values
+    /// shorter than [`MIN_SECRET_CHARS`] are ignored. Its percent-encoded form is
+    /// registered as well, since servers echo URLs.
+    pub fn register(&mut self, secret: &str) {
+        if secret.chars().count() < MIN_SECRET_CHARS {
+            return;
+        }
+        let encoded = crate::report::encode_uri_component(secret);
+        for s in [secret.to_string(), encoded] {
+            if !self.secrets.contains(&s) {
+                self.secrets.push(s);
+            }
+        }
+        self.secrets
+            .sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    }
+
+    /// Forgets every secret (at the start of every config load).
+    pub fn clear(&mut self) {
+        self.secrets.clear();
+    }
+
+    /// Number of registered strings (a secret and its encoded form count separately when
+    /// they differ).
+    pub fn len(&self) -> usize {
+        self.secrets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.secrets.is_empty()
+    }
+
+    pub fn redact_str(&self, s: &str) -> String {
+        let mut out = s.to_string();
+        for secret in &self.secrets {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), REDACTED);
+            }
+        }
+        let out = bearer_re().replace_all(&out, "Bearer [REDACTED]");
+        let out = query_re().replace_all(&out, "${1}[REDACTED]");
+        let out = userinfo_re().replace_all(&out, "${1}[REDACTED]:[REDACTED]@");
+        out.into_owned()
+    }
+
+    /// Redacts a JSON value in place (strings, keys, sensitive keys; see module docs).
+    pub fn redact_value(&self, v: &mut Value) {
+        self.redact_value_at(v, 0);
+    }
+
+    fn redact_value_at(&self, v: &mut Value, depth: usize) {
+        if depth > MAX_DEPTH {
+            *v = Value::String(REDACTED.to_string());
+            return;
+        }
+        match v {
+            Value::String(s) => *s = self.redact_str(s),
+            Value::Array(items) => {
+                for item in items {
+                    self.redact_value_at(item, depth + 1);
+                }
+            }
+            Value::Object(map) => {
+                let old = std::mem::take(map);
+                let mut new = Map::with_capacity(old.len());
+                for (k, mut val) in old {
+                    if is_sensitive_key(&k) && val.is_string() {
+                        val = Value::String(REDACTED.to_string());
+                    } else {
+                        self.redact_value_at(&mut val, depth + 1);
+                    }
+                    // Two keys equal after redaction: the later one wins (both held a
+                    // secret; nothing legitimate is lost).
+                    new.insert(self.redact_str(&k), val);
+                }
+                *map = new;
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    /// Redacts every result's `message`, `location`, `expected` and `actual`, and the
+    /// server's name/version/protocolVersion (server-supplied; the original left those
+    /// alone, but a server could echo a secret there).
+    pub fn redact_report(&self, report: &mut Report) {
+        report.server.name = self.redact_str(&report.server.name);
+        report.server.version = self.redact_str(&report.server.version);
+        report.server.protocol_version = self.redact_str(&report.server.protocol_version);
+        for r in &mut report.results {
+            r.message = self.redact_str(&r.message);
+            if let Some(l) = &mut r.location {
+                *l = self.redact_str(l);
+            }
+            if let Some(v) = &mut r.expected {
+                self.redact_value(v);
+            }
+            if let Some(v) = &mut r.actual {
+                self.redact_value(v);
+            }
+        }
+    }
+}
+
+/// Case-insensitive, unanchored: `token`, `secret`, `password`, `api[-_]?key`,
+/// `authorization`, `credential`, `private[-_]?key`, `access[-_]?key`, `auth[-_]?token`
+/// (plus `passwd` and `cookie`, which carry credentials as well).
+pub fn is_sensitive_key(key: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)token|secret|password|passwd|api[-_]?key|authorization|credential|private[-_]?key|access[-_]?key|auth[-_]?token|cookie",
+        )
+        .expect("static regex")
+    })
+    .is_match(key)
+}
+
+fn bearer_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"(?i)bearer\s+[A-Za-z0-9_\-./+=]+").expect("static regex"))
+}
+
+fn query_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)([?&](?:api[_-]?key|token|key|secret|password|(?:[a-z0-9]+[_-])+(?:api[_-]?key|token|key|secret|password|signature|sig|credential))=)[^&\s]*",
+        )
+        .expect("static regex")
+    })
+}
+
+fn userinfo_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"(://)[^/\s:@]+:[^/\s@]*@").expect("static regex"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Finding, ServerSummary};
+    use serde_json::json;
+
+    fn with(secrets: &[&str]) -> Redactor {
+        let mut r = Redactor::new();
+        for s in secrets {
+            r.register(s);
+        }
+        r
+    }
+
+    #[test]
+    fn pinned_edge_cases() {
+        let secret = "super_secret_token_xyz789_do_not_leak";
+        let r = with(&[secret]);
+        let out = r.redact_str(&format!("Authorization: Bearer {secret}"));
+        assert!(!out.contains(secret) && out.contains(REDACTED), "{out}");
+
+        let r = Redactor::new();
+        assert_eq!(
+            r.redact_str("Authorization: Bearer abc123xyz"),
+            "Authorization: Bearer [REDACTED]"
+        );
+        assert_eq!(
+            r.redact_str("authorization: BEARER abc.def/ghi+=="),
+            "authorization: Bearer [REDACTED]"
+        );
+        let out = r.redact_str("https://api.example.com?api_key=secret123&other=value");
+        assert_eq!(
+            out,
+            "https://api.example.com?api_key=[REDACTED]&other=value"
+        );
+        assert_eq!(
+            r.redact_str("https://user:password123@example.com/path"),
+            "https://[REDACTED]:[REDACTED]@example.com/path"
+        );
+        assert_eq!(r.redact_str(""), "");
+    }
+
+    #[test]
+    fn query_parameter_names() {
+        let r = Redactor::new();
+        for name in [
+            "api_key",
+            "api-key",
+            "apikey",
+            "APIKEY",
+            "token",
+            "key",
+            "secret",
+            "password",
+            "access_token",
+            "client_secret",
+            "X-Amz-Signature",
+            "X-Amz-Credential",
+        ] {
+            let out = r.redact_str(&format!("https://h/p?a=1&{name}=v4lue&b=2"));
+            assert_eq!(
+                out,
+                format!("https://h/p?a=1&{name}=[REDACTED]&b=2"),
+                "{name}"
+            );
+        }
+        // Harmless names stay; so does a value ended by whitespace.
+        assert_eq!(
+            r.redact_str("x?monkey=banana&keyboard=1"),
+            "x?monkey=banana&keyboard=1"
+        );
+        assert_eq!(r.redact_str("?token=abc def"), "?token=[REDACTED] def");
+    }
+
+    #[test]
+    fn short_values_are_not_registered_and_longest_wins() {
+        let mut r = with(&["abc", ""]);
+        assert!(r.is_empty());
+        assert_eq!(r.redact_str("abc"), "abc");
+        r.register("abcd");
+        r.register("abcdefgh");
+        assert_eq!(r.redact_str("xabcdefghx abcd"), "x[REDACTED]x [REDACTED]");
+        r.clear();
+        assert_eq!(r.redact_str("abcd"), "abcd");
+    }
+
+    #[test]
+    fn encoded_form_is_redacted() {
+        let r = with(&["p@ss w/rd"]);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r.redact_str("u?x=p%40ss%20w%2Frd"), "u?x=[REDACTED]");
+    }
+
+    #[test]
+    fn structured_values() {
+        let r = with(&["hunter2hunter2"]);
+        let mut v = json!({
+            "headers": {"Authorization": "Basic xyz", "X-Api-Key": "k", "accept": "json"},
+            "token": {"nested": "plain", "n": 1},
+            "list": ["a hunter2hunter2 b", 3, null, true],
+            "password": 12,
+            "hunter2hunter2": "as key"
+        });
+        r.redact_value(&mut v);
+        assert_eq!(
+            v,
+            json!({
+                "headers": {"Authorization": "[REDACTED]", "X-Api-Key": "[REDACTED]", "accept": "json"},
+                "token": {"nested": "plain", "n": 1},
+                "list": ["a [REDACTED] b", 3, null, true],
+                "password": 12,
+                "[REDACTED]": "as key"
+            })
+        );
+        assert!(
+            is_sensitive_key("myPrivate-Key")
+                && is_sensitive_key("AUTH_TOKEN")
+                && !is_sensitive_key("name")
+        );
+    }
+
+    #[test]
+    fn deep_values_do_not_overflow() {
+        let mut v = json!("leaf");
+        for _ in 0..300 {
+            v = json!([v]);
+        }
+        Redactor::new().redact_value(&mut v);
+        let mut depth = 0;
+        let mut cur = &v;
+        while let Value::Array(a) = cur {
+            depth += 1;
+            cur = &a[0];
+        }
+        assert_eq!(cur, &json!(REDACTED));
+        assert_eq!(depth, MAX_DEPTH + 1);
+    }
+
+    #[test]
+    fn report_fields() {
+        let secret = "s3cr3t-canary-value";
+        let mut rep = Report::new(
+            ServerSummary {
+                name: format!("srv {secret}"),
+                version: "1".into(),
+                protocol_version: "p".into(),
+            },
+            vec![Finding::fail("a/b", format!("m {secret}"))
+                .expected(json!({"k": secret}))
+                .actual(secret)
+                .location(format!("https://h/x?token={secret}"))],
+            "t".into(),
+        );
+        with(&[secret]).redact_report(&mut rep);
+        let s = serde_json::to_string(&rep).unwrap();
+        assert!(!s.contains(secret), "{s}");
+        assert_eq!(
+            rep.results[0].location.as_deref(),
+            Some("https://h/x?token=[REDACTED]")
+        );
+    }
+}

@@ -1,0 +1,584 @@
+//! SARIF 2.1.0 reporter (reporters.md §6), as a typed serde model.
+//!
+//! Every alert is anchored to the config file that was used (`RenderContext::artifact_path`,
+//! percent-encoded per segment) because mcpward tests a black box with no source lines.
+//!
+//! GitHub code scanning limits (rejected uploads are worse than trimmed ones): at most
+//! [`MAX_RESULTS`] results and [`MAX_RULES`] rules per run; beyond that the most severe
+//! results are kept (report order otherwise) and an invocation notification says how many
+//! were dropped. Message texts and strings inside `properties.expected/actual` are cut to
+//! [`MAX_TEXT_CHARS`] characters with the usual truncation note (the JSON report keeps the
+//! full text).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::text::truncate_chars;
+use super::{encode_uri_path, json, RenderContext, Reporter, PROJECT_URL, RULES_DOC_URL};
+use crate::model::{Finding, Report, Severity, Status};
+
+pub const SARIF_SCHEMA_URI: &str =
+    "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json";
+/// GitHub rejects a run with more results (or rules) than this.
+pub const MAX_RESULTS: usize = 25_000;
+pub const MAX_RULES: usize = 25_000;
+/// Longest message / property string kept, in characters.
+pub const MAX_TEXT_CHARS: usize = 10_000;
+
+pub struct SarifReporter;
+
+#[derive(Serialize)]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    results: Vec<SarifResult>,
+    invocations: Vec<Invocation>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: String,
+    information_uri: &'static str,
+    rules: Vec<RuleDescriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleDescriptor {
+    id: String,
+    name: String,
+    short_description: Message,
+    full_description: Message,
+    help_uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<MultiformatMessage>,
+    default_configuration: Configuration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct MultiformatMessage {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    category: &'static str,
+    security: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: String,
+    level: &'static str,
+    message: Message,
+    locations: Vec<Location>,
+    properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    physical_location: PhysicalLocation,
+    logical_locations: Vec<LogicalLocation>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    uri_base_id: &'static str,
+}
+
+#[derive(Serialize)]
+struct LogicalLocation {
+    name: String,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct ResultProperties {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<Value>,
+    family: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    end_time_utc: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+struct Notification {
+    level: &'static str,
+    message: Message,
+}
+
+impl Reporter for SarifReporter {
+    fn render(&self, report: &Report, ctx: &RenderContext) -> String {
+        let mut seen = BTreeSet::new();
+        let mut ids: Vec<&str> = Vec::new();
+        for r in &report.results {
+            if seen.insert(r.id.as_str()) {
+                ids.push(&r.id);
+            }
+        }
+        let mut notes = Vec::new();
+        if ids.len() > MAX_RULES {
+            notes.push(format!(
+                "{} rule descriptors omitted (GitHub code scanning accepts at most {MAX_RULES} per run)",
+                ids.len() - MAX_RULES
+            ));
+            ids.truncate(MAX_RULES);
+        }
+        let kept: BTreeSet<&str> = ids.iter().copied().collect();
+        let rules = ids.iter().map(|id| rule_descriptor(id)).collect();
+
+        let uri = encode_uri_path(&ctx.artifact_path);
+        let mut listed: Vec<(usize, &Finding)> = report
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| matches!(r.status, Status::Fail | Status::Warn))
+            .filter(|(_, r)| kept.contains(r.id.as_str()))
+            .collect();
+        if listed.len() > MAX_RESULTS {
+            notes.push(format!(
+                "{} results omitted (GitHub code scanning accepts at most {MAX_RESULTS} per run); see the JSON report for all of them",
+                listed.len() - MAX_RESULTS
+            ));
+            // Keep the most severe, then restore report order.
+            listed.sort_by_key(|(i, r)| (severity_rank(r.severity), *i));
+            listed.truncate(MAX_RESULTS);
+            listed.sort_by_key(|(i, _)| *i);
+        }
+        let results = listed
+            .into_iter()
+            .map(|(_, r)| sarif_result(r, &uri))
+            .collect();
+
+        let log = Log {
+            schema: SARIF_SCHEMA_URI,
+            version: "2.1.0",
+            runs: vec![Run {
+                tool: Tool {
+                    driver: Driver {
+                        name: "mcpward",
+                        version: report.version.clone(),
+                        information_uri: PROJECT_URL,
+                        rules,
+                    },
+                },
+                results,
+                invocations: vec![Invocation {
+                    execution_successful: report.summary.failed == 0,
+                    end_time_utc: report.timestamp.clone(),
+                    tool_execution_notifications: notes
+                        .into_iter()
+                        .map(|text| Notification {
+                            level: "warning",
+                            message: Message { text },
+                        })
+                        .collect(),
+                }],
+            }],
+        };
+        json::to_pretty(&log)
+    }
+}
+
+fn severity_rank(s: Severity) -> u8 {
+    match s {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    }
+}
+
+fn sarif_result(r: &Finding, uri: &str) -> SarifResult {
+    let locations = match &r.location {
+        None => Vec::new(),
+        Some(loc) => vec![Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation {
+                    uri: uri.to_string(),
+                    uri_base_id: "%SRCROOT%",
+                },
+            },
+            logical_locations: vec![LogicalLocation {
+                name: truncate_chars(loc, MAX_TEXT_CHARS),
+                kind: "tool",
+            }],
+        }],
+    };
+    SarifResult {
+        rule_id: sarif_rule_id(&r.id),
+        level: result_level(r.severity),
+        message: Message {
+            text: truncate_chars(&r.message, MAX_TEXT_CHARS),
+        },
+        locations,
+        properties: ResultProperties {
+            expected: r.expected.as_ref().map(cap_strings),
+            actual: r.actual.as_ref().map(cap_strings),
+            family: r.family.clone(),
+        },
+    }
+}
+
+/// Copies `v` with every string cut to [`MAX_TEXT_CHARS`] (iteratively: no recursion
+/// limit to worry about on deep values).
+fn cap_strings(v: &Value) -> Value {
+    let mut out = v.clone();
+    let mut stack = vec![&mut out];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::String(s) if s.chars().nth(MAX_TEXT_CHARS).is_some() => {
+                *s = truncate_chars(s, MAX_TEXT_CHARS);
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            Value::Object(o) => stack.extend(o.values_mut()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `family/name` → `family-name` (SARIF ruleId; stable public contract).
+pub fn sarif_rule_id(id: &str) -> String {
+    id.replace('/', "-")
+}
+
+/// `helpUri` for a rule id: the rules document plus the anchor (id without `/`, lower-case).
+pub fn help_uri(id: &str) -> String {
+    format!("{RULES_DOC_URL}#{}", crate::rules::anchor(id))
+}
+
+fn result_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// `defaultConfiguration.level` by family (§6.2).
+pub fn family_level(family: &str) -> &'static str {
+    match family {
+        "security" | "compliance" | "errors" | "behavioral" => "error",
+        "schema" | "drift" | "latency" | "collision" => "warning",
+        _ => "note",
+    }
+}
+
+fn family_category(family: &str) -> &'static str {
+    match family {
+        "security" => "security",
+        "compliance" | "schema" | "collision" => "correctness",
+        "drift" => "maintainability",
+        _ => "general",
+    }
+}
+
+fn rule_descriptor(id: &str) -> RuleDescriptor {
+    let family = id.split('/').next().unwrap_or(id);
+    let (short, full, help) = match crate::rules::lookup(id) {
+        Some(rule) => (
+            rule.short.to_string(),
+            rule.description.to_string(),
+            Some(MultiformatMessage {
+                text: format!("{}\n\nHow to fix: {}", rule.description, rule.fix),
+                markdown: format!("{}\n\n**How to fix:** {}", rule.description, rule.fix),
+            }),
+        ),
+        None => {
+            let short = fallback(SHORT_LABELS, id).unwrap_or(id).to_string();
+            let full = fallback(FULL_DESCRIPTIONS, id)
+                .map(str::to_string)
+                .unwrap_or_else(|| short.clone());
+            let help = FALLBACK_HELP
+                .iter()
+                .find(|(rid, _, _)| *rid == id)
+                .map(|(_, why, fix)| MultiformatMessage {
+                    text: format!("{full}\n\nWhy it matters: {why}\n\nHow to fix: {fix}"),
+                    markdown: format!(
+                        "{full}\n\n**Why it matters:** {why}\n\n**How to fix:** {fix}"
+                    ),
+                });
+            (short, full, help)
+        }
+    };
+    RuleDescriptor {
+        id: sarif_rule_id(id),
+        name: id.to_string(),
+        short_description: Message { text: short },
+        full_description: Message { text: full },
+        help_uri: help_uri(id),
+        help,
+        default_configuration: Configuration {
+            level: family_level(family),
+        },
+        properties: RuleProperties {
+            category: family_category(family),
+            security: family == "security",
+        },
+    }
+}
+
+fn fallback(table: &'static [(&'static str, &'static str)], id: &str) -> Option<&'static str> {
+    table.iter().find(|(rid, _)| *rid == id).map(|(_, t)| *t)
+}
+
+// Used until every family registers its rules in `crate::rules` (the registry wins).
+const SHORT_LABELS: &[(&str, &str)] = &[
+    (
+        "security/injection-pattern",
+        "Prompt injection pattern detected",
+    ),
+    (
+        "security/hidden-unicode",
+        "Hidden unicode characters detected",
+    ),
+    ("security/secret-in-schema", "Schema solicits secrets"),
+    (
+        "security/annotation-mismatch",
+        "Annotation behavior mismatch",
+    ),
+    ("security/summary", "Security scan summary"),
+    ("compliance/handshake", "Protocol handshake check"),
+    ("compliance/protocol-version", "Protocol version check"),
+    ("compliance/server-info", "Server info check"),
+    ("compliance/capabilities", "Capabilities check"),
+    ("compliance/ping", "Ping check"),
+    ("schema/tool-name", "Tool name validation"),
+    ("schema/tool-description", "Tool description validation"),
+    ("schema/tool-input-schema", "Input schema validation"),
+    ("schema/tool-annotations", "Annotations validation"),
+    ("schema/unique-names", "Unique names check"),
+    ("drift/tool_removed", "Tool removed"),
+    ("drift/tool_added", "Tool added"),
+    (
+        "drift/description_changed",
+        "Description changed (rug-pull)",
+    ),
+    ("drift/breaking_schema_change", "Breaking schema change"),
+    (
+        "drift/nonbreaking_schema_change",
+        "Non-breaking schema change",
+    ),
+    ("drift/annotation_changed", "Annotation changed"),
+    (
+        "drift/breaking_output_shape_change",
+        "Breaking output shape change (inferred)",
+    ),
+    (
+        "drift/nonbreaking_output_shape_change",
+        "Non-breaking output shape change (inferred)",
+    ),
+    ("drift/output-sampling", "Output sampling notice"),
+    (
+        "drift/auth-context-mismatch",
+        "Baseline captured under a different auth context",
+    ),
+    (
+        "collision/description-collision",
+        "Description collision (tool selection hazard)",
+    ),
+    ("collision/summary", "Description collision lint summary"),
+];
+
+const FULL_DESCRIPTIONS: &[(&str, &str)] = &[
+    ("security/injection-pattern", "A tool description contains text that reads like instructions to the model, such as \"ignore previous instructions\": a sign of tool poisoning."),
+    ("security/hidden-unicode", "A tool description or schema contains invisible or direction-changing Unicode characters that can hide text from human reviewers while the model still reads it."),
+    ("security/secret-in-schema", "A tool's input schema asks the model for credentials such as passwords, tokens or API keys."),
+    ("security/annotation-mismatch", "A tool's behaviour hints (for example readOnlyHint) contradict what its name or description says it does."),
+    ("drift/description_changed", "A tool description differs from the baseline. Descriptions steer the model, so an unreviewed change can be a rug-pull."),
+    ("drift/tool_added", "The server exposes a tool that is not in the baseline."),
+    ("drift/tool_removed", "A tool from the baseline is no longer exposed; clients that call it will break."),
+    ("drift/annotation_changed", "A tool's behaviour hints became less safe than in the baseline, for example it is no longer read-only."),
+    ("drift/breaking_output_shape_change", "The inferred shape of a tool's output lost or changed a field that consumers may rely on."),
+    ("drift/nonbreaking_output_shape_change", "The inferred shape of a tool's output changed in a compatible way, for example a new field."),
+    ("collision/description-collision", "Two tools have descriptions so similar that a model may pick the wrong one."),
+    ("compliance/handshake", "The server completes the MCP initialize handshake."),
+    ("schema/tool-name", "Tool names must use only the characters the MCP specification allows."),
+    ("schema/tool-description", "Every tool needs a meaningful description: models choose tools by it."),
+    ("errors/unknown-tool", "Calling a tool that does not exist must be answered with a JSON-RPC protocol error."),
+    ("errors/invalid-params", "Calling a tool with invalid arguments must be rejected, not succeed."),
+    ("latency/tool", "A tool's measured latency is compared with the configured budget."),
+    ("behavioral/case", "A configured test case calls a tool and checks its result."),
+];
+
+/// (rule id, why it matters, how to fix) for the rules that carry SARIF `help`.
+const FALLBACK_HELP: &[(&str, &str, &str)] = &[
+    ("security/injection-pattern", "The model reads tool descriptions as trusted context; embedded instructions can make it leak data or call other tools.", "Remove instruction-like text from the description and review who can change the server's tool metadata."),
+    ("security/hidden-unicode", "Reviewers cannot see these characters, so a description can say one thing to humans and another to the model.", "Strip zero-width, bidirectional and tag characters from tool descriptions and schemas."),
+    ("security/secret-in-schema", "Credentials passed as tool arguments end up in model context, logs and transcripts.", "Take credentials from the server's own configuration or environment, never from tool arguments."),
+    ("drift/description_changed", "A changed description changes what the model believes the tool does, without any code change on the client side.", "Review the diff; if the change is intended, re-run `mcpward baseline` and commit the lockfile."),
+    ("schema/tool-name", "Clients may reject or mangle tools whose names contain other characters.", "Rename the tool using letters, digits, `_`, `-` (and `.` from protocol 2025-11-25 on)."),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Finding, ServerSummary};
+    use crate::report::text::TRUNCATION_NOTE;
+
+    fn report(results: Vec<Finding>) -> Report {
+        Report::new(
+            ServerSummary {
+                name: "s".into(),
+                version: "1".into(),
+                protocol_version: "p".into(),
+            },
+            results,
+            "2024-01-15T10:30:00.000Z".into(),
+        )
+    }
+
+    fn render(results: Vec<Finding>, ctx: &RenderContext) -> Value {
+        serde_json::from_str(&SarifReporter.render(&report(results), ctx)).unwrap()
+    }
+
+    #[test]
+    fn anchors_and_ids() {
+        assert_eq!(
+            sarif_rule_id("drift/description_changed"),
+            "drift-description_changed"
+        );
+        for (id, anchor) in [
+            ("compliance/handshake", "compliancehandshake"),
+            ("security/injection-pattern", "securityinjection-pattern"),
+            ("schema/tool-name", "schematool-name"),
+            ("drift/description-changed", "driftdescription-changed"),
+            ("drift/tool_added", "drifttool_added"),
+        ] {
+            assert_eq!(help_uri(id), format!("{RULES_DOC_URL}#{anchor}"));
+        }
+    }
+
+    #[test]
+    fn rules_cover_every_distinct_id_and_results_only_fail_warn() {
+        let v = render(
+            vec![
+                Finding::pass("compliance/handshake", "ok"),
+                Finding::fail("schema/tool-name", "bad").location("t"),
+                Finding::fail("schema/tool-name", "bad2"),
+                Finding::skip("latency/summary", "skipped"),
+                Finding::warn("drift/tool_added", "new").location("n"),
+                Finding::warn("future/thing", "x").severity(Severity::Info),
+            ],
+            &RenderContext::default().with_artifact_path("ci/checks#prod.yaml"),
+        );
+        let run = &v["runs"][0];
+        let ids: Vec<&str> = run["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "compliance-handshake",
+                "schema-tool-name",
+                "latency-summary",
+                "drift-tool_added",
+                "future-thing"
+            ]
+        );
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules[2]["shortDescription"]["text"], "latency/summary");
+        assert_eq!(rules[2]["fullDescription"]["text"], "latency/summary");
+        assert_eq!(rules[4]["defaultConfiguration"]["level"], "note");
+        assert_eq!(rules[4]["properties"]["category"], "general");
+        assert!(rules[1]["help"]["markdown"].as_str().is_some());
+        assert!(rules[0].get("help").is_none());
+        let results = run["results"].as_array().unwrap();
+        let levels: Vec<&str> = results
+            .iter()
+            .map(|r| r["level"].as_str().unwrap())
+            .collect();
+        assert_eq!(levels, ["error", "error", "warning", "note"]);
+        assert_eq!(
+            results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "ci/checks%23prod.yaml"
+        );
+        assert_eq!(results[1]["locations"], serde_json::json!([]));
+        assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+    }
+
+    #[test]
+    fn long_texts_are_capped() {
+        let long = "x".repeat(MAX_TEXT_CHARS + 5);
+        let v = render(
+            vec![Finding::fail("a/b", long.clone()).actual(serde_json::json!({"d": [long]}))],
+            &RenderContext::default(),
+        );
+        let r = &v["runs"][0]["results"][0];
+        let want = format!("{}{TRUNCATION_NOTE}", "x".repeat(MAX_TEXT_CHARS));
+        assert_eq!(r["message"]["text"], want.as_str());
+        assert_eq!(r["properties"]["actual"]["d"][0], want.as_str());
+    }
+
+    #[test]
+    fn result_count_is_capped_keeping_errors() {
+        let mut results: Vec<Finding> = (0..MAX_RESULTS)
+            .map(|i| Finding::warn("a/w", format!("w{i}")))
+            .collect();
+        results.push(Finding::fail("a/e", "the error"));
+        let v = render(results, &RenderContext::default());
+        let run = &v["runs"][0];
+        let rs = run["results"].as_array().unwrap();
+        assert_eq!(rs.len(), MAX_RESULTS);
+        assert_eq!(rs[MAX_RESULTS - 1]["message"]["text"], "the error");
+        assert_eq!(
+            rs[MAX_RESULTS - 2]["message"]["text"],
+            format!("w{}", MAX_RESULTS - 2)
+        );
+        let note = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+            .as_str()
+            .unwrap();
+        assert!(note.starts_with("1 results omitted"), "{note}");
+    }
+}

@@ -1,0 +1,637 @@
+//! Cross-reporter tests: the spec's golden examples byte for byte, insta snapshots of every
+//! reporter over one shared fixture, schema validation (SARIF via `jsonschema`, JUnit via
+//! `xmllint`), redaction canaries, and the routing helpers.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::test_report::{fixed_report, shared_report};
+use super::*;
+use crate::model::{Finding, Report};
+use crate::redact::Redactor;
+
+fn plain() -> RenderContext {
+    RenderContext::default()
+}
+
+fn verbose() -> RenderContext {
+    RenderContext::new(false, true)
+}
+
+fn data_file(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+// ---- the spec's examples, exactly -------------------------------------------------------
+
+const SPEC_JSON: &str = r#"{
+  "schemaVersion": 1,
+  "version": "0.1.0",
+  "timestamp": "2024-01-15T10:30:00.000Z",
+  "server": {
+    "name": "test-server",
+    "version": "1.0.0",
+    "protocolVersion": "2025-11-25"
+  },
+  "summary": {
+    "total": 7,
+    "passed": 3,
+    "failed": 2,
+    "warnings": 1,
+    "skipped": 1
+  },
+  "results": [
+    {
+      "id": "compliance/handshake",
+      "family": "compliance",
+      "status": "pass",
+      "severity": "info",
+      "message": "Protocol handshake completed successfully",
+      "location": "server"
+    },
+    {
+      "id": "schema/tool-name",
+      "family": "schema",
+      "status": "fail",
+      "severity": "error",
+      "message": "Tool name \"invalid name\" contains invalid characters",
+      "expected": "Name matching ^[a-zA-Z0-9_-]+$",
+      "actual": "invalid name",
+      "location": "invalid name"
+    },
+    {
+      "id": "security/injection-pattern",
+      "family": "security",
+      "status": "fail",
+      "severity": "error",
+      "message": "Tool \"evil_tool\" description contains injection-like pattern",
+      "actual": [
+        "Ignore all previous instructions"
+      ],
+      "location": "evil_tool"
+    },
+    {
+      "id": "drift/tool_added",
+      "family": "drift",
+      "status": "warn",
+      "severity": "warning",
+      "message": "New tool \"new_feature\" was added",
+      "location": "new_feature"
+    },
+    {
+      "id": "behavioral/case",
+      "family": "behavioral",
+      "status": "pass",
+      "severity": "info",
+      "message": "Test case \"echo test\" passed",
+      "location": "echo"
+    },
+    {
+      "id": "errors/unknown-tool",
+      "family": "errors",
+      "status": "pass",
+      "severity": "info",
+      "message": "Unknown tool correctly returned protocol error",
+      "location": "__unknown__"
+    },
+    {
+      "id": "latency/summary",
+      "family": "latency",
+      "status": "skip",
+      "severity": "info",
+      "message": "Latency checks skipped (no budget configured)"
+    }
+  ]
+}"#;
+
+#[test]
+fn json_matches_spec_example_byte_for_byte() {
+    assert_eq!(
+        render(ReporterKind::Json, &fixed_report(), &plain()),
+        SPEC_JSON
+    );
+    // And it round-trips to the same model.
+    let back: Report = serde_json::from_str(SPEC_JSON).unwrap();
+    assert_eq!(back, fixed_report());
+}
+
+const SPEC_CONSOLE: &str = "
+mcpward v0.1.0
+──────────────────────────────────────────────────
+Server: test-server v1.0.0
+Protocol: 2025-11-25
+
+COMPLIANCE (1 passed)
+  1 check(s) passed
+
+SCHEMA (1 failed)
+  ✗ Tool name \"invalid name\" contains invalid characters
+    at invalid name
+    expected: \"Name matching ^[a-zA-Z0-9_-]+$\"
+    actual:   \"invalid name\"
+
+SECURITY (1 failed)
+  ✗ Tool \"evil_tool\" description contains injection-like pattern
+    at evil_tool
+    actual:   [\"Ignore all previous instructions\"]
+
+DRIFT (1 warnings)
+  ⚠ New tool \"new_feature\" was added
+    at new_feature
+
+BEHAVIORAL (1 passed)
+  1 check(s) passed
+
+ERRORS (1 passed)
+  1 check(s) passed
+
+LATENCY (0 passed)
+  0 check(s) passed
+
+
+Summary: 3 passed | 2 failed | 1 warnings | 1 skipped
+Total: 7 checks
+
+2 check(s) failed";
+
+#[test]
+fn console_matches_spec_example() {
+    assert_eq!(
+        render(ReporterKind::Console, &fixed_report(), &plain()),
+        SPEC_CONSOLE
+    );
+    let v = render(ReporterKind::Console, &fixed_report(), &verbose());
+    assert!(
+        v.contains("  ✓ Protocol handshake completed successfully\n    at server\n"),
+        "{v}"
+    );
+    assert!(
+        v.contains("\n  ○ Latency checks skipped (no budget configured)\n"),
+        "{v}"
+    );
+    assert!(v.contains("3 passed") && v.contains("2 failed"));
+}
+
+#[test]
+fn markdown_matches_spec_example() {
+    let want = format!(
+        "<!-- mcpward-report -->
+## ❌ mcpward: 2 check(s) failed
+
+**Server:** `test-server` v1.0.0 · **Protocol:** 2025-11-25 · **mcpward** v0.1.0
+
+| Passed | Failed | Warnings | Skipped | Total |
+|---:|---:|---:|---:|---:|
+| 3 | 2 | 1 | 1 | 7 |
+
+### Schema (1 failed)
+
+- ❌ **schema/tool-name** — `invalid name`: Tool name \"invalid name\" contains invalid characters
+
+### Security (1 failed)
+
+- ❌ **security/injection-pattern** — `evil_tool`: Tool \"evil\\_tool\" description contains injection-like pattern
+
+### Drift (1 warning(s))
+
+- ⚠️ **drift/tool_added** — `new_feature`: New tool \"new\\_feature\" was added
+
+<sub>Generated by [mcpward]({PROJECT_URL}) — black-box security & contract testing for MCP servers.</sub>
+"
+    );
+    assert_eq!(
+        render(ReporterKind::Markdown, &fixed_report(), &plain()),
+        want
+    );
+}
+
+#[test]
+fn junit_matches_spec_structure() {
+    let xml = render(ReporterKind::Junit, &fixed_report(), &plain());
+    let schema_suite = r#"  <testsuite name="schema" tests="1" failures="1" errors="0" skipped="0" time="0.001">
+    <testcase name="Tool name &quot;invalid name&quot; contains invalid characters" classname="schema/tool-name" time="0.001">
+      <failure message="Tool name &quot;invalid name&quot; contains invalid characters" type="AssertionError"><![CDATA[Location: invalid name
+Expected: "Name matching ^[a-zA-Z0-9_-]+$"
+Actual: "invalid name"]]></failure>
+    </testcase>
+  </testsuite>"#;
+    assert!(xml.contains(schema_suite), "{xml}");
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcpward\" tests=\"7\" failures=\"2\" errors=\"0\" skipped=\"1\" time=\"0.001\">\n  <testsuite name=\"compliance\""));
+    assert!(xml.ends_with("  </testsuite>\n</testsuites>"));
+    assert_eq!(xml.matches("<testcase ").count(), 7);
+    assert_eq!(xml.matches("</testcase>").count(), 7);
+    assert!(
+        xml.contains("<failure")
+            && xml.contains("invalid characters")
+            && xml.contains("injection-like pattern")
+    );
+    // Warn: message XML-escaped inside CDATA; pass: empty body; skip: <skipped/> (DECISIONS #13).
+    assert!(xml.contains("      <system-out><![CDATA[WARNING: New tool &quot;new_feature&quot; was added]]></system-out>\n"));
+    assert!(xml.contains("<testcase name=\"Protocol handshake completed successfully\" classname=\"compliance/handshake\" time=\"0.001\">\n    </testcase>"));
+    assert!(xml.contains("  <testsuite name=\"latency\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.001\">\n    <testcase name=\"Latency checks skipped (no budget configured)\" classname=\"latency/summary\" time=\"0.001\">\n      <skipped message=\"Latency checks skipped (no budget configured)\"/>\n    </testcase>"), "{xml}");
+}
+
+// ---- golden snapshots of every reporter over the shared fixture --------------------------
+
+#[test]
+fn snapshots() {
+    let r = shared_report();
+    let ctx = plain();
+    insta::assert_snapshot!("console", render(ReporterKind::Console, &r, &ctx));
+    insta::assert_snapshot!(
+        "console_verbose",
+        render(ReporterKind::Console, &r, &verbose())
+    );
+    insta::assert_snapshot!("json", render(ReporterKind::Json, &r, &ctx));
+    insta::assert_snapshot!("junit", render(ReporterKind::Junit, &r, &ctx));
+    insta::assert_snapshot!("sarif", render(ReporterKind::Sarif, &r, &ctx));
+    insta::assert_snapshot!("markdown", render(ReporterKind::Markdown, &r, &ctx));
+    insta::assert_snapshot!("github", render(ReporterKind::Github, &r, &ctx));
+    insta::assert_snapshot!("gitlab", render(ReporterKind::Gitlab, &r, &ctx));
+}
+
+#[test]
+fn machine_renderings_have_no_ansi_even_with_colour_on() {
+    let ctx = RenderContext::new(true, true);
+    for kind in ReporterKind::ALL {
+        let out = render(kind, &shared_report(), &ctx);
+        assert_eq!(
+            out.contains('\u{1b}'),
+            kind == ReporterKind::Console,
+            "{kind}"
+        );
+    }
+}
+
+// ---- §12 structural checks -----------------------------------------------------------------
+
+#[test]
+fn json_structure() {
+    let v: Value =
+        serde_json::from_str(&render(ReporterKind::Json, &fixed_report(), &plain())).unwrap();
+    for k in [
+        "schemaVersion",
+        "version",
+        "timestamp",
+        "server",
+        "summary",
+        "results",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert_eq!(v["results"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn sarif_structure() {
+    let v: Value =
+        serde_json::from_str(&render(ReporterKind::Sarif, &shared_report(), &plain())).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let driver = &runs[0]["tool"]["driver"];
+    assert_eq!(driver["name"], "mcpward");
+    let rules = driver["rules"].as_array().unwrap();
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "compliance-handshake",
+            "schema-tool-name",
+            "security-injection-pattern",
+            "drift-tool_added",
+            "behavioral-case",
+            "errors-unknown-tool",
+            "latency-summary",
+            "drift-description_changed"
+        ]
+    );
+    for r in rules {
+        let name = r["name"].as_str().unwrap();
+        assert_eq!(
+            r["helpUri"],
+            format!("{RULES_DOC_URL}#{}", crate::rules::anchor(name))
+        );
+    }
+    let results = runs[0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4, "only fail and warn results");
+    for r in results {
+        assert!(["error", "warning", "note"].contains(&r["level"].as_str().unwrap()));
+    }
+    assert_eq!(
+        results[1],
+        serde_json::json!({
+            "ruleId": "security-injection-pattern",
+            "level": "error",
+            "message": { "text": "Tool \"evil_tool\" description contains injection-like pattern" },
+            "locations": [{
+                "physicalLocation": { "artifactLocation": { "uri": "mcpward.yaml", "uriBaseId": "%SRCROOT%" } },
+                "logicalLocations": [ { "name": "evil_tool", "kind": "tool" } ]
+            }],
+            "properties": { "actual": ["Ignore all previous instructions"], "family": "security" }
+        })
+    );
+    assert_eq!(runs[0]["invocations"][0]["executionSuccessful"], false);
+    assert_eq!(
+        runs[0]["invocations"][0]["endTimeUtc"],
+        "2024-01-15T10:30:00.000Z"
+    );
+}
+
+fn sarif_validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(data_file("sarif-schema-2.1.0.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::draft4::new(&schema).expect("SARIF schema compiles")
+}
+
+fn assert_valid_sarif(validator: &jsonschema::Validator, doc: &str) {
+    let v: Value = serde_json::from_str(doc).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&v)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "invalid SARIF: {errors:#?}");
+}
+
+#[test]
+fn sarif_validates_against_the_2_1_0_schema() {
+    let validator = sarif_validator();
+    for report in [fixed_report(), shared_report(), hostile_report()] {
+        for path in [
+            "mcpward.yaml",
+            "my checks/ci#prod.yaml",
+            "../outside/x.yaml",
+        ] {
+            let ctx = plain().with_artifact_path(path);
+            assert_valid_sarif(&validator, &render(ReporterKind::Sarif, &report, &ctx));
+        }
+    }
+    let empty = Report::new(
+        fixed_report().server,
+        vec![],
+        "2024-01-15T10:30:00.000Z".into(),
+    );
+    assert_valid_sarif(&validator, &render(ReporterKind::Sarif, &empty, &plain()));
+    // The validator can fail: a broken document is rejected.
+    let broken =
+        render(ReporterKind::Sarif, &fixed_report(), &plain()).replace("\"2.1.0\"", "\"9.9\"");
+    let v: Value = serde_json::from_str(&broken).unwrap();
+    assert!(!validator.is_valid(&v));
+}
+
+fn xmllint_validate(xml: &str) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report.xml");
+    std::fs::write(&file, xml).unwrap();
+    let out = std::process::Command::new("xmllint")
+        .arg("--noout")
+        .arg("--schema")
+        .arg(data_file("junit.xsd"))
+        .arg(&file)
+        .output();
+    match out {
+        Err(e) => panic!(
+            "xmllint is required for the JUnit schema test but could not be run ({e}); \
+             install it with `apt-get install -y libxml2-utils`"
+        ),
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(String::from_utf8_lossy(&o.stderr).into_owned()),
+    }
+}
+
+#[test]
+fn junit_validates_against_the_xsd() {
+    for report in [fixed_report(), shared_report(), hostile_report()] {
+        let xml = render(ReporterKind::Junit, &report, &plain());
+        if let Err(e) = xmllint_validate(&xml) {
+            panic!("JUnit XML does not validate: {e}\n{xml}");
+        }
+    }
+    // The check can fail: an element the schema does not allow is rejected.
+    let bad = render(ReporterKind::Junit, &fixed_report(), &plain()).replacen(
+        "</testcase>",
+        "<bogus/></testcase>",
+        1,
+    );
+    assert!(xmllint_validate(&bad).is_err());
+}
+
+/// Results carrying everything a hostile server could put in text.
+fn hostile_report() -> Report {
+    let nasty = "]]> <img src=x onerror=alert(1)> \u{0}\u{1b}[31m \u{FFFE} & \"' \n::error::x @octocat `` [a](https://evil) \u{200B}";
+    let mut r = fixed_report();
+    r.results = vec![
+        Finding::fail("security/injection-pattern", nasty)
+            .actual(nasty)
+            .location(nasty),
+        Finding::warn("drift/tool_added", nasty).location(nasty),
+        Finding::skip("latency/summary", nasty),
+        Finding::fail("drift/description_changed", nasty)
+            .expected(nasty)
+            .actual(format!("{nasty}!"))
+            .location(nasty),
+    ];
+    r.summary = crate::model::Summary::of(&r.results);
+    r
+}
+
+// ---- redaction canaries through every reporter ---------------------------------------------
+
+#[test]
+fn registered_secret_never_reaches_any_rendering() {
+    let canary = "canary-7f3a9c2e-secret";
+    let mut report = shared_report();
+    report.results.push(
+        Finding::fail(
+            "security/secret-in-schema",
+            format!("Tool leaked {canary} in its description"),
+        )
+        .expected(serde_json::json!({"header": format!("Bearer {canary}"), "apiKey": canary}))
+        .actual(serde_json::json!([canary, {"nested": format!("x{canary}x")}]))
+        .location(format!("https://api.example.com/mcp?token={canary}")),
+    );
+    report.results.push(
+        Finding::warn("drift/description_changed", "m")
+            .expected(format!("old {canary}"))
+            .actual(format!("new {canary} text"))
+            .location(canary),
+    );
+    report.summary = crate::model::Summary::of(&report.results);
+    let mut redactor = Redactor::new();
+    redactor.register(canary);
+    redactor.redact_report(&mut report);
+    for kind in ReporterKind::ALL {
+        for ctx in [plain(), verbose(), RenderContext::new(true, true)] {
+            let out = render(kind, &report, &ctx);
+            assert!(!out.contains(canary), "{kind} leaked the canary:\n{out}");
+            assert!(
+                !out.contains("7f3a9c2e"),
+                "{kind} leaked part of the canary"
+            );
+        }
+    }
+    let json = render(ReporterKind::Json, &report, &plain());
+    assert!(json.contains("[REDACTED]"));
+}
+
+// ---- routing helpers ----------------------------------------------------------------------
+
+#[test]
+fn reporter_kind_parsing_is_exact() {
+    for k in ReporterKind::ALL {
+        assert_eq!(k.name().parse::<ReporterKind>(), Ok(k));
+        assert_eq!(k.to_string(), k.name());
+    }
+    assert_eq!(
+        "xml".parse::<ReporterKind>(),
+        Err(UnknownReporter("xml".into()))
+    );
+    assert!("JSON".parse::<ReporterKind>().is_err());
+    // clap sees the same names.
+    use clap::ValueEnum;
+    let names: Vec<String> = ReporterKind::value_variants()
+        .iter()
+        .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+        .collect();
+    assert_eq!(names, ReporterKind::ALL.map(|k| k.name().to_string()));
+}
+
+#[test]
+fn written_lines() {
+    let p = Path::new("out/r.json");
+    assert_eq!(
+        written_line(ReporterKind::Json, p).as_deref(),
+        Some("Report written to out/r.json")
+    );
+    assert_eq!(
+        written_line(ReporterKind::Junit, p).as_deref(),
+        Some("JUnit report written to out/r.json")
+    );
+    assert_eq!(
+        written_line(ReporterKind::Sarif, p).as_deref(),
+        Some("SARIF report written to out/r.json")
+    );
+    assert_eq!(
+        written_line(ReporterKind::Markdown, p).as_deref(),
+        Some("Markdown report written to out/r.json")
+    );
+    assert_eq!(
+        written_line(ReporterKind::Gitlab, p).as_deref(),
+        Some("GitLab Code Quality report written to out/r.json")
+    );
+    assert_eq!(written_line(ReporterKind::Console, p), None);
+    assert_eq!(written_line(ReporterKind::Github, p), None);
+    assert!(!ReporterKind::Console.writes_out_file() && !ReporterKind::Github.writes_out_file());
+    assert!(ReporterKind::Sarif.writes_out_file() && ReporterKind::Github.is_machine());
+    assert!(!ReporterKind::Console.is_machine());
+    assert_eq!(console::dim("x", true), "\x1b[2mx\x1b[22m");
+    assert_eq!(console::dim("x", false), "x");
+}
+
+#[test]
+fn colour_rules() {
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+    if cfg!(windows) {
+        return; // always on there unless disabled
+    }
+    assert!(!colour_enabled(env(&[]), false));
+    assert!(colour_enabled(env(&[]), true));
+    assert!(!colour_enabled(env(&[("TERM", "dumb")]), true));
+    assert!(colour_enabled(env(&[("CI", "true")]), false));
+    assert!(!colour_enabled(env(&[("CI", "")]), false));
+    assert!(colour_enabled(env(&[("FORCE_COLOR", "1")]), false));
+    assert!(!colour_enabled(
+        env(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1"), ("CI", "1")]),
+        true
+    ));
+    assert!(colour_enabled(env(&[("NO_COLOR", "")]), true));
+    assert!(!colour_choice(env(&[("CI", "1")]), true, Some(false)));
+    assert!(colour_choice(env(&[]), false, Some(true)));
+    assert!(!colour_choice(env(&[("NO_COLOR", "1")]), false, Some(true)));
+}
+
+#[test]
+fn artifact_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    let sub = root.join("sub dir");
+    std::fs::create_dir_all(sub.join("ci")).unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+
+    // Nearest .git above the working directory.
+    assert_eq!(
+        artifact_path(Path::new("mcpward.yaml"), &root, None),
+        "mcpward.yaml"
+    );
+    assert_eq!(
+        artifact_path(Path::new("ci/mcp.yaml"), &sub, None),
+        "sub dir/ci/mcp.yaml"
+    );
+    assert_eq!(
+        artifact_path(Path::new("./ci/../mcp.yaml"), &sub, None),
+        "sub dir/mcp.yaml"
+    );
+    // GITHUB_WORKSPACE wins; empty is ignored.
+    assert_eq!(
+        artifact_path(Path::new("ci/mcp.yaml"), &sub, Some(sub.to_str().unwrap())),
+        "ci/mcp.yaml"
+    );
+    assert_eq!(
+        artifact_path(Path::new("ci/mcp.yaml"), &sub, Some("")),
+        "sub dir/ci/mcp.yaml"
+    );
+    // A .git *file* (worktree/submodule) marks a root too.
+    std::fs::write(sub.join(".git"), "gitdir: elsewhere").unwrap();
+    assert_eq!(
+        artifact_path(Path::new("ci/mcp.yaml"), &sub, None),
+        "ci/mcp.yaml"
+    );
+    // Absolute config path.
+    assert_eq!(
+        artifact_path(&root.join("x.yaml"), &sub, Some(root.to_str().unwrap())),
+        "x.yaml"
+    );
+    // No .git anywhere: relative to the working directory.
+    let bare = tempfile::tempdir().unwrap();
+    let cwd = bare.path().join("w");
+    std::fs::create_dir_all(&cwd).unwrap();
+    if !bare.path().ancestors().any(|d| d.join(".git").exists()) {
+        assert_eq!(artifact_path(Path::new("a/b.yaml"), &cwd, None), "a/b.yaml");
+    }
+
+    // Per-segment encodeURIComponent.
+    assert_eq!(
+        encode_uri_path("ci/checks#prod.yaml"),
+        "ci/checks%23prod.yaml"
+    );
+    assert_eq!(
+        encode_uri_path("my checks/mcp.yaml"),
+        "my%20checks/mcp.yaml"
+    );
+    assert_eq!(
+        encode_uri_path("a?b%c/ü/(x)!~*'.yaml"),
+        "a%3Fb%25c/%C3%BC/(x)!~*'.yaml"
+    );
+    let sarif = render(
+        ReporterKind::Sarif,
+        &fixed_report(),
+        &plain().with_artifact_path("ci/mcp-checks.yaml"),
+    );
+    let v: Value = serde_json::from_str(&sarif).unwrap();
+    for r in v["runs"][0]["results"].as_array().unwrap() {
+        assert_eq!(
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "ci/mcp-checks.yaml"
+        );
+    }
+}
