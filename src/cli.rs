@@ -26,7 +26,7 @@ pub struct Cli {
     /// Config file, relative to the working directory
     #[arg(short = 'c', long, global = true, default_value = "mcpward.yaml")]
     pub config: PathBuf,
-    /// Report format: console, json
+    /// Report format: console, json, junit, sarif, markdown, github, gitlab
     #[arg(short = 'r', long, global = true, default_value = "console")]
     pub reporter: String,
     /// Write the (non-console) report to this file instead of stdout
@@ -140,13 +140,7 @@ fn reporter_kind(cli: &Cli) -> Result<ReporterKind, String> {
     if cli.json {
         return Ok(ReporterKind::Json);
     }
-    ReporterKind::parse(&cli.reporter).ok_or_else(|| {
-        format!(
-            "invalid value '{}' for '--reporter': expected one of {}",
-            cli.reporter,
-            ReporterKind::NAMES.join(", ")
-        )
-    })
+    cli.reporter.parse::<ReporterKind>().map_err(|e| e.to_string())
 }
 
 fn load_config(cli: &Cli) -> Result<Loaded, u8> {
@@ -194,7 +188,7 @@ pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
         Transport::Stdio { command, args, env } => Endpoint::Stdio(StdioSpec {
             command: command.clone(),
             args: args.clone(),
-            env: config::server_env(env, std::env::vars()),
+            env: config::server_env_for_spawn(env),
             sweep_all_descendants: true,
         }),
         Transport::Http { url, headers } => Endpoint::Http(HttpSpec {
@@ -223,7 +217,7 @@ async fn interrupted() {
     }
 }
 
-async fn run(cli: &Cli, _update_golden: bool) -> u8 {
+async fn run(cli: &Cli, update_golden: bool) -> u8 {
     let kind = match reporter_kind(cli) {
         Ok(k) => k,
         Err(e) => {
@@ -235,7 +229,10 @@ async fn run(cli: &Cli, _update_golden: bool) -> u8 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let redactor = Redactor::new(loaded.secrets.iter().cloned());
+    let mut redactor = Redactor::new();
+    for s in &loaded.secrets {
+        redactor.register(s);
+    }
     let verbose = cli.verbose;
     let progress = move |line: &str| {
         if verbose {
@@ -260,7 +257,12 @@ async fn run(cli: &Cli, _update_golden: bool) -> u8 {
         }
     };
     let run_ms = loaded.config.timeouts.run_ms;
-    let ctx = RunContext { config: &loaded.config, progress: &progress };
+    let ctx = RunContext {
+        config: &loaded.config,
+        config_dir: &loaded.dir,
+        update_golden,
+        progress: &progress,
+    };
     let outcome = tokio::select! {
         r = tokio::time::timeout(Duration::from_millis(run_ms), runner::run_families(&client, &ctx)) => Some(r),
         _ = interrupted() => None,
@@ -305,17 +307,16 @@ async fn run(cli: &Cli, _update_golden: bool) -> u8 {
 /// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,
 /// console always to stdout.
 pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> Result<(), String> {
-    let ctx = RenderContext {
-        colour: report::colour_enabled(&|k| std::env::var(k).ok(), is_tty()),
-        verbose: cli.verbose,
-        config_path: loaded.path.clone(),
-    };
-    let text = report::reporter(kind).render(report, &ctx);
-    match (&cli.out, kind) {
-        (Some(path), k) if k != ReporterKind::Console => {
-            crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            if let Some(line) = report::written_line(k, &path.display().to_string()) {
-                out_line(&line);
+    let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
+    let ctx = RenderContext::new(colour, cli.verbose)
+        .with_artifact_path(report::artifact_path_from_env(&loaded.path));
+    let text = report::render(kind, report, &ctx);
+    match &cli.out {
+        Some(path) if kind.writes_out_file() => {
+            crate::fsutil::write_atomic(path, text.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            if let Some(line) = report::written_line(kind, path) {
+                out_line(&report::console::dim(&line, colour));
             }
         }
         _ => out_line(&text),

@@ -4,6 +4,7 @@
 //! (`model`), `report` renders findings. Checks never print; reporters see only the model.
 
 pub mod checks;
+pub mod cli;
 pub mod config;
 pub mod fsutil;
 pub mod model;

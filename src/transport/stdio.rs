@@ -23,7 +23,7 @@ const GRACE: Duration = Duration::from_secs(2);
 pub struct StdioSpec {
     pub command: String,
     pub args: Vec<String>,
-    pub env: Vec<(String, String)>,
+    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     /// Signal every descendant of this process on close (the CLI owns no other children).
     pub sweep_all_descendants: bool,
 }
