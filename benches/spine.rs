@@ -30,7 +30,11 @@ fn release_bin() -> PathBuf {
 /// so the last reading before exit is the peak.
 fn run_with_peak(mut cmd: Command) -> (Duration, u64, i32) {
     let start = Instant::now();
-    let mut child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     let pid = child.id();
     let mut peak = 0;
     loop {
@@ -69,7 +73,9 @@ fn raw_client() -> Duration {
         stdin.write_all(b"\n").unwrap();
         stdin.flush().unwrap();
     };
-    send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
+    send(
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+    );
     wait_for_id(&mut out, 0);
     send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
@@ -149,17 +155,26 @@ fn main() {
     let versions: Vec<Duration> = (0..50)
         .map(|_| {
             let t = Instant::now();
-            Command::new(release_bin()).arg("--version").output().unwrap();
+            Command::new(release_bin())
+                .arg("--version")
+                .output()
+                .unwrap();
             t.elapsed()
         })
         .collect();
-    println!("raw client (initialize + tools/list), median of {RUNS}: {:?}", raw);
+    println!(
+        "raw client (initialize + tools/list), median of {RUNS}: {:?}",
+        raw
+    );
     println!(
         "mcpward run (handshake + listing + schema), median of {RUNS}: {:?} ({:+.1}% vs raw)",
         ours,
         (ours.as_secs_f64() / raw.as_secs_f64() - 1.0) * 100.0
     );
-    println!("mcpward peak RSS (listing run): {} KiB", peaks.iter().max().unwrap());
+    println!(
+        "mcpward peak RSS (listing run): {} KiB",
+        peaks.iter().max().unwrap()
+    );
     println!(
         "mcpward run, all default families: median {:?}, peak RSS {} KiB",
         median(full_walls),

@@ -6,8 +6,8 @@ use crate::model::{Report, ServerSummary};
 use crate::redact::Redactor;
 use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
-use crate::transport::stdio::StdioSpec;
 use crate::transport::http::HttpSpec;
+use crate::transport::stdio::StdioSpec;
 use crate::transport::{Client, ConnectOptions, Endpoint, EraChoice};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -96,7 +96,10 @@ pub fn main() -> ExitCode {
 }
 
 fn with_runtime(fut: impl std::future::Future<Output = u8>) -> u8 {
-    match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt.block_on(fut),
         Err(e) => {
             eprintln!("Error: cannot start the async runtime: {e}");
@@ -140,7 +143,9 @@ fn reporter_kind(cli: &Cli) -> Result<ReporterKind, String> {
     if cli.json {
         return Ok(ReporterKind::Json);
     }
-    cli.reporter.parse::<ReporterKind>().map_err(|e| e.to_string())
+    cli.reporter
+        .parse::<ReporterKind>()
+        .map_err(|e| e.to_string())
 }
 
 fn load_config(cli: &Cli) -> Result<Loaded, u8> {
@@ -193,7 +198,10 @@ pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
         }),
         Transport::Http { url, headers } => Endpoint::Http(HttpSpec {
             url: url.clone(),
-            headers: headers.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }),
     };
     ConnectOptions {

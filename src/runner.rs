@@ -39,7 +39,10 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     let cfg = ctx.config;
     let hello = client.hello();
     let version = hello.protocol_version.clone();
-    let mut tools = Tools { client, listing: None };
+    let mut tools = Tools {
+        client,
+        listing: None,
+    };
     let mut out = Vec::new();
 
     if cfg.checks.compliance {
@@ -88,7 +91,11 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             samples: lat.samples,
             p95_budget_ms: lat.p95_budget_ms,
             call_readonly: lat.call_readonly,
-            tools: lat.tools.iter().map(|t| (t.name.clone(), t.args.clone())).collect(),
+            tools: lat
+                .tools
+                .iter()
+                .map(|t| (t.name.clone(), t.args.clone()))
+                .collect(),
             call_all: lat.call_all,
         };
         let plan = checks::latency::plan(tools.get().await, &policy);
@@ -152,7 +159,14 @@ async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) ->
                     },
                     _ => GoldenState::NotRead,
                 };
-                let mut verdict = b::judge_case(tool, case, Some(listed), &outcome, &state, ctx.update_golden);
+                let mut verdict = b::judge_case(
+                    tool,
+                    case,
+                    Some(listed),
+                    &outcome,
+                    &state,
+                    ctx.update_golden,
+                );
                 if let (Some(text), Some(path)) = (verdict.golden_write.take(), golden_file) {
                     let written = path
                         .parent()

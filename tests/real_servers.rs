@@ -10,6 +10,7 @@
 //!   "MCP error -32602: Tool … not found", instead of a JSON-RPC error. DECISIONS #30: a
 //!   protocol error wrapped in a tool result fails the error contract.
 //! - `errors/summary fail`: counts that one violation.
+//!
 //! Every tool with required parameters answers `{}` with an `isError` result, which passes
 //! `errors/invalid-params` under 2025-11-25 (SEP-1303). No schema, compliance, security or
 //! collision finding is raised: these servers are the false-positive baseline.
@@ -32,7 +33,10 @@ fn real(rel: &str) -> Option<PathBuf> {
     if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
         panic!("{} is missing: run `npm ci` in tests/real", p.display());
     }
-    eprintln!("skipping: {} not installed (run `npm ci` in tests/real)", p.display());
+    eprintln!(
+        "skipping: {} not installed (run `npm ci` in tests/real)",
+        p.display()
+    );
     None
 }
 
@@ -81,8 +85,10 @@ fn server_everything_stdio() {
 
 #[test]
 fn server_everything_http() {
-    let (Some(node), Some(script)) = (node(), real(&format!("{PKG}/server-everything/dist/index.js")))
-    else {
+    let (Some(node), Some(script)) = (
+        node(),
+        real(&format!("{PKG}/server-everything/dist/index.js")),
+    ) else {
         return;
     };
     let port = std::net::TcpListener::bind("127.0.0.1:0")

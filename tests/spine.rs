@@ -15,7 +15,10 @@ fn run_json(w: &Workdir) -> std::process::Output {
 fn clean_fixture_passes_over_stdio() {
     let w = Workdir::new();
     let tag = unique_tag("clean");
-    w.write("mcpward.yaml", &stdio_config(&["--tools", "clean"], &tag, FAST));
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "clean"], &tag, FAST),
+    );
     let o = run_json(&w);
     let report = json_report(&o);
     assert_eq!(non_pass(&report), Vec::<String>::new(), "{}", stderr(&o));
@@ -48,7 +51,10 @@ fn clean_fixture_passes_over_http_with_the_same_findings() {
 
     let w2 = Workdir::new();
     let tag = unique_tag("parity");
-    w2.write("mcpward.yaml", &stdio_config(&["--tools", "clean"], &tag, FAST));
+    w2.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "clean"], &tag, FAST),
+    );
     let stdio = json_report(&run_json(&w2));
     assert_eq!(non_pass(&http), Vec::<String>::new());
     assert_eq!(normalized(&http), normalized(&stdio));
@@ -64,7 +70,10 @@ fn malformed_and_wrong_errors_parity() {
         let http = json_report(&run_json(&w));
         let w2 = Workdir::new();
         let tag = unique_tag("parity2");
-        w2.write("mcpward.yaml", &stdio_config(&["--tools", table], &tag, FAST));
+        w2.write(
+            "mcpward.yaml",
+            &stdio_config(&["--tools", table], &tag, FAST),
+        );
         let stdio = json_report(&run_json(&w2));
         assert!(!non_pass(&stdio).is_empty(), "{table} should fail rules");
         assert_eq!(normalized(&http), normalized(&stdio), "{table}");
@@ -91,14 +100,20 @@ fn normalized(report: &serde_json::Value) -> Vec<String> {
 fn malformed_fixture_fails_schema_rules() {
     let w = Workdir::new();
     let tag = unique_tag("malformed");
-    w.write("mcpward.yaml", &stdio_config(&["--tools", "malformed"], &tag, FAST));
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "malformed"], &tag, FAST),
+    );
     let o = run_json(&w);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let r = json_report(&o);
     let np = non_pass(&r);
     let has = |prefix: &str| np.iter().any(|l| l.starts_with(prefix));
     assert!(has("schema/tool-description fail"), "{np:#?}");
-    assert!(has("schema/tool-name fail invalid name with spaces"), "{np:#?}");
+    assert!(
+        has("schema/tool-name fail invalid name with spaces"),
+        "{np:#?}"
+    );
     assert!(has("schema/tool-name fail invalid@name!"), "{np:#?}");
     assert!(has("schema/tool-input-schema fail"), "{np:#?}");
     assert!(has("schema/tool-input-schema warn"), "{np:#?}");
@@ -111,20 +126,35 @@ fn malformed_fixture_fails_schema_rules() {
 fn wrong_error_layers_fail_the_error_contract() {
     let w = Workdir::new();
     let tag = unique_tag("wrong");
-    w.write("mcpward.yaml", &stdio_config(&["--tools", "wrong-errors"], &tag, FAST));
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "wrong-errors"], &tag, FAST),
+    );
     let o = run_json(&w);
     assert_eq!(o.status.code(), Some(1));
     let np = non_pass(&json_report(&o));
-    assert!(np.contains(&"errors/unknown-tool fail __mcpward_unknown_tool__".to_string()), "{np:#?}");
-    assert!(np.iter().any(|l| l.starts_with("errors/summary fail")), "{np:#?}");
-    assert!(np.iter().any(|l| l.starts_with("errors/invalid-params")), "{np:#?}");
+    assert!(
+        np.contains(&"errors/unknown-tool fail __mcpward_unknown_tool__".to_string()),
+        "{np:#?}"
+    );
+    assert!(
+        np.iter().any(|l| l.starts_with("errors/summary fail")),
+        "{np:#?}"
+    );
+    assert!(
+        np.iter().any(|l| l.starts_with("errors/invalid-params")),
+        "{np:#?}"
+    );
 }
 
 #[test]
 fn paginated_listing_reads_every_page_including_empty_cursor() {
     let w = Workdir::new();
     let tag = unique_tag("pages");
-    w.write("mcpward.yaml", &stdio_config(&["--tools", "paginated"], &tag, FAST));
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "paginated"], &tag, FAST),
+    );
     let o = run_json(&w);
     let r = json_report(&o);
     let names: std::collections::BTreeSet<String> = triples(&r)
@@ -141,7 +171,11 @@ fn pagination_loop_is_a_list_tools_failure() {
     let tag = unique_tag("loop");
     w.write(
         "mcpward.yaml",
-        &stdio_config(&["--tools", "paginated", "--behavior", "cursor-loop"], &tag, FAST),
+        &stdio_config(
+            &["--tools", "paginated", "--behavior", "cursor-loop"],
+            &tag,
+            FAST,
+        ),
     );
     let o = run_json(&w);
     assert_eq!(o.status.code(), Some(1));
@@ -152,7 +186,10 @@ fn pagination_loop_is_a_list_tools_failure() {
         .iter()
         .find(|x| x["id"] == "schema/list-tools")
         .expect("schema/list-tools");
-    assert!(list["message"].as_str().unwrap().contains("pagination loop"));
+    assert!(list["message"]
+        .as_str()
+        .unwrap()
+        .contains("pagination loop"));
 }
 
 #[test]
@@ -169,7 +206,11 @@ fn hanging_server_exits_2_within_connect_ms_and_leaves_no_process() {
     );
     let (o, took) = w.run_timed(&["run"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("Timeout: connection to server (1000ms)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Timeout: connection to server (1000ms)"),
+        "{}",
+        stderr(&o)
+    );
     // connect_ms + 1 s; the shutdown grace is part of the budget only when the server
     // ignores stdin EOF, which this one does not.
     assert!(took < Duration::from_millis(2000 + 2500), "took {took:?}");
@@ -202,12 +243,19 @@ fn crash_after_initialize_is_a_failed_run_not_a_hang() {
     let tag = unique_tag("crash");
     w.write(
         "mcpward.yaml",
-        &stdio_config(&["--tools", "clean", "--behavior", "crash-after-init"], &tag, FAST),
+        &stdio_config(
+            &["--tools", "clean", "--behavior", "crash-after-init"],
+            &tag,
+            FAST,
+        ),
     );
     let (o, took) = w.run_timed(&["run", "--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let np = non_pass(&json_report(&o));
-    assert!(np.iter().any(|l| l.starts_with("compliance/ping fail")), "{np:#?}");
+    assert!(
+        np.iter().any(|l| l.starts_with("compliance/ping fail")),
+        "{np:#?}"
+    );
     assert!(took < Duration::from_secs(10));
     assert!(processes_with_tag(&tag).is_empty());
 }
@@ -222,7 +270,11 @@ fn forking_server_tree_is_gone_after_a_normal_run() {
     );
     let o = w.run(&["run", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(processes_with_tag(&tag).is_empty(), "survivors: {:?}", processes_with_tag(&tag));
+    assert!(
+        processes_with_tag(&tag).is_empty(),
+        "survivors: {:?}",
+        processes_with_tag(&tag)
+    );
 }
 
 #[test]
@@ -232,7 +284,16 @@ fn garbage_and_banner_lines_do_not_break_the_session() {
     w.write(
         "mcpward.yaml",
         &stdio_config(
-            &["--tools", "clean", "--behavior", "banner", "--behavior", "garbage", "--behavior", "notify"],
+            &[
+                "--tools",
+                "clean",
+                "--behavior",
+                "banner",
+                "--behavior",
+                "garbage",
+                "--behavior",
+                "notify",
+            ],
             &tag,
             FAST,
         ),
@@ -251,12 +312,21 @@ fn unsupported_protocol_version_is_a_connection_error() {
     );
     let o = w.run(&["run"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("not supported: 1999-01-01"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not supported: 1999-01-01"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn http_bearer_header_is_required_and_sent() {
-    let server = HttpFixture::start(&["--tools", "clean", "--behavior", "require-auth=s3cr3t-token"]);
+    let server = HttpFixture::start(&[
+        "--tools",
+        "clean",
+        "--behavior",
+        "require-auth=s3cr3t-token",
+    ]);
     let w = Workdir::new();
     w.write("mcpward.yaml", &http_config(&server.url, FAST));
     let o = w.run(&["run", "--json"]);
@@ -294,11 +364,7 @@ fn github_tokens_are_withheld_from_the_server() {
     let rec = w.path().join("env.json");
     w.write(
         "mcpward.yaml",
-        &stdio_config(
-            &["--tools", "clean", "--behavior", "fork"],
-            &tag,
-            FAST,
-        ),
+        &stdio_config(&["--tools", "clean", "--behavior", "fork"], &tag, FAST),
     );
     let _ = rec;
     let o = std::process::Command::new(mcpward())
@@ -321,24 +387,37 @@ fn config_errors_exit_2_naming_the_key() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Config file not found"));
 
-    w.write("mcpward.yaml", "server:\n  transport: http\n  url: file:///etc/passwd\n");
+    w.write(
+        "mcpward.yaml",
+        "server:\n  transport: http\n  url: file:///etc/passwd\n",
+    );
     let o = w.run(&["run"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("server.url"), "{}", stderr(&o));
 
-    w.write("mcpward.yaml", "server:\n  transport: stdio\n  command: x\ntimeouts:\n  call_ms: fast\n");
+    w.write(
+        "mcpward.yaml",
+        "server:\n  transport: stdio\n  command: x\ntimeouts:\n  call_ms: fast\n",
+    );
     let o = w.run(&["run"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("timeouts.call_ms"), "{}", stderr(&o));
 
-    w.write("mcpward.yaml", "server:\n  transport: stdio\n  command: ${MCPWARD_SURELY_UNSET_VAR}\n");
+    w.write(
+        "mcpward.yaml",
+        "server:\n  transport: stdio\n  command: ${MCPWARD_SURELY_UNSET_VAR}\n",
+    );
     let o = w.run(&["run"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Environment variable \"MCPWARD_SURELY_UNSET_VAR\" is not set"));
 
     // A typo'd key is a warning naming it (DECISIONS #10); the run goes on.
     let tag = unique_tag("typo");
-    let cfg = stdio_config(&["--tools", "clean"], &tag, &format!("{FAST}chekcs:\n  schema: false\n"));
+    let cfg = stdio_config(
+        &["--tools", "clean"],
+        &tag,
+        &format!("{FAST}chekcs:\n  schema: false\n"),
+    );
     w.write("mcpward.yaml", &cfg);
     let o = w.run(&["run", "--json"]);
     assert!(stderr(&o).contains("chekcs"), "{}", stderr(&o));
@@ -351,7 +430,10 @@ fn usage_errors_and_version() {
     let w = Workdir::new();
     let o = w.run(&["--version"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        env!("CARGO_PKG_VERSION")
+    );
     assert_eq!(w.run(&["-V"]).status.code(), Some(0));
     assert_eq!(w.run(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(w.run(&["run", "--no-such-flag"]).status.code(), Some(2));
@@ -362,7 +444,10 @@ fn usage_errors_and_version() {
 #[test]
 fn unspawnable_command_exits_2() {
     let w = Workdir::new();
-    w.write("mcpward.yaml", "server:\n  transport: stdio\n  command: /nonexistent/mcp-server\n");
+    w.write(
+        "mcpward.yaml",
+        "server:\n  transport: stdio\n  command: /nonexistent/mcp-server\n",
+    );
     let o = w.run(&["run"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Failed to connect"), "{}", stderr(&o));
@@ -379,17 +464,26 @@ fn init_writes_once() {
     let o = w.run(&["init"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("already exists"));
-    assert_eq!(std::fs::read_to_string(w.path().join("mcpward.yaml")).unwrap(), "keep me");
+    assert_eq!(
+        std::fs::read_to_string(w.path().join("mcpward.yaml")).unwrap(),
+        "keep me"
+    );
 }
 
 #[test]
 fn out_file_and_reporter_routing() {
     let w = Workdir::new();
     let tag = unique_tag("out");
-    w.write("mcpward.yaml", &stdio_config(&["--tools", "clean"], &tag, FAST));
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "clean"], &tag, FAST),
+    );
     let o = w.run(&["run", "--reporter", "json", "--out", "r.json"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "Report written to r.json");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "Report written to r.json"
+    );
     let text = std::fs::read_to_string(w.path().join("r.json")).unwrap();
     assert!(!text.ends_with('\n'));
     let _: serde_json::Value = serde_json::from_str(&text).unwrap();

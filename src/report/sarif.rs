@@ -528,12 +528,14 @@ mod tests {
             ]
         );
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-        assert_eq!(rules[2]["shortDescription"]["text"], "latency/summary");
-        assert_eq!(rules[2]["fullDescription"]["text"], "latency/summary");
+        let registered = crate::rules::lookup("latency/summary").expect("registered rule");
+        assert_eq!(rules[2]["shortDescription"]["text"], registered.short);
+        assert_eq!(rules[4]["shortDescription"]["text"], "future/thing");
+        assert_eq!(rules[4]["fullDescription"]["text"], "future/thing");
         assert_eq!(rules[4]["defaultConfiguration"]["level"], "note");
         assert_eq!(rules[4]["properties"]["category"], "general");
         assert!(rules[1]["help"]["markdown"].as_str().is_some());
-        assert!(rules[0].get("help").is_none());
+        assert!(rules[4].get("help").is_none());
         let results = run["results"].as_array().unwrap();
         let levels: Vec<&str> = results
             .iter()

@@ -34,7 +34,7 @@ pub struct ConnectOptions {
 }
 
 enum Wire {
-    Stdio(StdioWire),
+    Stdio(Box<StdioWire>),
     Http(HttpWire),
 }
 
@@ -79,10 +79,15 @@ impl Client {
     pub async fn connect(opts: ConnectOptions) -> Result<Client, ConnectError> {
         let (d, mut replies) = Dispatcher::new();
         let wire = match &opts.endpoint {
-            Endpoint::Stdio(spec) => StdioWire::spawn(spec, d.clone()).map(Wire::Stdio),
+            Endpoint::Stdio(spec) => {
+                StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w)))
+            }
             Endpoint::Http(spec) => HttpWire::new(spec, d.clone()).map(Wire::Http),
         }
-        .map_err(|message| ConnectError { message, server_stderr: String::new() })?;
+        .map_err(|message| ConnectError {
+            message,
+            server_stderr: String::new(),
+        })?;
         let wire = Arc::new(wire);
         // Answers to server→client requests go out on the same wire.
         let w2 = wire.clone();
@@ -116,12 +121,17 @@ impl Client {
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
         };
         client.abort().await;
-        Err(ConnectError { message: err, server_stderr: client.stderr_tail() })
+        Err(ConnectError {
+            message: err,
+            server_stderr: client.stderr_tail(),
+        })
     }
 
     async fn handshake(&self, era: EraChoice) -> Result<ServerHello, String> {
         match era {
-            EraChoice::Legacy | EraChoice::Auto | EraChoice::Modern => self.legacy_handshake().await,
+            EraChoice::Legacy | EraChoice::Auto | EraChoice::Modern => {
+                self.legacy_handshake().await
+            }
         }
     }
 
@@ -132,11 +142,19 @@ impl Client {
             "clientInfo": {"name": "mcpward", "version": crate::VERSION},
         });
         let result = self
-            .request("initialize", Some(params), Duration::from_secs(u64::MAX / 4), None)
+            .request(
+                "initialize",
+                Some(params),
+                Duration::from_secs(u64::MAX / 4),
+                None,
+            )
             .await
             .map_err(|e| format!("initialize failed: {e}"))?;
         let Value::Object(obj) = result else {
-            return Err(format!("initialize result is not an object: {}", short(&result)));
+            return Err(format!(
+                "initialize result is not an object: {}",
+                short(&result)
+            ));
         };
         let version = match obj.get("protocolVersion") {
             Some(Value::String(v)) => v.clone(),
@@ -148,7 +166,9 @@ impl Client {
             }
         };
         if !LEGACY_VERSIONS.contains(&version.as_str()) {
-            return Err(format!("Server's protocol version is not supported: {version}"));
+            return Err(format!(
+                "Server's protocol version is not supported: {version}"
+            ));
         }
         if let Wire::Http(w) = &*self.wire {
             w.set_protocol_version(&version);
@@ -178,7 +198,9 @@ impl Client {
     }
 
     async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RpcError> {
-        self.wire.send(&notification_message(method, params), &Vec::new()).await
+        self.wire
+            .send(&notification_message(method, params), &Vec::new())
+            .await
     }
 
     /// One request with its own deadline; a progress notification for it restarts the
@@ -251,22 +273,37 @@ impl Client {
                 .await
                 .map_err(|e| e.to_string())?;
             let Value::Object(mut page) = page else {
-                return Err(format!("tools/list result is not an object: {}", short(&page)));
+                return Err(format!(
+                    "tools/list result is not an object: {}",
+                    short(&page)
+                ));
             };
             match page.remove("tools") {
                 Some(Value::Array(items)) => tools.extend(items),
-                Some(other) => return Err(format!("tools/list result \"tools\" is not an array: {}", short(&other))),
+                Some(other) => {
+                    return Err(format!(
+                        "tools/list result \"tools\" is not an array: {}",
+                        short(&other)
+                    ))
+                }
                 None => return Err("tools/list result has no \"tools\" array".into()),
             }
             match page.get("nextCursor") {
                 None => return Ok(tools),
                 Some(Value::String(c)) => {
                     if !seen.insert(c.clone()) {
-                        return Err(format!("tools/list pagination loop: cursor \"{c}\" was returned twice"));
+                        return Err(format!(
+                            "tools/list pagination loop: cursor \"{c}\" was returned twice"
+                        ));
                     }
                     cursor = Some(c.clone());
                 }
-                Some(other) => return Err(format!("tools/list nextCursor is not a string: {}", short(other))),
+                Some(other) => {
+                    return Err(format!(
+                        "tools/list nextCursor is not a string: {}",
+                        short(other)
+                    ))
+                }
             }
         }
         Err(format!("tools/list exceeded {MAX_PAGES} pages"))
@@ -278,12 +315,20 @@ impl Client {
         let msg = format!("Timeout: tool call \"{name}\" ({}ms)", self.call_ms);
         let params = json!({"name": name, "arguments": args});
         let r = self
-            .request("tools/call", Some(params), Duration::from_millis(self.call_ms), Some(msg))
+            .request(
+                "tools/call",
+                Some(params),
+                Duration::from_millis(self.call_ms),
+                Some(msg),
+            )
             .await?;
         if r.is_object() {
             Ok(r)
         } else {
-            Err(RpcError::plain(format!("Invalid tool result: expected an object, got {}", short(&r))))
+            Err(RpcError::plain(format!(
+                "Invalid tool result: expected an object, got {}",
+                short(&r)
+            )))
         }
     }
 

@@ -64,24 +64,40 @@ impl Dispatcher {
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(id, Pending { tx, progress: progress.clone() });
+            .insert(
+                id,
+                Pending {
+                    tx,
+                    progress: progress.clone(),
+                },
+            );
         (rx, progress)
     }
 
     pub fn forget(&self, id: u64) {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
     }
 
     /// Fail one pending request (a wire-level failure of its own exchange).
     pub fn fail(&self, id: u64, err: RpcError) {
-        let p = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        let p = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
         if let Some(p) = p {
             let _ = p.tx.send(Err(err));
         }
     }
 
     pub fn has_pending(&self, id: u64) -> bool {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&id)
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&id)
     }
 
     /// The transport is gone: every pending request fails with -32000.
@@ -100,7 +116,10 @@ impl Dispatcher {
     }
 
     pub fn chatter(&self) -> Chatter {
-        self.chatter.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.chatter
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     pub fn record_stray(&self, line: &[u8]) {
@@ -142,7 +161,11 @@ impl Dispatcher {
             self.record_stray(Value::Object(obj).to_string().as_bytes());
             return;
         };
-        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
         // A response for an unknown or abandoned id is ignored, like the reference client.
         let Some(p) = pending else { return };
         let outcome = match obj.get("error") {
@@ -155,9 +178,17 @@ impl Dispatcher {
     fn record_notification(&self, method: &str, obj: Map<String, Value>) {
         if method == "notifications/progress" {
             // DECISIONS #32: progress for a pending request restarts its call timer.
-            let token = obj.get("params").and_then(|p| p.get("progressToken")).and_then(Value::as_u64);
+            let token = obj
+                .get("params")
+                .and_then(|p| p.get("progressToken"))
+                .and_then(Value::as_u64);
             if let Some(t) = token {
-                if let Some(p) = self.pending.lock().unwrap_or_else(|e| e.into_inner()).get(&t) {
+                if let Some(p) = self
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&t)
+                {
                     p.progress.notify_one();
                 }
             }
@@ -188,8 +219,11 @@ impl Dispatcher {
 /// A JSON-RPC `error` member as the checks see it; malformed members still yield an error.
 pub fn protocol_error(err: &Value) -> RpcError {
     let code = err.get("code").and_then(|c| {
-        c.as_i64()
-            .or_else(|| c.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64))
+        c.as_i64().or_else(|| {
+            c.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                .map(|f| f as i64)
+        })
     });
     let message = err
         .get("message")
@@ -198,7 +232,10 @@ pub fn protocol_error(err: &Value) -> RpcError {
         .to_string();
     match code {
         Some(code) => RpcError::protocol(code, message, err.get("data").cloned()),
-        None => RpcError::plain(format!("Malformed JSON-RPC error from server: {}", truncate(&err.to_string(), 300))),
+        None => RpcError::plain(format!(
+            "Malformed JSON-RPC error from server: {}",
+            truncate(&err.to_string(), 300)
+        )),
     }
 }
 

@@ -48,7 +48,11 @@ impl Parser {
         if line.is_empty() {
             let data = self.data.take()?;
             let event = self.event.take();
-            return Some(Event { event, data, id: self.last_id.clone() });
+            return Some(Event {
+                event,
+                data,
+                id: self.last_id.clone(),
+            });
         }
         if line[0] == b':' {
             return None;

@@ -105,11 +105,18 @@ impl StdioWire {
     }
 
     async fn shutdown(&self, grace: Duration) {
-        if let Some(tx) = self.stdin_closer.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        if let Some(tx) = self
+            .stdin_closer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
             let _ = tx.send(());
         }
         let mut guard = self.child.lock().await;
-        let Some(mut child) = guard.take() else { return };
+        let Some(mut child) = guard.take() else {
+            return;
+        };
         let pgid = self.pid;
         let roots: Vec<i32> = if self.sweep_all {
             vec![std::process::id() as i32]
@@ -210,11 +217,7 @@ async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
     let mut r = BufReader::with_capacity(64 * 1024, stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut oversized = false;
-    loop {
-        let buf = match r.fill_buf().await {
-            Ok(b) => b,
-            Err(_) => break,
-        };
+    while let Ok(buf) = r.fill_buf().await {
         if buf.is_empty() {
             if !line.is_empty() {
                 handle_line(&d, &line);
@@ -275,4 +278,3 @@ async fn keep_tail(mut pipe: impl AsyncRead + Unpin, buf: Arc<Mutex<VecDeque<u8>
         b.drain(..excess);
     }
 }
-

@@ -40,7 +40,13 @@ pub fn processes_with_tag(tag: &str) -> Vec<i32> {
             continue;
         };
         let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
             .unwrap_or(true);
         if !zombie && env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()) {
             out.push(pid);
