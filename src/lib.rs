@@ -6,6 +6,7 @@
 pub mod checks;
 pub mod model;
 pub mod rules;
+pub mod surface;
 pub mod transport;
 
 /// The one version string: `--version`, `clientInfo.version`, report `version`, lockfile meta.

@@ -1,7 +1,9 @@
 //! Check families. Each module turns what the server said (the hello, listings, recorded
 //! call outcomes) into findings; none prints or talks to the server itself.
 
+pub mod drift;
+
 use crate::rules::Rule;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
-pub const FAMILIES: &[&[Rule]] = &[];
+pub const FAMILIES: &[&[Rule]] = &[drift::RULES];
