@@ -301,10 +301,10 @@ mod tests {
     }
 
     fn loaded(lf: Lockfile) -> BaselineState {
-        BaselineState::Loaded(Loaded {
+        BaselineState::Loaded(Box::new(Loaded {
             lockfile: lf,
             warnings: vec![],
-        })
+        }))
     }
 
     fn rows(fs: &[Finding]) -> Vec<(String, Status, Severity, String)> {
@@ -374,9 +374,10 @@ mod tests {
             fs[1]
                 .expected
                 .as_ref()
-                .and_then(|e| e.get("descriptionHash"))
-                .is_some(),
-            true
+                .and_then(|e| e.get("descriptionHash")),
+            Some(&json!(
+                "sha256:146c1091fd2bf29e67d58c514c355e50d77c30b61523237b459de48d2d805ff8"
+            ))
         );
         assert_eq!(fs[1].actual, None);
     }
@@ -482,7 +483,7 @@ mod tests {
         assert!(back.warnings.is_empty());
         assert_eq!(back.lockfile.meta.canonical_version, 2);
         let fs = check(
-            &BaselineState::Loaded(back),
+            &BaselineState::Loaded(Box::new(back)),
             &lock(&tools, &opts()),
             &DriftPolicy::default(),
         );
@@ -558,7 +559,7 @@ mod tests {
         .filter(|t| t["name"] == "read_data")
         .collect();
         let fs = check(
-            &BaselineState::Loaded(loaded),
+            &BaselineState::Loaded(Box::new(loaded)),
             &lock(&tools, &opts()),
             &DriftPolicy::default(),
         );
@@ -582,7 +583,7 @@ mod tests {
             vec![crate::surface::canonical::canonical_version_warning(1).unwrap()]
         );
         let fs = check(
-            &BaselineState::Loaded(loaded),
+            &BaselineState::Loaded(Box::new(loaded)),
             &lock(&tools, &opts()),
             &DriftPolicy::default(),
         );

@@ -34,7 +34,7 @@ pub fn js_number(x: f64) -> String {
     } else if -6 < n && n <= 0 {
         format!("0.{}{digits}", "0".repeat((-n) as usize))
     } else {
-        let sign = if n - 1 >= 0 { "+" } else { "-" };
+        let sign = if n > 0 { "+" } else { "-" };
         let ex = (n - 1).abs();
         if k == 1 {
             format!("{digits}e{sign}{ex}")

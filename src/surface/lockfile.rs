@@ -591,7 +591,7 @@ pub enum BaselineState {
     },
     /// The file exists but cannot be used.
     Invalid(LockfileError),
-    Loaded(Loaded),
+    Loaded(Box<Loaded>),
 }
 
 /// Reads the baseline at `path`. A BOM is not stripped: the original rejects it too.
@@ -609,7 +609,7 @@ pub fn load(path: &Path) -> BaselineState {
                 "file is not valid UTF-8 ({e})"
             ))),
             Ok(text) => match parse(&text) {
-                Ok(l) => BaselineState::Loaded(l),
+                Ok(l) => BaselineState::Loaded(Box::new(l)),
                 Err(e) => BaselineState::Invalid(e),
             },
         },
@@ -753,7 +753,8 @@ mod tests {
     #[test]
     fn malformed_files_name_the_json_path() {
         let mut v: Value = serde_json::from_str(EXAMPLE).unwrap();
-        let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+        type Mutation = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Mutation, &str)> = vec![
             (
                 Box::new(|v| {
                     v.as_object_mut().unwrap().remove("tools");

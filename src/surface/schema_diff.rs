@@ -1162,10 +1162,7 @@ pub fn diff_annotations(tool: &str, base: &ToolEntry, curr: &ToolEntry) -> Vec<C
             "tool may now reach external systems",
         ),
     ];
-    let defaults = |key: &str| match key {
-        "readOnlyHint" => false,
-        _ => true,
-    };
+    let defaults = |key: &str| key != "readOnlyHint";
     let mut out = Vec::new();
     for (key, from, to, why) in rules {
         if eff(base, key, defaults(key)) == from && eff(curr, key, defaults(key)) == to {

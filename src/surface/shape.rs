@@ -519,3 +519,401 @@ pub fn diff_shapes(tool: &str, base: &Value, curr: &Value) -> Vec<Change> {
     );
     d.out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Severity, Status};
+    use crate::surface::json::to_compact;
+    use crate::transport::RpcError;
+
+    fn tool(name: &str, ann: Option<Value>, required: &[&str]) -> Value {
+        let mut t = json!({"name": name, "inputSchema": {"type": "object", "required": required}});
+        if let Some(a) = ann {
+            t["annotations"] = a;
+        }
+        t
+    }
+
+    #[test]
+    fn side_effect_policy_truth_table() {
+        let tools = vec![
+            tool("none", None, &[]),
+            tool("ro_false", Some(json!({"readOnlyHint": false})), &[]),
+            tool("destructive", Some(json!({"destructiveHint": true})), &[]),
+            tool(
+                "both",
+                Some(json!({"readOnlyHint": true, "destructiveHint": true})),
+                &[],
+            ),
+            tool(
+                "needs_args",
+                Some(json!({"readOnlyHint": true})),
+                &["id", "page"],
+            ),
+            tool("ok", Some(json!({"readOnlyHint": true})), &[]),
+            tool("wipe", Some(json!({"destructiveHint": true})), &["scope"]),
+        ];
+        let cfg = SamplingConfig {
+            tools: vec![
+                ("ghost".into(), json!({})),
+                ("wipe".into(), json!({"scope": "tmp"})),
+            ],
+            ..Default::default()
+        };
+        let (calls, notes) = output_sampling_plan(&tools, &cfg);
+        assert_eq!(
+            calls,
+            vec![
+                ("ok".to_string(), json!({})),
+                ("wipe".to_string(), json!({"scope": "tmp"}))
+            ]
+        );
+        let got: Vec<(&str, &str, &str)> = notes
+            .iter()
+            .map(|n| (n.tool.as_str(), n.status.as_str(), n.reason.as_str()))
+            .collect();
+        let side = "not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects";
+        assert_eq!(got, vec![
+            ("ghost", "failed", "listed in checks.drift.output.tools but the server does not expose it"),
+            ("none", "refused", side),
+            ("ro_false", "refused", side),
+            ("destructive", "refused", side),
+            ("both", "refused", "annotated both readOnlyHint and destructiveHint — contradictory, refusing to call without an explicit allowlist entry"),
+            ("needs_args", "skipped", "requires arguments (id, page) — add it to checks.drift.output.tools with args"),
+        ]);
+        let (calls, notes) = output_sampling_plan(
+            &tools[5..6],
+            &SamplingConfig {
+                call_readonly: false,
+                ..Default::default()
+            },
+        );
+        assert!(calls.is_empty());
+        assert_eq!(
+            notes[0].reason,
+            "call_readonly is disabled and the tool is not in checks.drift.output.tools"
+        );
+        // Notes as findings (drift.md §10.6).
+        let f = notes[0].to_finding();
+        assert_eq!(
+            (f.id.as_str(), f.status, f.severity, f.location.as_deref()),
+            (
+                "drift/output-sampling",
+                Status::Skip,
+                Severity::Info,
+                Some("ok")
+            )
+        );
+        assert_eq!(f.message, "Output sampling refused for \"ok\": call_readonly is disabled and the tool is not in checks.drift.output.tools");
+        let f = SamplingNote::new("t", NoteStatus::Partial, "x").to_finding();
+        assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
+    }
+
+    #[test]
+    fn extracting_the_tracked_value() {
+        let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
+        assert_eq!(
+            extract(&json!({"structuredContent": {"a": 1}, "content": []})),
+            Some((Source::Structured, json!({"a": 1})))
+        );
+        assert_eq!(
+            extract(
+                &json!({"structuredContent": null, "content": [{"type": "text", "text": "[1]"}]})
+            ),
+            Some((Source::JsonText, json!([1])))
+        );
+        assert_eq!(
+            extract(&text("\u{feff}\n {\"a\": true} \u{2028}")),
+            Some((Source::JsonText, json!({"a": true})))
+        );
+        assert_eq!(
+            extract(&text("hello {")),
+            Some((Source::Content, json!({"text": true})))
+        );
+        assert_eq!(
+            extract(&text("{not json")),
+            Some((Source::Content, json!({"text": true})))
+        );
+        assert_eq!(
+            extract(
+                &json!({"content": [{"type": "text", "text": "{}"}, {"type": "image"}, {"type": 5}, {"type": "text"}]})
+            ),
+            Some((
+                Source::Content,
+                json!({"text": true, "image": true, "unknown": true})
+            ))
+        );
+        assert_eq!(extract(&json!({})), Some((Source::Content, json!({}))));
+        assert_eq!(
+            extract(&json!({"isError": true, "structuredContent": {}})),
+            None
+        );
+        assert_eq!(extract(&json!("x")), None);
+    }
+
+    #[test]
+    fn inference_matches_the_lockfile_example() {
+        let samples = vec![
+            json!({"fetchedAt": "a", "cursor": null, "entries": [{"id": "1", "score": 1, "tags": [], "note": "n"}]}),
+            json!({"fetchedAt": "b", "cursor": "c", "entries": [{"id": "2", "score": 2.5, "tags": ["x"], "note": "m"}]}),
+            json!({"fetchedAt": "c", "cursor": "d", "entries": [{"id": "3", "score": 3, "tags": ["y", "z"]}]}),
+        ];
+        let s: Vec<(Source, Value)> = samples
+            .into_iter()
+            .map(|v| (Source::Structured, v))
+            .collect();
+        let expected = r#"{"source":"structured","samples":3,"shape":{"types":["object"],"objectCount":3,"properties":{"fetchedAt":{"seen":3,"shape":{"types":["string"]}},"cursor":{"seen":3,"shape":{"types":["null","string"]}},"entries":{"seen":3,"shape":{"types":["array"],"items":{"types":["object"],"objectCount":3,"properties":{"id":{"seen":3,"shape":{"types":["string"]}},"score":{"seen":3,"shape":{"types":["number"]}},"tags":{"seen":3,"shape":{"types":["array"],"items":{"types":["string"]}}},"note":{"seen":2,"shape":{"types":["string"]}}}}}}}}}"#;
+        assert_eq!(to_compact(&infer(&s).unwrap()), expected);
+        let content =
+            infer(&[extract(&json!({"content": [{"type": "text", "text": "hi"}]})).unwrap()])
+                .unwrap();
+        assert_eq!(
+            to_compact(&content),
+            r#"{"source":"content","samples":1,"shape":{"types":["object"],"objectCount":1,"properties":{"text":{"seen":1,"shape":{"types":["boolean"]}}}}}"#
+        );
+        // A non-empty array before any object puts `items` first.
+        let mixed = infer(&[
+            (Source::Structured, json!([1])),
+            (Source::Structured, json!({})),
+        ])
+        .unwrap();
+        assert_eq!(
+            to_compact(&mixed["shape"]),
+            r#"{"types":["array","object"],"items":{"types":["number"]},"objectCount":1,"properties":{}}"#
+        );
+    }
+
+    #[test]
+    fn inference_limits() {
+        let mut deep = json!(1);
+        for _ in 0..100 {
+            deep = json!({ "a": deep });
+        }
+        assert_eq!(
+            infer(&[(Source::Structured, deep)]).unwrap_err(),
+            "Output exceeds maximum depth of 64 (untrusted input protection)"
+        );
+        let wide: Map<String, Value> = (0..1001).map(|i| (format!("k{i}"), json!(1))).collect();
+        assert_eq!(
+            infer(&[(Source::Structured, Value::Object(wide))]).unwrap_err(),
+            "Output object has 1001 properties, limit is 1000 (untrusted input protection)"
+        );
+        assert_eq!(
+            infer(&[
+                (Source::Structured, json!({})),
+                (Source::JsonText, json!({}))
+            ])
+            .unwrap_err(),
+            "inconsistent output kind across samples (structured vs json-text)"
+        );
+        let mut long: Vec<Value> = vec![json!(1); 100];
+        long.push(json!("ignored"));
+        let s = infer(&[(Source::Structured, Value::Array(long))]).unwrap();
+        assert_eq!(s["shape"]["items"]["types"], json!(["number"]));
+        // Keys like __proto__ and constructor are ordinary.
+        let s = infer(&[(
+            Source::Structured,
+            json!({"__proto__": 1, "constructor": "x", "toString": true, "hasOwnProperty": null}),
+        )])
+        .unwrap();
+        assert_eq!(s["shape"]["properties"].as_object().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn sampling_outcomes() {
+        let ok = |v: Value| -> CallOutcome { Ok(json!({"structuredContent": v})) };
+        let tool_err: CallOutcome = Ok(json!({"isError": true, "content": []}));
+        let (shape, note) = sample_tool(
+            "t",
+            &[
+                ok(json!({"a": 1})),
+                ok(json!({"a": 2})),
+                ok(json!({"a": 3})),
+            ],
+        );
+        assert_eq!(shape.unwrap()["samples"], json!(3));
+        assert_eq!(note, None);
+        let (shape, note) = sample_tool(
+            "t",
+            &[
+                ok(json!({"a": 1})),
+                Err(RpcError::request_timeout()),
+                ok(json!({"a": 2})),
+            ],
+        );
+        assert_eq!(shape.unwrap()["samples"], json!(2));
+        let note = note.unwrap();
+        assert_eq!(note.status, NoteStatus::Partial);
+        assert_eq!(note.reason, "1 of 3 samples failed (last error: MCP error -32001: Request timed out (raised locally by mcpward, not sent by the server)); shape inferred from 2");
+        let (shape, note) = sample_tool("t", &[tool_err.clone(), tool_err.clone(), tool_err]);
+        assert!(shape.is_none());
+        assert_eq!(
+            note.unwrap().reason,
+            "no successful sample out of 3 (last error: tool returned isError: true)"
+        );
+        let (shape, note) = sample_tool(
+            "t",
+            &[
+                Ok(json!({"structuredContent": {}})),
+                Ok(json!({"content": []})),
+            ],
+        );
+        assert!(shape.is_none());
+        assert_eq!(
+            note.unwrap().reason,
+            "inconsistent output kind across samples (structured vs content)"
+        );
+    }
+
+    fn shape_of(src: Source, samples: &[Value]) -> Value {
+        infer(&samples.iter().map(|v| (src, v.clone())).collect::<Vec<_>>()).unwrap()
+    }
+
+    fn msgs(b: &Value, c: &Value) -> Vec<(DriftClass, String)> {
+        diff_shapes("t", b, c)
+            .into_iter()
+            .map(|ch| (ch.class, ch.message))
+            .collect()
+    }
+
+    #[test]
+    fn shape_diff_messages() {
+        use DriftClass::{BreakingOutputShapeChange as B, NonbreakingOutputShapeChange as N};
+        let st = |v: Value| shape_of(Source::Structured, &[v.clone(), v.clone(), v]);
+        let sfx = " (inferred; baseline 3 sample(s), current 3 sample(s))";
+        let m = |s: &str| format!("Tool \"t\" output {s}{sfx}");
+        assert_eq!(
+            msgs(
+                &st(json!({"status": "ok", "uptime": 1, "checkedAt": "x"})),
+                &st(json!({"status": "ok", "checkedAt": "x"}))
+            ),
+            vec![(B, m("$.uptime was removed"))]
+        );
+        assert_eq!(
+            msgs(
+                &st(json!({"id": 1, "owner": {"id": 1, "name": "a"}})),
+                &st(json!({"id": 1, "owner": "a"}))
+            ),
+            vec![(B, m("$.owner type changed from object to string"))]
+        );
+        assert_eq!(
+            msgs(&st(json!({"p50": 1})), &st(json!({"p50": 1, "p99": 2}))),
+            vec![(N, m("$.p99 was added"))]
+        );
+        assert_eq!(
+            msgs(&st(json!({"a": "x"})), &st(json!({"a": null}))),
+            vec![(B, m("$.a type changed from string to null"))]
+        );
+        assert_eq!(
+            msgs(
+                &st(json!({"a": "x"})),
+                &shape_of(
+                    Source::Structured,
+                    &[json!({"a": "x"}), json!({"a": null}), json!({"a": 1})]
+                )
+            ),
+            vec![(B, m("$.a now also returns null | number"))]
+        );
+        assert_eq!(
+            msgs(
+                &shape_of(
+                    Source::Structured,
+                    &[json!({"a": "x"}), json!({"a": null}), json!({"a": 1})]
+                ),
+                &st(json!({"a": "x"}))
+            ),
+            vec![(N, m("$.a no longer returns null | number"))]
+        );
+        // Values vary, structure does not: no change.
+        let feed1 = shape_of(
+            Source::Structured,
+            &[
+                json!({"n": 1, "cursor": null, "note": "a"}),
+                json!({"n": 2, "cursor": "x"}),
+                json!({"n": 3, "cursor": "y", "note": "b"}),
+            ],
+        );
+        let feed2 = shape_of(
+            Source::Structured,
+            &[
+                json!({"n": 9, "cursor": "q", "note": "z"}),
+                json!({"n": 8, "cursor": null}),
+                json!({"n": 7, "cursor": "r"}),
+            ],
+        );
+        assert_eq!(msgs(&feed1, &feed2), vec![]);
+        // Optional vs always-present.
+        let no_note = shape_of(
+            Source::Structured,
+            &[
+                json!({"n": 1, "cursor": null}),
+                json!({"n": 1, "cursor": "x"}),
+                json!({"n": 1, "cursor": "y"}),
+            ],
+        );
+        assert_eq!(
+            msgs(&feed1, &no_note),
+            vec![(N, m("$.note was not observed (was optional)"))]
+        );
+        assert_eq!(msgs(&no_note, &feed1), vec![(N, m("$.note was added"))]);
+        let opt = shape_of(
+            Source::Structured,
+            &[json!({"a": 1}), json!({}), json!({"a": 1})],
+        );
+        assert_eq!(
+            msgs(&st(json!({"a": 1})), &opt),
+            vec![(
+                B,
+                m("$.a became optional (present in 2 of 3 observed objects)")
+            )]
+        );
+        assert_eq!(
+            msgs(&opt, &st(json!({"a": 1}))),
+            vec![(N, m("$.a became always-present"))]
+        );
+        // Nested arrays, content kinds, source change, sample counts.
+        assert_eq!(
+            msgs(
+                &st(json!({"list": [{"name": "a", "id": 1}]})),
+                &st(json!({"list": [{"id": 1}]}))
+            ),
+            vec![(B, m("$.list[].name was removed"))]
+        );
+        let text = shape_of(Source::Content, &[json!({"text": true})]);
+        let image = shape_of(
+            Source::Content,
+            &[json!({"image": true}), json!({"image": true})],
+        );
+        let sfx2 = " (inferred; baseline 1 sample(s), current 2 sample(s))";
+        assert_eq!(
+            msgs(&text, &image),
+            vec![
+                (B, format!("Tool \"t\" output $.text was removed{sfx2}")),
+                (N, format!("Tool \"t\" output $.image was added{sfx2}")),
+            ]
+        );
+        assert_eq!(msgs(&st(json!({})), &shape_of(Source::JsonText, &[json!({})])),
+            vec![(B, "Tool \"t\" output format changed from structuredContent to JSON text content (inferred; baseline 3 sample(s), current 1 sample(s))".to_string())]);
+        // Prototype-looking keys.
+        let proto =
+            st(json!({"constructor": 1, "__proto__": 1, "toString": 1, "hasOwnProperty": 1}));
+        assert_eq!(msgs(&proto, &proto), vec![]);
+        assert_eq!(
+            msgs(
+                &proto,
+                &st(json!({"constructor": 1, "toString": 1, "hasOwnProperty": 1}))
+            ),
+            vec![(B, m("$.__proto__ was removed"))]
+        );
+        // Garbage shapes from a hand-edited lockfile do not panic.
+        assert_eq!(
+            msgs(
+                &json!({"source": "structured", "shape": 5}),
+                &json!({"source": "structured", "shape": {"types": "x", "properties": []}})
+            )
+            .len(),
+            0
+        );
+    }
+}
