@@ -12,6 +12,7 @@ pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod runner;
+pub mod surface;
 pub mod transport;
 
 /// The one version string: `--version`, `clientInfo.version`, report `version`, lockfile meta.

@@ -5,6 +5,7 @@ use crate::rules::Rule;
 
 pub mod behavioral;
 pub mod compliance;
+pub mod drift;
 pub mod errors;
 pub mod latency;
 pub mod schema;
@@ -14,7 +15,7 @@ pub mod schema;
 pub const FAMILIES: &[&[Rule]] = &[
     compliance::RULES,
     schema::RULES,
-    // drift
+    drift::RULES,
     // security
     // collision
     behavioral::RULES,

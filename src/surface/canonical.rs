@@ -1,0 +1,345 @@
+//! Description canonicalization (version 2) and schema canonicalization, lockfile.md §5–§7.
+//! Canonical forms feed only the drift hash and the stored text; security checks read the
+//! raw server text.
+
+use super::json::{js_key_order, js_string_form, utf16_cmp};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
+
+/// The canonicalization rules this build writes (`meta.canonicalVersion`).
+pub const CANONICAL_VERSION: u64 = 2;
+
+/// Nesting limit for schemas and inferred output (untrusted input protection).
+pub const MAX_DEPTH: usize = 64;
+
+pub const DEPTH_ERROR: &str = "Schema exceeds maximum depth of 64 (untrusted input protection)";
+
+/// Hash of the empty description.
+pub const EMPTY_HASH: &str =
+    "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/// ASCII-only trim: exactly SPACE, TAB and LF. A Unicode-aware trim would strip U+FEFF and
+/// hide an invisible rug-pull at the edge of a description (the canonicalization v2 fix).
+fn ascii_trim(s: &str) -> &str {
+    s.trim_matches([' ', '\t', '\n'])
+}
+
+/// Canonical form of a tool or parameter description (lockfile.md §5.1).
+pub fn canonicalize_description(raw: &str) -> String {
+    if raw.is_empty() {
+        return String::new();
+    }
+    let nfc: String = raw.nfc().collect();
+    let lf = nfc.replace("\r\n", "\n").replace('\r', "\n");
+    let lines: Vec<String> = lf
+        .split('\n')
+        .map(|line| {
+            let mut out = String::with_capacity(line.len());
+            let mut in_run = false;
+            for c in line.chars() {
+                if c == ' ' || c == '\t' {
+                    if !in_run {
+                        out.push(' ');
+                    }
+                    in_run = true;
+                } else {
+                    out.push(c);
+                    in_run = false;
+                }
+            }
+            ascii_trim(&out).to_string()
+        })
+        .collect();
+    ascii_trim(&lines.join("\n")).to_string()
+}
+
+/// `sha256:` + lowercase hex of the UTF-8 bytes of `text`.
+pub fn sha256_tag(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut out = String::with_capacity(71);
+    out.push_str("sha256:");
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// The `descriptionHash` of a raw description (missing counts as empty).
+pub fn description_hash(raw: Option<&str>) -> String {
+    sha256_tag(&canonicalize_description(raw.unwrap_or("")))
+}
+
+/// Canonical schema (lockfile.md §6): string values NFC, object keys sorted by UTF-16 code
+/// units (then JavaScript index-key order), `required` arrays sorted, depth-limited.
+pub fn canonicalize_schema(v: &Value) -> Result<Value, String> {
+    canon(v, 0)
+}
+
+fn canon(v: &Value, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(DEPTH_ERROR.to_string());
+    }
+    Ok(match v {
+        Value::String(s) => Value::String(s.nfc().collect()),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .map(|e| canon(e, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort_by(|a, b| utf16_cmp(a, b));
+            let mut sorted = Map::new();
+            for k in keys {
+                let val = &m[k.as_str()];
+                let out = match val {
+                    Value::Array(items) if k == "required" => {
+                        if depth + 1 > MAX_DEPTH {
+                            return Err(DEPTH_ERROR.to_string());
+                        }
+                        let mut items = items.clone();
+                        // JavaScript's default sort: by string form, UTF-16 order, stable.
+                        items.sort_by(|a, b| utf16_cmp(&js_string_form(a), &js_string_form(b)));
+                        Value::Array(items)
+                    }
+                    other => canon(other, depth + 1)?,
+                };
+                sorted.insert(k.clone(), out);
+            }
+            // The original builds a JavaScript object, whose own-key order puts index keys first.
+            let mut ordered = Map::new();
+            for k in js_key_order(sorted.keys().map(String::as_str)) {
+                ordered.insert(k.to_string(), sorted[k].clone());
+            }
+            Value::Object(ordered)
+        }
+        other => other.clone(),
+    })
+}
+
+/// The stderr warning of lockfile.md §7.1, when the baseline used other rules.
+pub fn canonical_version_warning(baseline_version: u64) -> Option<String> {
+    (baseline_version != CANONICAL_VERSION).then(|| {
+        format!(
+            "Warning: Baseline was captured with canonicalization v{baseline_version}, current uses v{CANONICAL_VERSION}. Some changes may be artifacts of the canonicalization change. Recommend re-running 'mcpward baseline' to update."
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// lockfile.md §5.5, every worked example.
+    #[test]
+    fn worked_hash_examples() {
+        let table: &[(&str, &str, &str)] = &[
+            (
+                "",
+                "",
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            ),
+            (
+                "Reads a file.",
+                "Reads a file.",
+                "2ea6be57cad299955a905c64a6a0689d31192cdb6715fc98e61970138019cd3d",
+            ),
+            (
+                "  Reads   a file.\r\n\tNever writes.  \r\n",
+                "Reads a file.\nNever writes.",
+                "3b17b047e56a289d7da802a8788c0f533600ca156de4a8ec74dfb0d060114706",
+            ),
+            (
+                "Cafe\u{301} menu",
+                "Caf\u{e9} menu",
+                "d3bd7b817298938372293328f74ab0b6c203469170fca8f26bbc846084e6c9bd",
+            ),
+            (
+                "Caf\u{e9} menu",
+                "Caf\u{e9} menu",
+                "d3bd7b817298938372293328f74ab0b6c203469170fca8f26bbc846084e6c9bd",
+            ),
+            (
+                "Reads a\u{200b} file.",
+                "Reads a\u{200b} file.",
+                "607a7360b02e82e222e1636a562c7fe464fd630d183c1a69532b034f292c32db",
+            ),
+            (
+                "\u{feff}Reads a file.",
+                "\u{feff}Reads a file.",
+                "8786997675143822a6ea8ee9a3db7a3c92292345f5a357badbdd9fd3ceabc109",
+            ),
+            (
+                "\u{a0}Reads a file.",
+                "\u{a0}Reads a file.",
+                "3395a08d4eb06fa808d2aba646bdf5f1b8131f23744dcd8459bc7dd5906c4d42",
+            ),
+            (
+                "Reads a file.\u{2028}",
+                "Reads a file.\u{2028}",
+                "b28a84c88cfdc0325e21adf5cbe7f21e92758ce4ea482978f0b523951237a217",
+            ),
+            (
+                "\u{b}Reads a file.\u{c}",
+                "\u{b}Reads a file.\u{c}",
+                "9047734de942ac788efc6a221fc2d498fb8d78a977be0c7a0d81edd8f9d0e3bb",
+            ),
+            (
+                "Line one.\n\n\n  Line two.  ",
+                "Line one.\n\n\nLine two.",
+                "50793f68e4547761b5300f14549688c83b9c9f3e9f2b9491f8424ec51362f355",
+            ),
+            (
+                "a\rb",
+                "a\nb",
+                "7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78",
+            ),
+            (
+                "  Cafe\u{301}\u{200b}  test  \r\n  line 2  ",
+                "Caf\u{e9}\u{200b} test\nline 2",
+                "67a4fa87602af7ac0987ef6aa51f2d5526eb90c7fbde27f10707ffa5f24a2b67",
+            ),
+            (
+                "Original description: echoes back the message.",
+                "Original description: echoes back the message.",
+                "40d8aee68a2ba778eca24d09bcdb733114d321532c6a94cd3620f5b2ad51d0ac",
+            ),
+            (
+                "Modified description: now it also logs the message internally.",
+                "Modified description: now it also logs the message internally.",
+                "2af96f3cd658aa92f259655f01b6fd1789a5628922f3c38cd6451cc1edc2081a",
+            ),
+            (
+                "This tool exists in v1 but will be removed in v2.",
+                "This tool exists in v1 but will be removed in v2.",
+                "146c1091fd2bf29e67d58c514c355e50d77c30b61523237b459de48d2d805ff8",
+            ),
+            (
+                "Performs a computation.",
+                "Performs a computation.",
+                "f7a3f6568dd486595e4d78f803bb3c051146123eb25d7de177a166d3aca1916e",
+            ),
+            (
+                "Queries data from the system.",
+                "Queries data from the system.",
+                "d57b5bfb773a62fe4b7dd920811c35747cff52f2edb54e5af0e18ff332f88842",
+            ),
+            (
+                "Reads data without modifying anything.",
+                "Reads data without modifying anything.",
+                "405ef34966d12a6d1a86c5aed4b332524e0e61db9c23906322fd0e12979a8605",
+            ),
+            (
+                "This tool remains unchanged between versions.",
+                "This tool remains unchanged between versions.",
+                "6a22635d1850334b9cc05d5215e9687afa7d23d92ec083a65af20f30e641be23",
+            ),
+            (
+                "A test tool for canonicalization.\nCaf\u{e9} with NFC \u{e9}.",
+                "A test tool for canonicalization.\nCaf\u{e9} with NFC \u{e9}.",
+                "365afa7875d441c9545a975d98557f0e69400633e97b8b8b0662d702c11732de",
+            ),
+            (
+                "A test tool for canonicalization.\r\nCafe\u{301} with NFC e\u{301}.",
+                "A test tool for canonicalization.\nCaf\u{e9} with NFC \u{e9}.",
+                "365afa7875d441c9545a975d98557f0e69400633e97b8b8b0662d702c11732de",
+            ),
+            (
+                "A test\u{200b} tool for canonicalization.\nCaf\u{e9} with NFC \u{e9}.",
+                "A test\u{200b} tool for canonicalization.\nCaf\u{e9} with NFC \u{e9}.",
+                "2d146d17111d7041c35fdae90357011841f4ed32b7425d42d304d70d438f7685",
+            ),
+        ];
+        for (i, (raw, canonical, hex)) in table.iter().enumerate() {
+            assert_eq!(
+                canonicalize_description(raw),
+                *canonical,
+                "example {}",
+                i + 1
+            );
+            assert_eq!(
+                description_hash(Some(raw)),
+                format!("sha256:{hex}"),
+                "example {}",
+                i + 1
+            );
+        }
+        assert_eq!(description_hash(None), EMPTY_HASH);
+    }
+
+    #[test]
+    fn ascii_only_trim_edges() {
+        let base = "Read a file";
+        for c in ['\u{feff}', '\u{a0}'] {
+            assert_ne!(canonicalize_description(&format!("{c}{base}")), base);
+        }
+        assert_ne!(canonicalize_description(&format!("{base}\u{feff}")), base);
+        assert_ne!(canonicalize_description(&format!("{base}\u{2028}")), base);
+        assert_ne!(
+            canonicalize_description("Line\n\u{feff}Read a file"),
+            "Line\nRead a file"
+        );
+        assert_eq!(canonicalize_description(" \t Read a file \n "), base);
+        assert_eq!(
+            canonicalize_description("Test\u{200B} text"),
+            "Test\u{200B} text"
+        );
+        assert_eq!(canonicalize_description("a\u{202E}b"), "a\u{202E}b");
+        let para = "Paragraph 1\n\nParagraph 2\n\n\nParagraph 3";
+        assert_eq!(canonicalize_description(para), para);
+        assert_eq!(canonicalize_description("a\r\r\nb"), "a\n\nb");
+    }
+
+    #[test]
+    fn schema_canonical_form() {
+        let input: Value = serde_json::from_str(
+            r#"{"type":"object","required":["z","a"],"properties":{"z":{"type":"string"},"a":{"type":"number"}},"title":"Cafe\u0301","nullable":null}"#,
+        )
+        .unwrap();
+        let out = canonicalize_schema(&input).unwrap();
+        assert_eq!(
+            serde_json::to_string(&out).unwrap(),
+            r#"{"nullable":null,"properties":{"a":{"type":"number"},"z":{"type":"string"}},"required":["a","z"],"title":"Café","type":"object"}"#
+        );
+        // Index-key order inside properties, and the `required` sort by UTF-16 string form.
+        let v = json!({"properties": {"b":{}, "10":{}, "2":{}, "B":{}, "é":{}, "_x":{}}, "required": ["b","10","2","B"]});
+        let out = canonicalize_schema(&v).unwrap();
+        let keys: Vec<&String> = out["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["2", "10", "B", "_x", "b", "é"]);
+        assert_eq!(out["required"], json!(["10", "2", "B", "b"]));
+        // enum order kept, required elements not normalized, __proto__ kept.
+        let v = json!({"enum": ["b", "a"], "required": ["e\u{301}"], "properties": {"__proto__": {"type": "string"}}});
+        let out = canonicalize_schema(&v).unwrap();
+        assert_eq!(out["enum"], json!(["b", "a"]));
+        assert_eq!(out["required"], json!(["e\u{301}"]));
+        assert!(out["properties"].get("__proto__").is_some());
+    }
+
+    #[test]
+    fn schema_depth_limit() {
+        let mut v = json!({"type": "string"});
+        for _ in 0..70 {
+            v = json!({ "properties": { "a": v } });
+        }
+        let err = canonicalize_schema(&v).unwrap_err();
+        assert!(err.contains("maximum depth"), "{err}");
+        // Exactly 64 levels is fine (root object at depth 0, scalar at depth 64).
+        let mut ok = json!(1);
+        for _ in 0..64 {
+            ok = json!([ok]);
+        }
+        assert!(canonicalize_schema(&ok).is_ok());
+        assert!(canonicalize_schema(&json!([ok])).is_err());
+    }
+
+    #[test]
+    fn version_warning_text() {
+        assert_eq!(canonical_version_warning(2), None);
+        assert_eq!(
+            canonical_version_warning(0).unwrap(),
+            "Warning: Baseline was captured with canonicalization v0, current uses v2. Some changes may be artifacts of the canonicalization change. Recommend re-running 'mcpward baseline' to update."
+        );
+    }
+}

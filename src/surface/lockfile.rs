@@ -1,0 +1,875 @@
+//! Lockfile v2: the model, its byte-exact rendering, reading (v2 as is, legacy v1 migrated),
+//! and an atomic write (lockfile.md §2, §4, §9; DECISIONS #18–#20, #39).
+
+use super::canonical::{canonical_version_warning, canonicalize_schema};
+use super::json::{js_key_order, js_number, path_segment, to_pretty};
+use serde_json::{Map, Value};
+use std::io::Write;
+use std::path::Path;
+
+/// The lockfile format this build reads and writes.
+pub const SCHEMA_VERSION: u64 = 2;
+
+/// Printed (by the caller) when a legacy v1 file is migrated in memory (lockfile.md §9.2).
+pub const LEGACY_WARNING: &str = "Warning: Loading v1 lockfile (pre-M1). Provenance fields unavailable.\n         Recommend running \"mcpward baseline\" to update to v2 format.";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lockfile {
+    pub protocol_version: String,
+    pub capabilities: Capabilities,
+    /// Tools in file (JavaScript key) order; names are unique.
+    pub tools: Vec<(String, ToolEntry)>,
+    pub meta: Meta,
+}
+
+/// The three recorded capability objects, each as received (`{}` when not declared).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capabilities {
+    pub tools: Value,
+    pub resources: Value,
+    pub prompts: Value,
+}
+
+impl Default for Capabilities {
+    fn default() -> Self {
+        let empty = || Value::Object(Map::new());
+        Capabilities {
+            tools: empty(),
+            resources: empty(),
+            prompts: empty(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolEntry {
+    pub description_hash: String,
+    /// Canonical text; `None` is written as `null` (full_text off, or a legacy baseline).
+    pub description: Option<String>,
+    /// Canonical schema, `Value::Null` when the tool has none.
+    pub input_schema: Value,
+    pub output_schema: Value,
+    /// `None` is written as `null`; members in stored order.
+    pub annotations: Option<Map<String, Value>>,
+    /// Inferred output shape (`lockfile.md` §2.2.1); omitted from the file when `None`.
+    pub output_shape: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    pub mcpward_version: String,
+    pub canonical_version: u64,
+    pub captured_at: String,
+    pub server_name: String,
+    pub server_version: String,
+    pub target: Target,
+    pub auth_context: AuthContext,
+    pub environment: Environment,
+    /// Only for modern-era captures (DECISIONS #39); omitted otherwise.
+    pub protocol: Option<ProtocolMeta>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub transport: String,
+    pub identity: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuthContext {
+    pub kind: String,
+    pub keys: Vec<String>,
+    pub fingerprint: Option<String>,
+    pub label: Option<String>,
+}
+
+impl AuthContext {
+    pub fn none() -> Self {
+        AuthContext {
+            kind: "none".into(),
+            keys: vec![],
+            fingerprint: None,
+            label: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Environment {
+    pub ci: bool,
+    pub node_version: String,
+    pub platform: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProtocolMeta {
+    pub era: String,
+    pub supported_versions: Vec<String>,
+}
+
+impl Lockfile {
+    pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
+        self.tools.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    /// The era a lockfile was captured over: `meta.protocol.era`, absent ⇒ legacy.
+    pub fn era(&self) -> &str {
+        self.meta
+            .protocol
+            .as_ref()
+            .map(|p| p.era.as_str())
+            .unwrap_or("legacy")
+    }
+
+    /// The JSON value in the exact member order of lockfile.md §2.
+    pub fn to_value(&self) -> Value {
+        let mut root = Map::new();
+        root.insert(
+            "protocolVersion".into(),
+            self.protocol_version.clone().into(),
+        );
+        let mut caps = Map::new();
+        caps.insert("tools".into(), self.capabilities.tools.clone());
+        caps.insert("resources".into(), self.capabilities.resources.clone());
+        caps.insert("prompts".into(), self.capabilities.prompts.clone());
+        root.insert("capabilities".into(), Value::Object(caps));
+        let mut tools = Map::new();
+        for (name, t) in &self.tools {
+            tools.insert(name.clone(), t.to_value());
+        }
+        root.insert("tools".into(), Value::Object(tools));
+        root.insert("meta".into(), self.meta.to_value());
+        Value::Object(root)
+    }
+
+    /// The file's bytes: `JSON.stringify(lockfile, null, 2)`, no trailing newline.
+    pub fn render(&self) -> String {
+        to_pretty(&self.to_value())
+    }
+}
+
+impl ToolEntry {
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "descriptionHash".into(),
+            self.description_hash.clone().into(),
+        );
+        m.insert(
+            "description".into(),
+            self.description.clone().map_or(Value::Null, Value::String),
+        );
+        m.insert("inputSchema".into(), self.input_schema.clone());
+        m.insert("outputSchema".into(), self.output_schema.clone());
+        m.insert(
+            "annotations".into(),
+            self.annotations.clone().map_or(Value::Null, Value::Object),
+        );
+        if let Some(shape) = &self.output_shape {
+            m.insert("outputShape".into(), shape.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+fn opt_string(v: &Option<String>) -> Value {
+    v.clone().map_or(Value::Null, Value::String)
+}
+
+impl Meta {
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("schemaVersion".into(), SCHEMA_VERSION.into());
+        m.insert("mcpwardVersion".into(), self.mcpward_version.clone().into());
+        m.insert("canonicalVersion".into(), self.canonical_version.into());
+        m.insert("capturedAt".into(), self.captured_at.clone().into());
+        m.insert("serverName".into(), self.server_name.clone().into());
+        m.insert("serverVersion".into(), self.server_version.clone().into());
+        let mut t = Map::new();
+        t.insert("transport".into(), self.target.transport.clone().into());
+        t.insert("identity".into(), self.target.identity.clone().into());
+        m.insert("target".into(), Value::Object(t));
+        let a = &self.auth_context;
+        let mut am = Map::new();
+        am.insert("kind".into(), a.kind.clone().into());
+        am.insert("keys".into(), a.keys.clone().into());
+        am.insert("fingerprint".into(), opt_string(&a.fingerprint));
+        am.insert("label".into(), opt_string(&a.label));
+        m.insert("authContext".into(), Value::Object(am));
+        let e = &self.environment;
+        let mut em = Map::new();
+        em.insert("ci".into(), e.ci.into());
+        em.insert("nodeVersion".into(), e.node_version.clone().into());
+        em.insert("platform".into(), e.platform.clone().into());
+        m.insert("environment".into(), Value::Object(em));
+        if let Some(p) = &self.protocol {
+            let mut pm = Map::new();
+            pm.insert("era".into(), p.era.clone().into());
+            pm.insert(
+                "supportedVersions".into(),
+                p.supported_versions.clone().into(),
+            );
+            m.insert("protocol".into(), Value::Object(pm));
+        }
+        Value::Object(m)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LockfileError {
+    #[error("cannot read {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("invalid JSON: {0}")]
+    Json(String),
+    /// A member with the wrong type, or a required member missing (DECISIONS #20).
+    #[error("invalid lockfile at {path}: {reason}")]
+    Invalid { path: String, reason: String },
+    #[error("Invalid lockfile: missing meta field")]
+    MissingMeta,
+    /// DECISIONS #19: a newer format is refused, not migrated as legacy.
+    #[error("lockfile schemaVersion {0} is newer than this mcpward supports (2)")]
+    TooNew(String),
+}
+
+impl LockfileError {
+    /// `diff` exits 2 on this one instead of reporting `drift/baseline-invalid` (DECISIONS #19).
+    pub fn is_too_new(&self) -> bool {
+        matches!(self, LockfileError::TooNew(_))
+    }
+}
+
+/// A lockfile read from disk, with the stderr warnings it produced (legacy migration,
+/// canonicalization version mismatch) for the caller to print.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub lockfile: Lockfile,
+    pub warnings: Vec<String>,
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn invalid(path: &str, reason: impl Into<String>) -> LockfileError {
+    LockfileError::Invalid {
+        path: path.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn wrong_type(path: &str, want: &str, got: &Value) -> LockfileError {
+    invalid(path, format!("expected {want}, found {}", type_name(got)))
+}
+
+/// Typed member access with a JSON path for errors. `strict = false` (legacy files) turns
+/// wrong types into the default instead of an error, like the original's migration.
+struct Obj<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+    strict: bool,
+}
+
+impl<'a> Obj<'a> {
+    fn child(&self, key: &str) -> String {
+        format!("{}{}", self.path, path_segment(key))
+    }
+    fn string(&self, key: &str, default: &str) -> Result<String, LockfileError> {
+        match self.map.get(key) {
+            None => Ok(default.to_string()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(_) if !self.strict => Ok(default.to_string()),
+            Some(v) => Err(wrong_type(&self.child(key), "a string", v)),
+        }
+    }
+    fn string_or_null(&self, key: &str) -> Result<Option<String>, LockfileError> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) if !self.strict => Ok(None),
+            Some(v) => Err(wrong_type(&self.child(key), "a string or null", v)),
+        }
+    }
+    fn object(&self, key: &str) -> Result<Option<Obj<'a>>, LockfileError> {
+        match self.map.get(key) {
+            None => Ok(None),
+            Some(Value::Object(m)) => Ok(Some(Obj {
+                map: m,
+                path: self.child(key),
+                strict: self.strict,
+            })),
+            Some(_) if !self.strict => Ok(None),
+            Some(v) => Err(wrong_type(&self.child(key), "an object", v)),
+        }
+    }
+    fn strings(&self, key: &str) -> Result<Vec<String>, LockfileError> {
+        match self.map.get(key) {
+            None => Ok(vec![]),
+            Some(Value::Array(a)) => {
+                let mut out = Vec::new();
+                for (i, e) in a.iter().enumerate() {
+                    match e {
+                        Value::String(s) => out.push(s.clone()),
+                        _ if !self.strict => {}
+                        other => {
+                            return Err(wrong_type(
+                                &format!("{}[{i}]", self.child(key)),
+                                "a string",
+                                other,
+                            ))
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            Some(_) if !self.strict => Ok(vec![]),
+            Some(v) => Err(wrong_type(&self.child(key), "an array", v)),
+        }
+    }
+}
+
+/// Parses lockfile text (lockfile.md §9.1): v2 as is, anything else below 2 as legacy v1.
+pub fn parse(text: &str) -> Result<Loaded, LockfileError> {
+    let root: Value = serde_json::from_str(text).map_err(|e| LockfileError::Json(e.to_string()))?;
+    let Value::Object(map) = &root else {
+        return Err(wrong_type("$", "an object", &root));
+    };
+    let schema_version = map.get("meta").and_then(|m| m.get("schemaVersion"));
+    let mut warnings = Vec::new();
+    let lockfile = match schema_version {
+        Some(Value::Number(n)) if n.as_f64() == Some(2.0) => parse_v2(map)?,
+        Some(Value::Number(n)) if n.as_f64().is_some_and(|x| x > 2.0) => {
+            return Err(LockfileError::TooNew(js_number(n.as_f64().unwrap_or(0.0))))
+        }
+        _ => {
+            warnings.push(LEGACY_WARNING.to_string());
+            parse_legacy(map)?
+        }
+    };
+    if let Some(w) = canonical_version_warning(lockfile.meta.canonical_version) {
+        warnings.push(w);
+    }
+    Ok(Loaded { lockfile, warnings })
+}
+
+fn parse_capabilities(root: &Obj) -> Result<Capabilities, LockfileError> {
+    let mut caps = Capabilities::default();
+    if let Some(c) = root.object("capabilities")? {
+        for (key, slot) in [
+            ("tools", &mut caps.tools),
+            ("resources", &mut caps.resources),
+            ("prompts", &mut caps.prompts),
+        ] {
+            match c.map.get(key) {
+                None | Some(Value::Null) => {}
+                Some(v) => *slot = v.clone(),
+            }
+        }
+    }
+    Ok(caps)
+}
+
+fn parse_tools(root: &Obj, legacy: bool) -> Result<Vec<(String, ToolEntry)>, LockfileError> {
+    let tools_path = root.child("tools");
+    let tools = match root.map.get("tools") {
+        None => return Err(invalid(&tools_path, "missing")),
+        Some(Value::Object(m)) => m,
+        Some(v) => return Err(wrong_type(&tools_path, "an object", v)),
+    };
+    let mut out = Vec::new();
+    // JSON.parse yields JavaScript key order: index-like names first.
+    for name in js_key_order(tools.keys().map(String::as_str)) {
+        let path = format!("{tools_path}{}", path_segment(name));
+        let entry = match tools.get(name) {
+            Some(Value::Object(m)) => Obj {
+                map: m,
+                path: path.clone(),
+                strict: true,
+            },
+            Some(v) => return Err(wrong_type(&path, "an object", v)),
+            None => continue,
+        };
+        out.push((name.to_string(), parse_entry(&entry, legacy)?));
+    }
+    Ok(out)
+}
+
+fn parse_entry(e: &Obj, legacy: bool) -> Result<ToolEntry, LockfileError> {
+    let description_hash = match e.map.get("descriptionHash") {
+        Some(Value::String(s)) => s.clone(),
+        None => return Err(invalid(&e.child("descriptionHash"), "missing")),
+        Some(v) => return Err(wrong_type(&e.child("descriptionHash"), "a string", v)),
+    };
+    let description = e.string_or_null("description")?;
+    let schema = |key: &str| -> Result<Value, LockfileError> {
+        match e.map.get(key) {
+            None if legacy => Ok(Value::Null),
+            None => Err(invalid(&e.child(key), "missing")),
+            // v2 files are used as written; legacy schemas were stored raw (§9.2).
+            Some(v) if legacy => canonicalize_schema(v).map_err(|m| invalid(&e.child(key), m)),
+            Some(v) => Ok(v.clone()),
+        }
+    };
+    let input_schema = schema("inputSchema")?;
+    let output_schema = schema("outputSchema")?;
+    let annotations = match e.map.get("annotations") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(m)) => Some(m.clone()),
+        Some(v) => return Err(wrong_type(&e.child("annotations"), "an object or null", v)),
+    };
+    let output_shape = match e.map.get("outputShape") {
+        None => None,
+        Some(v @ Value::Object(_)) => Some(v.clone()),
+        Some(v) => return Err(wrong_type(&e.child("outputShape"), "an object", v)),
+    };
+    Ok(ToolEntry {
+        description_hash,
+        description,
+        input_schema,
+        output_schema,
+        annotations,
+        output_shape,
+    })
+}
+
+fn parse_v2(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
+    let root = Obj {
+        map,
+        path: "$".into(),
+        strict: true,
+    };
+    let protocol_version = root.string("protocolVersion", "")?;
+    let capabilities = parse_capabilities(&root)?;
+    let tools = parse_tools(&root, false)?;
+    let meta = root
+        .object("meta")?
+        .ok_or_else(|| invalid("$.meta", "missing"))?;
+    let canonical_version = match meta.map.get("canonicalVersion") {
+        None => 0,
+        Some(v) => match v.as_u64() {
+            Some(n) => n,
+            None => {
+                return Err(wrong_type(
+                    &meta.child("canonicalVersion"),
+                    "a non-negative integer",
+                    v,
+                ))
+            }
+        },
+    };
+    let target = match meta.object("target")? {
+        Some(t) => Target {
+            transport: t.string("transport", "stdio")?,
+            identity: t.string("identity", "unknown")?,
+        },
+        None => Target {
+            transport: "stdio".into(),
+            identity: "unknown".into(),
+        },
+    };
+    let auth_context = match meta.object("authContext")? {
+        Some(a) => AuthContext {
+            kind: a.string("kind", "none")?,
+            keys: a.strings("keys")?,
+            fingerprint: a.string_or_null("fingerprint")?,
+            label: a.string_or_null("label")?,
+        },
+        None => AuthContext::none(),
+    };
+    let environment = match meta.object("environment")? {
+        Some(e) => Environment {
+            ci: match e.map.get("ci") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(v) => return Err(wrong_type(&e.child("ci"), "a boolean", v)),
+            },
+            node_version: e.string("nodeVersion", "unknown")?,
+            platform: e.string("platform", "unknown")?,
+        },
+        None => legacy_environment(),
+    };
+    let protocol = match meta.object("protocol")? {
+        Some(p) => Some(ProtocolMeta {
+            era: p.string("era", "legacy")?,
+            supported_versions: p.strings("supportedVersions")?,
+        }),
+        None => None,
+    };
+    Ok(Lockfile {
+        protocol_version,
+        capabilities,
+        tools,
+        meta: Meta {
+            mcpward_version: meta.string("mcpwardVersion", "unknown")?,
+            canonical_version,
+            captured_at: meta.string("capturedAt", "1970-01-01T00:00:00.000Z")?,
+            server_name: meta.string("serverName", "unknown")?,
+            server_version: meta.string("serverVersion", "unknown")?,
+            target,
+            auth_context,
+            environment,
+            protocol,
+        },
+    })
+}
+
+fn legacy_environment() -> Environment {
+    Environment {
+        ci: false,
+        node_version: "unknown".into(),
+        platform: "unknown".into(),
+    }
+}
+
+/// Legacy v1 migration (lockfile.md §9.2).
+fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
+    let root = Obj {
+        map,
+        path: "$".into(),
+        strict: false,
+    };
+    let meta = match map.get("meta") {
+        Some(Value::Object(m)) => Obj {
+            map: m,
+            path: "$.meta".into(),
+            strict: false,
+        },
+        _ => return Err(LockfileError::MissingMeta),
+    };
+    let non_empty = |key: &str, default: &str| -> String {
+        match meta.map.get(key) {
+            Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            _ => default.to_string(),
+        }
+    };
+    let tools = parse_tools(&root, true)?;
+    Ok(Lockfile {
+        protocol_version: root.string("protocolVersion", "")?,
+        capabilities: parse_capabilities(&root)?,
+        tools,
+        meta: Meta {
+            mcpward_version: non_empty("mcpwardVersion", "unknown"),
+            canonical_version: meta
+                .map
+                .get("canonicalVersion")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+            captured_at: non_empty("capturedAt", "1970-01-01T00:00:00.000Z"),
+            server_name: non_empty("serverName", "unknown"),
+            server_version: non_empty("serverVersion", "unknown"),
+            target: Target {
+                transport: "stdio".into(),
+                identity: "unknown (v1 lockfile)".into(),
+            },
+            auth_context: AuthContext {
+                kind: "unknown".into(),
+                keys: vec![],
+                fingerprint: None,
+                label: None,
+            },
+            environment: legacy_environment(),
+            protocol: None,
+        },
+    })
+}
+
+/// What the drift check gets to know about the baseline file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BaselineState {
+    /// No file at `path` (as configured, for the message).
+    Missing {
+        path: String,
+    },
+    /// The file exists but cannot be used.
+    Invalid(LockfileError),
+    Loaded(Box<Loaded>),
+}
+
+/// Reads the baseline at `path`. A BOM is not stripped: the original rejects it too.
+pub fn load(path: &Path) -> BaselineState {
+    match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => BaselineState::Missing {
+            path: path.display().to_string(),
+        },
+        Err(e) => BaselineState::Invalid(LockfileError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Err(e) => BaselineState::Invalid(LockfileError::Json(format!(
+                "file is not valid UTF-8 ({e})"
+            ))),
+            Ok(text) => match parse(&text) {
+                Ok(l) => BaselineState::Loaded(Box::new(l)),
+                Err(e) => BaselineState::Invalid(e),
+            },
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+/// Writes the lockfile atomically: a temp file in the same directory, fsync, rename. An
+/// interrupted write leaves the previous file untouched, never a truncated one.
+pub fn write(path: &Path, lockfile: &Lockfile) -> std::io::Result<()> {
+    write_atomic(path, lockfile.render().as_bytes(), |_| Ok(()))
+}
+
+/// `before_rename` runs after the data is synced; a failure there (a test seam) must leave
+/// the old file intact and remove the temp file.
+fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcpward.lock.")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    before_rename(tmp.as_file())?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable; not every platform can open a directory.
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    pub(crate) const EXAMPLE: &str =
+        include_str!("../../fixtures/tables/lockfile-example.lock.json");
+
+    #[test]
+    fn full_example_round_trips_byte_for_byte() {
+        assert!(EXAMPLE.ends_with('}'));
+        let loaded = parse(EXAMPLE).unwrap();
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        assert_eq!(loaded.lockfile.render(), EXAMPLE);
+        let names: Vec<&str> = loaded
+            .lockfile
+            .tools
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        assert_eq!(names, ["echo", "read_data"]);
+        assert_eq!(loaded.lockfile.era(), "legacy");
+    }
+
+    #[test]
+    fn modern_protocol_member_is_last() {
+        let mut lf = parse(EXAMPLE).unwrap().lockfile;
+        lf.meta.protocol = Some(ProtocolMeta {
+            era: "modern".into(),
+            supported_versions: vec!["2026-07-28".into()],
+        });
+        let text = lf.render();
+        assert!(text.ends_with(
+            "    \"environment\": {\n      \"ci\": true,\n      \"nodeVersion\": \"v22.11.0\",\n      \"platform\": \"linux\"\n    },\n    \"protocol\": {\n      \"era\": \"modern\",\n      \"supportedVersions\": [\n        \"2026-07-28\"\n      ]\n    }\n  }\n}"
+        ), "{text}");
+        let back = parse(&text).unwrap().lockfile;
+        assert_eq!(back, lf);
+        assert_eq!(back.era(), "modern");
+    }
+
+    const LEGACY: &str = r#"{
+  "protocolVersion": "2025-11-25",
+  "capabilities": { "tools": {}, "resources": {}, "prompts": {} },
+  "tools": {
+    "read_data": {
+      "descriptionHash": "sha256:405ef34966d12a6d1a86c5aed4b332524e0e61db9c23906322fd0e12979a8605",
+      "inputSchema": { "type": "object", "properties": { "path": { "type": "string", "description": "Path to read" } }, "required": ["path"] },
+      "outputSchema": null,
+      "annotations": { "readOnlyHint": true }
+    }
+  },
+  "meta": { "mcpwardVersion": "0.1.0", "capturedAt": "2026-07-21T23:33:17.604Z", "serverName": "drift-server", "serverVersion": "1.0.0" }
+}"#;
+
+    #[test]
+    fn legacy_v1_migrates() {
+        let loaded = parse(LEGACY).unwrap();
+        assert_eq!(
+            loaded.warnings,
+            vec![
+                LEGACY_WARNING.to_string(),
+                canonical_version_warning(0).unwrap()
+            ]
+        );
+        assert!(loaded.warnings[1].contains("canonicalization v0, current uses v2"));
+        let lf = loaded.lockfile;
+        assert_eq!(lf.meta.canonical_version, 0);
+        assert_eq!(lf.meta.mcpward_version, "0.1.0");
+        assert_eq!(lf.meta.target.identity, "unknown (v1 lockfile)");
+        assert_eq!(lf.meta.auth_context.kind, "unknown");
+        assert_eq!(lf.meta.environment.node_version, "unknown");
+        let t = lf.tool("read_data").unwrap();
+        assert_eq!(t.description, None);
+        // Schema canonicalized on migration: keys sorted.
+        let keys: Vec<&String> = t.input_schema.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["properties", "required", "type"]);
+    }
+
+    #[test]
+    fn legacy_without_meta_is_invalid() {
+        let err = parse(r#"{"tools":{}}"#).unwrap_err();
+        assert_eq!(err.to_string(), "Invalid lockfile: missing meta field");
+        let err = parse(r#"{"meta":{"mcpwardVersion":"0.1.0"}}"#).unwrap_err();
+        assert_eq!(err.to_string(), "invalid lockfile at $.tools: missing");
+    }
+
+    #[test]
+    fn newer_schema_version_refused() {
+        let err = parse(r#"{"tools":{},"meta":{"schemaVersion":3}}"#).unwrap_err();
+        assert!(err.is_too_new());
+        assert_eq!(
+            err.to_string(),
+            "lockfile schemaVersion 3 is newer than this mcpward supports (2)"
+        );
+        // Anything not above 2 (and not 2) still takes the legacy path, as the original.
+        let ok = parse(r#"{"tools":{},"meta":{"schemaVersion":1}}"#).unwrap();
+        assert_eq!(ok.warnings[0], LEGACY_WARNING);
+    }
+
+    #[test]
+    fn malformed_files_name_the_json_path() {
+        let mut v: Value = serde_json::from_str(EXAMPLE).unwrap();
+        type Mutation = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Mutation, &str)> = vec![
+            (
+                Box::new(|v| {
+                    v.as_object_mut().unwrap().remove("tools");
+                }),
+                "invalid lockfile at $.tools: missing",
+            ),
+            (
+                Box::new(|v| v["tools"] = json!([])),
+                "invalid lockfile at $.tools: expected an object, found array",
+            ),
+            (
+                Box::new(|v| v["tools"]["echo"] = json!("x")),
+                "invalid lockfile at $.tools.echo: expected an object, found string",
+            ),
+            (
+                Box::new(|v| v["tools"]["echo"]["descriptionHash"] = json!(5)),
+                "invalid lockfile at $.tools.echo.descriptionHash: expected a string, found number",
+            ),
+            (
+                Box::new(|v| {
+                    v["tools"]["read_data"]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("inputSchema");
+                }),
+                "invalid lockfile at $.tools.read_data.inputSchema: missing",
+            ),
+            (
+                Box::new(|v| v["tools"]["echo"]["annotations"] = json!([true])),
+                "invalid lockfile at $.tools.echo.annotations: expected an object or null, found array",
+            ),
+            (
+                Box::new(|v| v["meta"]["canonicalVersion"] = json!("2")),
+                "invalid lockfile at $.meta.canonicalVersion: expected a non-negative integer, found string",
+            ),
+            (
+                Box::new(|v| v["meta"]["authContext"]["keys"] = json!(["A", 1])),
+                "invalid lockfile at $.meta.authContext.keys[1]: expected a string, found number",
+            ),
+            (
+                Box::new(|v| {
+                    let t = v["tools"]["echo"].clone();
+                    v["tools"]["my tool"] = t;
+                    v["tools"]["my tool"]["description"] = json!({});
+                }),
+                "invalid lockfile at $.tools[\"my tool\"].description: expected a string or null, found object",
+            ),
+        ];
+        for (mutate, msg) in cases {
+            let mut doc = v.clone();
+            mutate(&mut doc);
+            let err = parse(&doc.to_string()).unwrap_err();
+            assert_eq!(err.to_string(), msg);
+        }
+        v = json!([1]);
+        assert_eq!(
+            parse(&v.to_string()).unwrap_err().to_string(),
+            "invalid lockfile at $: expected an object, found array"
+        );
+        let err = parse("{\"tools\": ").unwrap_err();
+        assert!(matches!(err, LockfileError::Json(_)), "{err}");
+        assert!(matches!(
+            parse(&format!("\u{feff}{EXAMPLE}")),
+            Err(LockfileError::Json(_))
+        ));
+    }
+
+    #[test]
+    fn load_missing_and_invalid() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("nope.json");
+        assert!(matches!(load(&p), BaselineState::Missing { .. }));
+        std::fs::write(&p, "not json").unwrap();
+        assert!(matches!(
+            load(&p),
+            BaselineState::Invalid(LockfileError::Json(_))
+        ));
+        std::fs::write(&p, EXAMPLE).unwrap();
+        assert!(matches!(load(&p), BaselineState::Loaded(_)));
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_never_truncates() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("mcpward.lock.json");
+        std::fs::write(&p, "OLD CONTENT").unwrap();
+        let lf = parse(EXAMPLE).unwrap().lockfile;
+        // A failure between writing the temp file and the rename keeps the old file.
+        let err = write_atomic(&p, lf.render().as_bytes(), |_| {
+            Err(std::io::Error::other("simulated crash"))
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "simulated crash");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "OLD CONTENT");
+        let entries = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(entries, 1, "temp file left behind");
+        // A temp file that cannot be created (missing directory) fails before touching anything.
+        assert!(write(&dir.path().join("missing/dir/lock.json"), &lf).is_err());
+        // Read-only directory: effective only when not running as root.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let ro = dir.path().join("ro");
+            std::fs::create_dir(&ro).unwrap();
+            let target = ro.join("mcpward.lock.json");
+            std::fs::write(&target, "OLD").unwrap();
+            std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+            let probe = std::fs::write(ro.join("probe"), "x");
+            if probe.is_err() {
+                assert!(write(&target, &lf).is_err());
+                assert_eq!(std::fs::read_to_string(&target).unwrap(), "OLD");
+            }
+            std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        write(&p, &lf).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), EXAMPLE);
+    }
+}
