@@ -5,3 +5,5 @@ use crate::rules::Rule;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
 pub const FAMILIES: &[&[Rule]] = &[];
+
+pub mod modern;

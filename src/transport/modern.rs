@@ -217,7 +217,14 @@ fn collect<'a>(
     }
     for kw in ONE_KEYWORDS {
         if let Some(sub @ Value::Object(_)) = obj.get(*kw) {
-            collect(sub, format!("{location}/{kw}"), false, false, depth + 1, out);
+            collect(
+                sub,
+                format!("{location}/{kw}"),
+                false,
+                false,
+                depth + 1,
+                out,
+            );
         }
     }
     for kw in LIST_KEYWORDS {
@@ -521,9 +528,7 @@ pub fn classify_call_result(r: &Value) -> CallStep {
                     return CallStep::InputRequests(methods);
                 }
             } else if requests.is_some_and(|v| !v.is_null()) {
-                return CallStep::Invalid(
-                    "invalid result: inputRequests is not an object".into(),
-                );
+                return CallStep::Invalid("invalid result: inputRequests is not an object".into());
             }
             match o.get("requestState") {
                 Some(s) if !s.is_null() => CallStep::Retry(s.clone()),
@@ -671,7 +676,8 @@ impl State {
             if let (Some(name), Some(schema)) =
                 (t.get("name").and_then(Value::as_str), t.get("inputSchema"))
             {
-                map.entry(name.to_string()).or_insert_with(|| schema.clone());
+                map.entry(name.to_string())
+                    .or_insert_with(|| schema.clone());
             }
         }
         *lock(&self.tools) = map;
@@ -690,7 +696,10 @@ pub(super) enum Handshake {
     Fail(String),
     /// stdio `auto`: start over on a fresh process with the plain legacy handshake
     /// offering this version.
-    Respawn { offer: String, why: String },
+    Respawn {
+        offer: String,
+        why: String,
+    },
 }
 
 fn http_status_of(wire: &Wire, id: Option<u64>) -> Option<u16> {
@@ -893,7 +902,12 @@ impl Client {
 
     /// A modern server that only shares a legacy version: `auto` speaks legacy (on a
     /// fresh process for stdio, which has already seen modern traffic).
-    async fn legacy_after_modern(&self, choice: EraChoice, offer: String, why: String) -> Handshake {
+    async fn legacy_after_modern(
+        &self,
+        choice: EraChoice,
+        offer: String,
+        why: String,
+    ) -> Handshake {
         if choice == EraChoice::Modern {
             return Handshake::Fail(format!(
                 "protocol_era is modern, but {why}; no mutually supported modern protocol version"
@@ -967,7 +981,12 @@ impl Client {
                 return Err(RpcError::plain(timeout_msg));
             }
             let r = self
-                .request("tools/call", Some(p.clone()), left, Some(timeout_msg.clone()))
+                .request(
+                    "tools/call",
+                    Some(p.clone()),
+                    left,
+                    Some(timeout_msg.clone()),
+                )
                 .await?;
             match classify_call_result(&r) {
                 CallStep::Complete => return Ok(r),
@@ -1026,12 +1045,7 @@ impl Client {
         }
     }
 
-    async fn probe(
-        &self,
-        method: &str,
-        params: Value,
-        headers: ExtraHeaders,
-    ) -> ProbeRecord {
+    async fn probe(&self, method: &str, params: Value, headers: ExtraHeaders) -> ProbeRecord {
         let headers = if self.is_http() { headers } else { Vec::new() };
         let (id, outcome) = self
             .request_as(method, Some(params), Some(headers), PROTOCOL_TIMEOUT, None)
@@ -1083,8 +1097,12 @@ impl Client {
 
         let ping = with_envelope(None, &envelope(&version));
         obs.unknown_method = Some(
-            self.probe("ping", ping.clone(), modern_headers(&version, "ping", &ping, None))
-                .await,
+            self.probe(
+                "ping",
+                ping.clone(),
+                modern_headers(&version, "ping", &ping, None),
+            )
+            .await,
         );
 
         if let Wire::Http(w) = &*self.wire {
@@ -1132,7 +1150,10 @@ mod tests {
 
     #[test]
     fn header_encoding_rules() {
-        assert_eq!(encode_header_value("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+        assert_eq!(
+            encode_header_value("Hello, 世界"),
+            "=?base64?SGVsbG8sIOS4lueVjA==?="
+        );
         assert_eq!(encode_header_value("echo"), "echo");
         assert_eq!(encode_header_value("a b"), "a b");
         assert_eq!(encode_header_value(" padded "), "=?base64?IHBhZGRlZCA=?=");
@@ -1255,7 +1276,11 @@ mod tests {
             ),
         ];
         for (schema, msg) in cases {
-            assert_eq!(x_mcp_header_problem(&schema).as_deref(), Some(msg), "{schema}");
+            assert_eq!(
+                x_mcp_header_problem(&schema).as_deref(),
+                Some(msg),
+                "{schema}"
+            );
         }
         // Deep hostile nesting does not overflow the stack.
         let mut deep = json!({"type":"string"});
@@ -1326,7 +1351,10 @@ mod tests {
     fn http_classification() {
         use Verdict::*;
         let modern = json!({"supportedVersions":["2026-07-28"]});
-        assert_eq!(classify_http(Some(200), &Ok(modern.clone())), Modern(modern));
+        assert_eq!(
+            classify_http(Some(200), &Ok(modern.clone())),
+            Modern(modern)
+        );
         assert_eq!(
             classify_http(
                 Some(400),
@@ -1334,7 +1362,10 @@ mod tests {
             ),
             UnsupportedVersion(vec!["2026-07-28".into()])
         );
-        assert!(matches!(classify_http(Some(400), &Err(err(-32020, None))), Rejected(_)));
+        assert!(matches!(
+            classify_http(Some(400), &Err(err(-32020, None))),
+            Rejected(_)
+        ));
         assert!(matches!(
             classify_http(Some(404), &Err(err(-32601, None))),
             ModernWithoutDiscover(e) if e.code == Some(-32601)
@@ -1353,7 +1384,10 @@ mod tests {
                 Legacy(_)
             ));
         }
-        assert!(matches!(classify_http(Some(200), &Ok(json!({}))), Legacy(_)));
+        assert!(matches!(
+            classify_http(Some(200), &Ok(json!({}))),
+            Legacy(_)
+        ));
         for s in [401, 403, 500, 503] {
             assert!(matches!(
                 classify_http(Some(s), &Err(RpcError::plain("x"))),
@@ -1361,7 +1395,10 @@ mod tests {
             ));
         }
         // 401 even with a JSON-RPC body: auth, no fallback.
-        assert!(matches!(classify_http(Some(401), &Err(err(-32601, None))), Fatal(_)));
+        assert!(matches!(
+            classify_http(Some(401), &Err(err(-32601, None))),
+            Fatal(_)
+        ));
         assert!(matches!(
             classify_http(None, &Err(RpcError::plain("connection refused"))),
             Fatal(_)
@@ -1397,7 +1434,10 @@ mod tests {
 
     #[test]
     fn call_result_steps() {
-        assert_eq!(classify_call_result(&json!({"content":[]})), CallStep::Complete);
+        assert_eq!(
+            classify_call_result(&json!({"content":[]})),
+            CallStep::Complete
+        );
         assert_eq!(
             classify_call_result(&json!({"resultType":"complete"})),
             CallStep::Complete
@@ -1407,8 +1447,10 @@ mod tests {
             CallStep::Retry(json!("s1"))
         );
         assert_eq!(
-            classify_call_result(&json!({"resultType":"input_required","requestState":"s","inputRequests":{
-                "b":{"method":"sampling/createMessage"},"a":{"method":"elicitation/create"}}})),
+            classify_call_result(
+                &json!({"resultType":"input_required","requestState":"s","inputRequests":{
+                "b":{"method":"sampling/createMessage"},"a":{"method":"elicitation/create"}}})
+            ),
             CallStep::InputRequests(vec![
                 "elicitation/create".into(),
                 "sampling/createMessage".into()
