@@ -85,7 +85,7 @@ impl Client {
         let outcome = tokio::time::timeout(budget, client.handshake(opts.era)).await;
         let err = match outcome {
             Ok(Handshake::Done(hello)) => {
-                client.hello = hello;
+                client.hello = *hello;
                 return Ok(client);
             }
             Ok(Handshake::Respawn { offer, why }) => return client.respawn(&opts, &offer, &why).await,
@@ -168,7 +168,7 @@ impl Client {
     async fn handshake(&self, era: EraChoice) -> Handshake {
         match era {
             EraChoice::Legacy => match self.legacy_handshake().await {
-                Ok(hello) => Handshake::Done(hello),
+                Ok(hello) => Handshake::Done(Box::new(hello)),
                 Err(e) => Handshake::Fail(e),
             },
             EraChoice::Auto | EraChoice::Modern => self.era_handshake(era).await,

@@ -692,7 +692,7 @@ impl State {
 
 /// How a modern handshake ended.
 pub(super) enum Handshake {
-    Done(ServerHello),
+    Done(Box<ServerHello>),
     Fail(String),
     /// stdio `auto`: start over on a fresh process with the plain legacy handshake
     /// offering this version.
@@ -879,7 +879,7 @@ impl Client {
                     // error-answered probe, so the plain legacy handshake follows.
                     self.set_probing(false);
                     return match self.legacy_handshake_offering(LEGACY_VERSIONS[0]).await {
-                        Ok(hello) => Handshake::Done(hello),
+                        Ok(hello) => Handshake::Done(Box::new(hello)),
                         Err(e) if self.may_respawn(choice) => Handshake::Respawn {
                             offer: LEGACY_VERSIONS[0].into(),
                             why: format!("the legacy handshake after the probe failed ({e})"),
@@ -918,7 +918,7 @@ impl Client {
         }
         self.set_probing(false);
         match self.legacy_handshake_offering(&offer).await {
-            Ok(hello) => Handshake::Done(hello),
+            Ok(hello) => Handshake::Done(Box::new(hello)),
             Err(e) => Handshake::Fail(e),
         }
     }
@@ -941,7 +941,7 @@ impl Client {
             Some(r) => r.get("capabilities").cloned().unwrap_or(Value::Null),
             None => Value::Object(Map::new()),
         };
-        Handshake::Done(ServerHello {
+        Handshake::Done(Box::new(ServerHello {
             era: Era::Modern,
             protocol_version: version,
             server_info,
@@ -949,7 +949,7 @@ impl Client {
             instructions: d.and_then(|r| r.get("instructions")).cloned(),
             supported_versions: supported,
             discover,
-        })
+        }))
     }
 
     /// `tools/call`: legacy as before; modern with `resultType` handling and MRTR retries
