@@ -250,7 +250,7 @@ async fn modern_choice_against_legacy_server_is_an_error() {
         .expect("must fail");
     assert_eq!(
         e.message,
-        "protocol_era is modern, but the server did not answer server/discover as a 2026-07-28 server; it answered error MCP error -32601: Method not found"
+        "protocol_era is modern, but the server did not answer server/discover as a 2026-07-28 server; it answered error -32601 \"Method not found\""
     );
     let p = fake.processes();
     assert_eq!(p.len(), 1);
@@ -748,7 +748,7 @@ async fn http_legacy_server_falls_back_without_the_probe_session() {
         .expect("must fail");
     assert_eq!(
         e.message,
-        "protocol_era is modern, but the server did not answer server/discover as a 2026-07-28 server; it answered HTTP 400 with error MCP error -32000: Bad Request: Server not initialized"
+        "protocol_era is modern, but the server did not answer server/discover as a 2026-07-28 server; it answered HTTP 400 with error -32000 \"Bad Request: Server not initialized\""
     );
 }
 

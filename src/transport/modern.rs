@@ -365,7 +365,12 @@ pub fn describe_outcome(outcome: &Result<Value, RpcError>) -> String {
             "a result without supportedVersions: {}",
             truncate(&v.to_string(), 200)
         ),
-        Err(e) if e.code.is_some() && !e.local => format!("error {e}"),
+        Err(RpcError {
+            code: Some(code),
+            message,
+            local: false,
+            ..
+        }) => format!("error {code} \"{}\"", truncate(message, 200)),
         Err(e) => e.to_string(),
     }
 }
@@ -1330,7 +1335,7 @@ mod tests {
         for code in [-32601, -32602, -32600, -32000, -32001] {
             assert_eq!(
                 classify_stdio(&StdioProbe::Answered(Err(err(code, None)))),
-                Legacy(format!("error MCP error {code}: m"))
+                Legacy(format!("error {code} \"m\""))
             );
         }
         assert_eq!(
@@ -1372,11 +1377,11 @@ mod tests {
         ));
         assert_eq!(
             classify_http(Some(200), &Err(err(-32601, None))),
-            Legacy("HTTP 200 with error MCP error -32601: m".into())
+            Legacy("HTTP 200 with error -32601 \"m\"".into())
         );
         assert_eq!(
             classify_http(Some(400), &Err(err(-32000, None))),
-            Legacy("HTTP 400 with error MCP error -32000: m".into())
+            Legacy("HTTP 400 with error -32000 \"m\"".into())
         );
         for s in [400, 404, 405, 406, 415] {
             assert!(matches!(
