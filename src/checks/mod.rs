@@ -8,12 +8,14 @@ pub mod compliance;
 pub mod drift;
 pub mod errors;
 pub mod latency;
+pub mod modern;
 pub mod schema;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
 #[rustfmt::skip]
 pub const FAMILIES: &[&[Rule]] = &[
     compliance::RULES,
+    modern::RULES,
     schema::RULES,
     drift::RULES,
     // security

@@ -1,7 +1,8 @@
 //! The one client interface checks use: connect (era strategy), list, call, ping, close.
 
-use super::http::{HttpSpec, HttpWire};
-use super::rpc::{notification_message, request_message, Chatter, Dispatcher};
+use super::http::{ExtraHeaders, HttpSpec, HttpWire};
+use super::modern::{self, Handshake};
+use super::rpc::{notification_message, Chatter, Dispatcher};
 use super::stdio::{StdioSpec, StdioWire};
 use super::{Era, Listing, RpcError, ServerHello, LEGACY_VERSIONS};
 use serde_json::{json, Map, Value};
@@ -33,7 +34,7 @@ pub struct ConnectOptions {
     pub era: EraChoice,
 }
 
-enum Wire {
+pub(super) enum Wire {
     Stdio(Box<StdioWire>),
     Http(HttpWire),
 }
@@ -54,11 +55,13 @@ impl Wire {
 }
 
 pub struct Client {
-    d: Arc<Dispatcher>,
-    wire: Arc<Wire>,
+    pub(super) d: Arc<Dispatcher>,
+    pub(super) wire: Arc<Wire>,
     hello: ServerHello,
     call_ms: u64,
     closed: tokio::sync::Mutex<bool>,
+    /// Modern-era state (version in use, remembered tool schemas, page metadata, notes).
+    pub(super) m: modern::State,
 }
 
 /// Why a connection could not be set up; the CLI prints it and exits 2.
@@ -77,42 +80,43 @@ impl std::fmt::Display for ConnectError {
 
 impl Client {
     pub async fn connect(opts: ConnectOptions) -> Result<Client, ConnectError> {
-        let (d, mut replies) = Dispatcher::new();
-        let wire = match &opts.endpoint {
-            Endpoint::Stdio(spec) => {
-                StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w)))
-            }
-            Endpoint::Http(spec) => HttpWire::new(spec, d.clone()).map(Wire::Http),
-        }
-        .map_err(|message| ConnectError {
-            message,
-            server_stderr: String::new(),
-        })?;
-        let wire = Arc::new(wire);
-        // Answers to server→client requests go out on the same wire.
-        let w2 = wire.clone();
-        tokio::spawn(async move {
-            while let Some(reply) = replies.recv().await {
-                let _ = w2.send(&reply, &Vec::new()).await;
-            }
-        });
-        let mut client = Client {
-            d,
-            wire,
-            hello: ServerHello {
-                era: Era::Legacy,
-                protocol_version: String::new(),
-                server_info: Value::Null,
-                capabilities: Value::Null,
-                instructions: None,
-                supported_versions: Vec::new(),
-            },
-            call_ms: opts.call_ms,
-            closed: tokio::sync::Mutex::new(false),
-        };
+        let mut client = Client::open(&opts)?;
         let budget = Duration::from_millis(opts.connect_ms);
         let outcome = tokio::time::timeout(budget, client.handshake(opts.era)).await;
         let err = match outcome {
+            Ok(Handshake::Done(hello)) => {
+                client.hello = *hello;
+                return Ok(client);
+            }
+            Ok(Handshake::Respawn { offer, why }) => return client.respawn(&opts, &offer, &why).await,
+            Ok(Handshake::Fail(e)) => e,
+            Err(_) if client.may_respawn(opts.era) => {
+                let why = format!("no answer within connect_ms ({}ms)", opts.connect_ms);
+                return client.respawn(&opts, LEGACY_VERSIONS[0], &why).await;
+            }
+            Err(_) if opts.era == EraChoice::Modern => format!(
+                "Timeout: connection to server ({}ms); protocol_era is modern, so there is no legacy fallback",
+                opts.connect_ms
+            ),
+            Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
+        };
+        client.abort().await;
+        Err(ConnectError { message: err, server_stderr: client.stderr_tail() })
+    }
+
+    /// §3.2 step 5: end the probed process, start a fresh one and run the plain legacy
+    /// handshake with a fresh `connect_ms` budget. At most once per connection.
+    async fn respawn(self, opts: &ConnectOptions, offer: &str, why: &str) -> Result<Client, ConnectError> {
+        self.abort().await;
+        let mut client = Client::open(opts)?;
+        for n in self.m.notes() {
+            client.m.add_note(n);
+        }
+        client.m.add_note(format!(
+            "mcpward: the server/discover probe failed ({why}); restarted the server for the legacy handshake (set server.protocol_era: legacy to skip the probe)"
+        ));
+        let budget = Duration::from_millis(opts.connect_ms);
+        let err = match tokio::time::timeout(budget, client.legacy_handshake_offering(offer)).await {
             Ok(Ok(hello)) => {
                 client.hello = hello;
                 return Ok(client);
@@ -122,39 +126,71 @@ impl Client {
         };
         client.abort().await;
         Err(ConnectError {
-            message: err,
+            message: format!("{err} (on a restarted server, after the server/discover probe failed: {why})"),
             server_stderr: client.stderr_tail(),
         })
     }
 
-    async fn handshake(&self, era: EraChoice) -> Result<ServerHello, String> {
-        match era {
-            EraChoice::Legacy | EraChoice::Auto | EraChoice::Modern => {
-                self.legacy_handshake().await
+    /// Start the endpoint (spawn / HTTP client) with a fresh dispatcher; no message sent.
+    fn open(opts: &ConnectOptions) -> Result<Client, ConnectError> {
+        let (d, mut replies) = Dispatcher::new();
+        let wire = match &opts.endpoint {
+            Endpoint::Stdio(spec) => StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w))),
+            Endpoint::Http(spec) => HttpWire::new(spec, d.clone()).map(Wire::Http),
+        }
+        .map_err(|message| ConnectError { message, server_stderr: String::new() })?;
+        let wire = Arc::new(wire);
+        // Answers to server→client requests go out on the same wire.
+        let w2 = wire.clone();
+        tokio::spawn(async move {
+            while let Some(reply) = replies.recv().await {
+                let _ = w2.send(&reply, &Vec::new()).await;
             }
+        });
+        Ok(Client {
+            d,
+            wire,
+            hello: ServerHello {
+                era: Era::Legacy,
+                protocol_version: String::new(),
+                server_info: Value::Null,
+                capabilities: Value::Null,
+                instructions: None,
+                supported_versions: Vec::new(),
+                discover: None,
+            },
+            call_ms: opts.call_ms,
+            closed: tokio::sync::Mutex::new(false),
+            m: modern::State::default(),
+        })
+    }
+
+    async fn handshake(&self, era: EraChoice) -> Handshake {
+        match era {
+            EraChoice::Legacy => match self.legacy_handshake().await {
+                Ok(hello) => Handshake::Done(Box::new(hello)),
+                Err(e) => Handshake::Fail(e),
+            },
+            EraChoice::Auto | EraChoice::Modern => self.era_handshake(era).await,
         }
     }
 
     async fn legacy_handshake(&self) -> Result<ServerHello, String> {
+        self.legacy_handshake_offering(LEGACY_VERSIONS[0]).await
+    }
+
+    pub(super) async fn legacy_handshake_offering(&self, offer: &str) -> Result<ServerHello, String> {
         let params = json!({
-            "protocolVersion": LEGACY_VERSIONS[0],
+            "protocolVersion": offer,
             "capabilities": {},
             "clientInfo": {"name": "mcpward", "version": crate::VERSION},
         });
         let result = self
-            .request(
-                "initialize",
-                Some(params),
-                Duration::from_secs(u64::MAX / 4),
-                None,
-            )
+            .request("initialize", Some(params), Duration::from_secs(u64::MAX / 4), None)
             .await
             .map_err(|e| format!("initialize failed: {e}"))?;
         let Value::Object(obj) = result else {
-            return Err(format!(
-                "initialize result is not an object: {}",
-                short(&result)
-            ));
+            return Err(format!("initialize result is not an object: {}", short(&result)));
         };
         let version = match obj.get("protocolVersion") {
             Some(Value::String(v)) => v.clone(),
@@ -166,9 +202,7 @@ impl Client {
             }
         };
         if !LEGACY_VERSIONS.contains(&version.as_str()) {
-            return Err(format!(
-                "Server's protocol version is not supported: {version}"
-            ));
+            return Err(format!("Server's protocol version is not supported: {version}"));
         }
         if let Wire::Http(w) = &*self.wire {
             w.set_protocol_version(&version);
@@ -186,6 +220,7 @@ impl Client {
             capabilities: obj.get("capabilities").cloned().unwrap_or(Value::Null),
             instructions: obj.get("instructions").cloned(),
             supported_versions: Vec::new(),
+            discover: None,
         })
     }
 
@@ -198,28 +233,40 @@ impl Client {
     }
 
     async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RpcError> {
-        self.wire
-            .send(&notification_message(method, params), &Vec::new())
-            .await
+        self.wire.send(&notification_message(method, params), &Vec::new()).await
     }
 
     /// One request with its own deadline; a progress notification for it restarts the
     /// deadline (DECISIONS #32). `timeout_msg` replaces the protocol-layer -32001 error.
-    async fn request(
+    pub(super) async fn request(
         &self,
         method: &str,
         params: Option<Value>,
         timeout: Duration,
         timeout_msg: Option<String>,
     ) -> Result<Value, RpcError> {
+        self.request_as(method, params, None, timeout, timeout_msg).await.1
+    }
+
+    /// `request` that also returns the id used. `raw`: send `params` as given with exactly
+    /// these HTTP headers (compliance probes); `None`: shaped for the era (modern envelope
+    /// and headers).
+    pub(super) async fn request_as(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        raw: Option<ExtraHeaders>,
+        timeout: Duration,
+        timeout_msg: Option<String>,
+    ) -> (Option<u64>, Result<Value, RpcError>) {
         if self.d.is_closed() {
-            return Err(RpcError::not_connected());
+            return (None, Err(RpcError::not_connected()));
         }
         let id = self.d.next_id();
-        let msg = request_message(id, method, params);
+        let (msg, extra) = self.shape(id, method, params, raw);
         let (rx, progress) = self.d.register(id);
         let exchange = async {
-            self.wire.send(&msg, &Vec::new()).await?;
+            self.wire.send(&msg, &extra).await?;
             rx.await.unwrap_or_else(|_| Err(RpcError::closed()))
         };
         tokio::pin!(exchange);
@@ -229,18 +276,20 @@ impl Client {
             tokio::select! {
                 r = &mut exchange => {
                     self.d.forget(id);
-                    return r;
+                    return (Some(id), r);
                 }
                 _ = tokio::time::sleep_until(deadline) => {
                     self.d.forget(id);
                     let reason = timeout_msg.clone().unwrap_or_else(|| "Request timed out".into());
-                    let _ = self
-                        .notify("notifications/cancelled", Some(json!({"requestId": id, "reason": reason})))
-                        .await;
-                    return Err(match timeout_msg {
+                    if self.may_send_cancel() {
+                        let _ = self
+                            .notify("notifications/cancelled", Some(json!({"requestId": id, "reason": reason})))
+                            .await;
+                    }
+                    return (Some(id), Err(match timeout_msg {
                         Some(m) => RpcError::plain(m),
                         None => RpcError::request_timeout(),
-                    });
+                    }));
                 }
                 _ = progress.notified() => {
                     deadline = Instant::now().checked_add(timeout).unwrap_or(far);
@@ -264,6 +313,7 @@ impl Client {
     /// passed through raw: malformed ones are for the checks to report (DECISIONS #5).
     pub async fn list_tools(&self) -> Listing {
         let mut tools = Vec::new();
+        self.m.begin_listing();
         let mut seen = std::collections::HashSet::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
@@ -273,37 +323,26 @@ impl Client {
                 .await
                 .map_err(|e| e.to_string())?;
             let Value::Object(mut page) = page else {
-                return Err(format!(
-                    "tools/list result is not an object: {}",
-                    short(&page)
-                ));
+                return Err(format!("tools/list result is not an object: {}", short(&page)));
             };
+            self.m.on_page(&page)?;
             match page.remove("tools") {
                 Some(Value::Array(items)) => tools.extend(items),
-                Some(other) => {
-                    return Err(format!(
-                        "tools/list result \"tools\" is not an array: {}",
-                        short(&other)
-                    ))
-                }
+                Some(other) => return Err(format!("tools/list result \"tools\" is not an array: {}", short(&other))),
                 None => return Err("tools/list result has no \"tools\" array".into()),
             }
             match page.get("nextCursor") {
-                None => return Ok(tools),
+                None => {
+                    self.m.remember_tools(&tools);
+                    return Ok(tools);
+                }
                 Some(Value::String(c)) => {
                     if !seen.insert(c.clone()) {
-                        return Err(format!(
-                            "tools/list pagination loop: cursor \"{c}\" was returned twice"
-                        ));
+                        return Err(format!("tools/list pagination loop: cursor \"{c}\" was returned twice"));
                     }
                     cursor = Some(c.clone());
                 }
-                Some(other) => {
-                    return Err(format!(
-                        "tools/list nextCursor is not a string: {}",
-                        short(other)
-                    ))
-                }
+                Some(other) => return Err(format!("tools/list nextCursor is not a string: {}", short(other))),
             }
         }
         Err(format!("tools/list exceeded {MAX_PAGES} pages"))
@@ -314,21 +353,11 @@ impl Client {
     pub async fn call_tool(&self, name: &str, args: Map<String, Value>) -> Result<Value, RpcError> {
         let msg = format!("Timeout: tool call \"{name}\" ({}ms)", self.call_ms);
         let params = json!({"name": name, "arguments": args});
-        let r = self
-            .request(
-                "tools/call",
-                Some(params),
-                Duration::from_millis(self.call_ms),
-                Some(msg),
-            )
-            .await?;
+        let r = self.tools_call(params, Duration::from_millis(self.call_ms), msg).await?;
         if r.is_object() {
             Ok(r)
         } else {
-            Err(RpcError::plain(format!(
-                "Invalid tool result: expected an object, got {}",
-                short(&r)
-            )))
+            Err(RpcError::plain(format!("Invalid tool result: expected an object, got {}", short(&r))))
         }
     }
 

@@ -7,6 +7,7 @@ use super::RpcError;
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
@@ -22,6 +23,20 @@ pub struct HttpSpec {
 /// Headers the era strategy adds to one POST (modern: Mcp-Method, Mcp-Name, …).
 pub type ExtraHeaders = Vec<(String, String)>;
 
+/// One POST answered while the wire was stateless (modern era or the era probe): what the
+/// compliance rules and the era classification need to know about the HTTP layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    pub id: Option<u64>,
+    pub method: String,
+    pub status: u16,
+    pub content_type: String,
+    /// `Mcp-Session-Id` on the response (never adopted in the modern era).
+    pub session_id: Option<String>,
+}
+
+const MAX_EXCHANGES: usize = 1000;
+
 struct Shared {
     client: reqwest::Client,
     url: String,
@@ -29,6 +44,9 @@ struct Shared {
     session: Mutex<Option<String>>,
     protocol_version: Mutex<Option<String>>,
     d: Arc<Dispatcher>,
+    /// Modern era / era probe: no session, no resumption, error bodies always read.
+    stateless: AtomicBool,
+    exchanges: Mutex<Vec<Exchange>>,
 }
 
 pub struct HttpWire {
@@ -42,9 +60,8 @@ impl HttpWire {
         for (k, v) in &spec.headers {
             let name = HeaderName::from_bytes(k.as_bytes())
                 .map_err(|_| format!("server.headers: \"{k}\" is not a valid HTTP header name"))?;
-            let value = HeaderValue::from_str(v).map_err(|_| {
-                format!("server.headers.{k}: value is not a valid HTTP header value")
-            })?;
+            let value = HeaderValue::from_str(v)
+                .map_err(|_| format!("server.headers.{k}: value is not a valid HTTP header value"))?;
             headers.insert(name, value);
         }
         let client = reqwest::Client::builder()
@@ -60,6 +77,8 @@ impl HttpWire {
                 session: Mutex::new(None),
                 protocol_version: Mutex::new(None),
                 d,
+                stateless: AtomicBool::new(false),
+                exchanges: Mutex::new(Vec::new()),
             }),
             tasks: Mutex::new(Vec::new()),
         })
@@ -68,19 +87,39 @@ impl HttpWire {
     /// From now on every request carries `MCP-Protocol-Version` (after initialize, legacy;
     /// from the first request, modern).
     pub fn set_protocol_version(&self, v: &str) {
-        *self
-            .s
-            .protocol_version
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = Some(v.to_string());
+        *self.s.protocol_version.lock().unwrap_or_else(|e| e.into_inner()) = Some(v.to_string());
+    }
+
+    /// Modern era (§7.5): no Mcp-Session-Id adopted or sent, no SSE resumption, JSON-RPC
+    /// error bodies without an id belong to their POST, and every answer is recorded.
+    pub fn set_stateless(&self, on: bool) {
+        self.s.stateless.store(on, Ordering::SeqCst);
+    }
+
+    pub fn exchanges(&self) -> Vec<Exchange> {
+        self.s.exchanges.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// HTTP status of the answer to request `id` (stateless mode only).
+    pub fn status_of(&self, id: u64) -> Option<u16> {
+        let ex = self.s.exchanges.lock().unwrap_or_else(|e| e.into_inner());
+        ex.iter().rev().find(|e| e.id == Some(id)).map(|e| e.status)
+    }
+
+    /// A bare GET or DELETE on the endpoint (the `compliance/stateless-http` probe):
+    /// the status, or the transport error.
+    pub async fn probe_method(&self, method: reqwest::Method, extra: &ExtraHeaders) -> Result<u16, String> {
+        let accept = if method == reqwest::Method::GET { "text/event-stream" } else { "*/*" };
+        let req = self.s.base_request(method, extra).header(ACCEPT, accept);
+        match tokio::time::timeout(Duration::from_secs(10), req.send()).await {
+            Ok(Ok(resp)) => Ok(resp.status().as_u16()),
+            Ok(Err(e)) => Err(describe(&e)),
+            Err(_) => Err("no answer within 10 s".into()),
+        }
     }
 
     pub fn session_id(&self) -> Option<String> {
-        self.s
-            .session
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.s.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// POST one message. For a request, its response is dispatched (inline for JSON, by a
@@ -104,11 +143,13 @@ impl HttpWire {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_ascii_lowercase();
+        let stateless = self.s.stateless.load(Ordering::SeqCst);
+        if stateless {
+            self.s.record_exchange(msg, request_id, status.as_u16(), &ctype, resp.headers());
+        }
         if status.as_u16() == 202 {
             if request_id.is_some() {
-                return Err(RpcError::plain(
-                    "HTTP 202 Accepted for a request: the server sent no response",
-                ));
+                return Err(RpcError::plain("HTTP 202 Accepted for a request: the server sent no response"));
             }
             return Ok(());
         }
@@ -116,7 +157,10 @@ impl HttpWire {
             let body = read_capped(resp).await.unwrap_or_default();
             let text = String::from_utf8_lossy(&body);
             // A JSON-RPC error body (modern 400/404) is the server's answer: dispatch it.
-            if let (Some(id), Ok(v)) = (request_id, serde_json::from_slice::<Value>(&body)) {
+            if let (Some(id), Ok(mut v)) = (request_id, serde_json::from_slice::<Value>(&body)) {
+                if stateless {
+                    self.s.adopt_orphan_error(&mut v, id);
+                }
                 if v.get("id").and_then(Value::as_u64) == Some(id) && v.get("error").is_some() {
                     self.s.d.dispatch(v);
                     return Ok(());
@@ -134,25 +178,21 @@ impl HttpWire {
         if ctype.contains("text/event-stream") {
             let s = self.s.clone();
             let task = tokio::spawn(async move { s.read_sse_for(resp, id).await });
-            self.tasks
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(task);
+            self.tasks.lock().unwrap_or_else(|e| e.into_inner()).push(task);
             Ok(())
         } else if ctype.contains("application/json") {
             let body = read_capped(resp).await.map_err(RpcError::plain)?;
             match serde_json::from_slice::<Value>(&body) {
-                Ok(v) => self.s.d.dispatch(v),
-                Err(e) => {
-                    return Err(RpcError::plain(format!(
-                        "Invalid JSON in HTTP response: {e}"
-                    )))
+                Ok(mut v) => {
+                    if stateless {
+                        self.s.adopt_orphan_error(&mut v, id);
+                    }
+                    self.s.d.dispatch(v)
                 }
+                Err(e) => return Err(RpcError::plain(format!("Invalid JSON in HTTP response: {e}"))),
             }
             if self.s.d.has_pending(id) {
-                return Err(RpcError::plain(
-                    "HTTP JSON response did not contain the response to the request",
-                ));
+                return Err(RpcError::plain("HTTP JSON response did not contain the response to the request"));
             }
             Ok(())
         } else {
@@ -164,9 +204,7 @@ impl HttpWire {
     pub fn open_event_stream(&self) {
         let s = self.s.clone();
         let task = tokio::spawn(async move {
-            let req = s
-                .base_request(reqwest::Method::GET, &Vec::new())
-                .header(ACCEPT, "text/event-stream");
+            let req = s.base_request(reqwest::Method::GET, &Vec::new()).header(ACCEPT, "text/event-stream");
             if let Ok(resp) = req.send().await {
                 if resp.status().is_success() {
                     let mut parser = sse::Parser::default();
@@ -174,20 +212,12 @@ impl HttpWire {
                 }
             }
         });
-        self.tasks
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(task);
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).push(task);
     }
 
     /// Abort streams, then end the session with DELETE when one was issued (DECISIONS #7).
     pub async fn close(&self) {
-        for t in self
-            .tasks
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain(..)
-        {
+        for t in self.tasks.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
             t.abort();
         }
         if self.session_id().is_some() {
@@ -198,37 +228,25 @@ impl HttpWire {
 }
 
 impl Shared {
-    fn base_request(
-        &self,
-        method: reqwest::Method,
-        extra: &ExtraHeaders,
-    ) -> reqwest::RequestBuilder {
+    fn base_request(&self, method: reqwest::Method, extra: &ExtraHeaders) -> reqwest::RequestBuilder {
         let mut headers = self.headers.clone();
-        if let Some(sid) = self
-            .session
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-        {
+        let session = if self.stateless.load(Ordering::SeqCst) {
+            None
+        } else {
+            self.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        };
+        if let Some(sid) = session {
             if let Ok(v) = HeaderValue::from_str(&sid) {
                 headers.insert("mcp-session-id", v);
             }
         }
-        if let Some(pv) = self
-            .protocol_version
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-        {
+        if let Some(pv) = self.protocol_version.lock().unwrap_or_else(|e| e.into_inner()).clone() {
             if let Ok(v) = HeaderValue::from_str(&pv) {
                 headers.insert("mcp-protocol-version", v);
             }
         }
         for (k, v) in extra {
-            if let (Ok(n), Ok(v)) = (
-                HeaderName::from_bytes(k.as_bytes()),
-                HeaderValue::from_str(v),
-            ) {
+            if let (Ok(n), Ok(v)) = (HeaderName::from_bytes(k.as_bytes()), HeaderValue::from_str(v)) {
                 headers.insert(n, v);
             }
         }
@@ -236,8 +254,37 @@ impl Shared {
     }
 
     fn remember_session(&self, h: &HeaderMap) {
+        if self.stateless.load(Ordering::SeqCst) {
+            return; // §3.3 step 3: a probe's (or modern response's) session id is ignored
+        }
         if let Some(sid) = h.get("mcp-session-id").and_then(|v| v.to_str().ok()) {
             *self.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(sid.to_string());
+        }
+    }
+
+    fn record_exchange(&self, msg: &Value, id: Option<u64>, status: u16, ctype: &str, h: &HeaderMap) {
+        let mut ex = self.exchanges.lock().unwrap_or_else(|e| e.into_inner());
+        if ex.len() >= MAX_EXCHANGES {
+            ex.remove(0);
+        }
+        ex.push(Exchange {
+            id,
+            method: msg.get("method").and_then(Value::as_str).unwrap_or("").to_string(),
+            status,
+            content_type: ctype.to_string(),
+            session_id: h
+                .get("mcp-session-id")
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+        });
+    }
+
+    /// §7.4: a JSON-RPC error body belongs to the POST it answers even when its `id` is
+    /// missing or `null`; such a body is recorded for `compliance/server-messages`.
+    fn adopt_orphan_error(&self, v: &mut Value, id: u64) {
+        let Value::Object(o) = v else { return };
+        if o.contains_key("error") && o.get("id").map_or(true, Value::is_null) {
+            self.d.record_orphan_error(&Value::Object(o.clone()));
+            o.insert("id".into(), Value::from(id));
         }
     }
 
@@ -248,13 +295,13 @@ impl Shared {
         let mut delay_ms = 1000f64;
         let mut attempt = 0;
         while self.d.has_pending(id) {
+            if self.stateless.load(Ordering::SeqCst) {
+                // No resumption in the modern era (§7.5); the request has failed.
+                self.d.fail(id, RpcError::plain("SSE stream ended before the response arrived"));
+                return;
+            }
             let Some(last) = parser.last_id.clone() else {
-                self.d.fail(
-                    id,
-                    RpcError::plain(
-                        "SSE stream ended before the response arrived (no event id to resume from)",
-                    ),
-                );
+                self.d.fail(id, RpcError::plain("SSE stream ended before the response arrived (no event id to resume from)"));
                 return;
             };
             if attempt >= MAX_RESUMES {
@@ -262,11 +309,7 @@ impl Shared {
                 return;
             }
             attempt += 1;
-            let wait = parser
-                .retry_ms
-                .map(|r| r as f64)
-                .unwrap_or(delay_ms)
-                .min(30_000.0);
+            let wait = parser.retry_ms.map(|r| r as f64).unwrap_or(delay_ms).min(30_000.0);
             delay_ms = (delay_ms * 1.5).min(30_000.0);
             tokio::time::sleep(Duration::from_millis(wait as u64)).await;
             let req = self
@@ -279,17 +322,11 @@ impl Shared {
                     self.pump(r, &mut parser, Some(id)).await;
                 }
                 Ok(r) => {
-                    self.d.fail(
-                        id,
-                        RpcError::plain(format!("SSE resume failed: HTTP {}", r.status().as_u16())),
-                    );
+                    self.d.fail(id, RpcError::plain(format!("SSE resume failed: HTTP {}", r.status().as_u16())));
                     return;
                 }
                 Err(e) => {
-                    self.d.fail(
-                        id,
-                        RpcError::plain(format!("SSE resume failed: {}", describe(&e))),
-                    );
+                    self.d.fail(id, RpcError::plain(format!("SSE resume failed: {}", describe(&e))));
                     return;
                 }
             }

@@ -46,6 +46,9 @@ pub struct ServerHello {
     pub instructions: Option<Value>,
     /// Versions the server said it supports (modern discover); empty for legacy.
     pub supported_versions: Vec<String>,
+    /// The raw `server/discover` result (modern era); `None` for legacy, or when the
+    /// server does not implement discover.
+    pub discover: Option<Value>,
 }
 
 impl ServerHello {
@@ -141,9 +144,11 @@ pub type Listing = Result<Vec<Value>, String>;
 
 pub mod client;
 pub mod http;
+pub mod modern;
 pub mod procs;
 pub mod rpc;
 pub mod sse;
 pub mod stdio;
 
 pub use client::{Client, ConnectError, ConnectOptions, Endpoint, EraChoice};
+pub use modern::{ModernObservations, ProbeRecord};

@@ -24,6 +24,9 @@ pub struct Chatter {
     /// Lines on stdout that were not JSON-RPC messages (first few, truncated).
     pub stray: Vec<String>,
     pub stray_count: usize,
+    /// Modern HTTP: JSON-RPC error bodies whose `id` was missing or `null` (adopted by the
+    /// POST they answered; recorded for `compliance/server-messages`).
+    pub orphan_errors: Vec<Value>,
 }
 
 pub struct Dispatcher {
@@ -31,6 +34,8 @@ pub struct Dispatcher {
     pending: Mutex<HashMap<u64, Pending>>,
     chatter: Mutex<Chatter>,
     closed: AtomicBool,
+    /// Modern era (§8): server→client requests are recorded and never answered.
+    modern: AtomicBool,
     /// Replies to server→client requests, written by the wire's writer.
     replies: mpsc::UnboundedSender<Value>,
 }
@@ -44,6 +49,7 @@ impl Dispatcher {
                 pending: Mutex::new(HashMap::new()),
                 chatter: Mutex::new(Chatter::default()),
                 closed: AtomicBool::new(false),
+                modern: AtomicBool::new(false),
                 replies: tx,
             }),
             rx,
@@ -112,6 +118,18 @@ impl Dispatcher {
             .collect();
         for p in drained {
             let _ = p.tx.send(Err(RpcError::closed()));
+        }
+    }
+
+    /// Switch server-request handling between the eras (legacy answers, modern records only).
+    pub fn set_modern(&self, on: bool) {
+        self.modern.store(on, Ordering::SeqCst);
+    }
+
+    pub fn record_orphan_error(&self, msg: &Value) {
+        let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+        if c.orphan_errors.len() < MAX_RECORDED {
+            c.orphan_errors.push(msg.clone());
         }
     }
 
@@ -206,6 +224,9 @@ impl Dispatcher {
                 c.server_requests.push(Value::Object(obj.clone()));
             }
         }
+        if self.modern.load(Ordering::SeqCst) {
+            return; // a modern client must not write responses (§8)
+        }
         // We declare no client capabilities: ping gets an empty result, anything else -32601.
         let reply = if method == "ping" {
             json!({"jsonrpc": "2.0", "id": id, "result": {}})
@@ -291,6 +312,19 @@ mod tests {
         let c = d.chatter();
         assert_eq!(c.notifications.len(), 1);
         assert_eq!(c.stray_count, 1);
+    }
+
+    #[tokio::test]
+    async fn modern_era_records_server_requests_without_answering() {
+        let (d, mut replies) = Dispatcher::new();
+        d.set_modern(true);
+        d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}));
+        d.dispatch(json!({"jsonrpc":"2.0","id":"s2","method":"ping"}));
+        assert!(replies.try_recv().is_err());
+        assert_eq!(d.chatter().server_requests.len(), 2);
+        d.set_modern(false);
+        d.dispatch(json!({"jsonrpc":"2.0","id":"s3","method":"ping"}));
+        assert_eq!(replies.recv().await.unwrap()["id"], "s3");
     }
 
     #[tokio::test]

@@ -199,7 +199,17 @@ async fn writer(
 ) {
     loop {
         tokio::select! {
-            _ = &mut close => break,
+            _ = &mut close => {
+                // Flush what was queued before the close (e.g. notifications/initialized
+                // right after a handshake); select! alone may pick close first and drop it.
+                while let Ok(bytes) = rx.try_recv() {
+                    if stdin.write_all(&bytes).await.is_err() {
+                        break;
+                    }
+                }
+                let _ = stdin.flush().await;
+                break;
+            }
             msg = rx.recv() => match msg {
                 Some(bytes) => {
                     if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {

@@ -1,0 +1,879 @@
+//! Compliance rules that exist only in the stateless 2026-07-28 era
+//! (protocol-2026-07-28.md §12.2). Pure: they judge the connect-time discover result
+//! (`ServerHello`) and the probe outcomes the client recorded (`ModernObservations`,
+//! gathered by `Client::modern_observations`, which is `None` in the legacy era).
+//! `compliance/header-validation` and `compliance/stateless-http` exist only over HTTP.
+
+use crate::model::{Finding, Severity};
+use crate::rules::Rule;
+use crate::transport::modern::PROBE_VERSION;
+use crate::transport::{ModernObservations, ProbeRecord, RpcError, ServerHello};
+use serde_json::{json, Value};
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "compliance/discover",
+        severity: Severity::Error,
+        short: "server/discover returns a valid DiscoverResult",
+        description: "A 2026-07-28 server must implement server/discover and answer it with resultType, supportedVersions (containing the version in use), capabilities, ttlMs and cacheScope. Clients read the server's capabilities and identity from it.",
+        fix: "Implement server/discover and return every required field with the right type.",
+    },
+    Rule {
+        id: "compliance/result-type",
+        severity: Severity::Error,
+        short: "Results carry resultType",
+        description: "Every 2026-07-28 result carries a resultType string (\"complete\" for final results). Clients use it to tell final results from interim ones.",
+        fix: "Add resultType: \"complete\" to every result (server/discover, every tools/list page).",
+    },
+    Rule {
+        id: "compliance/cache-hints",
+        severity: Severity::Error,
+        short: "Cacheable results carry valid ttlMs and cacheScope",
+        description: "server/discover and every tools/list page must carry ttlMs (integer >= 0) and cacheScope (\"public\" or \"private\"); all pages of one listing share one cacheScope. Clients and intermediaries cache by these hints.",
+        fix: "Return ttlMs and cacheScope on every cacheable result, with the same cacheScope on every page.",
+    },
+    Rule {
+        id: "compliance/unsupported-version",
+        severity: Severity::Error,
+        short: "Unsupported protocol versions are rejected with -32022",
+        description: "A request whose envelope names a protocol version the server does not support must fail with -32022 whose data lists the supported versions and echoes the requested one (HTTP 400). Clients use the list to retry with a common version.",
+        fix: "Answer an unknown io.modelcontextprotocol/protocolVersion with error -32022, data {supported, requested}, and HTTP status 400.",
+    },
+    Rule {
+        id: "compliance/meta-required",
+        severity: Severity::Error,
+        short: "Requests without the required _meta envelope are rejected",
+        description: "Every 2026-07-28 request must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in params._meta; a server must reject a request missing one with -32602 (HTTP 400).",
+        fix: "Validate the envelope of every request and answer -32602 (HTTP 400) when a required key is missing.",
+    },
+    Rule {
+        id: "compliance/unknown-method",
+        severity: Severity::Error,
+        short: "Removed and unknown methods answer -32601",
+        description: "ping was removed in 2026-07-28; like any unknown method it must be answered with -32601 (HTTP 404).",
+        fix: "Answer unknown and removed methods with -32601 and, over HTTP, status 404.",
+    },
+    Rule {
+        id: "compliance/header-validation",
+        severity: Severity::Error,
+        short: "HTTP headers are checked against the body",
+        description: "Over Streamable HTTP the MCP-Protocol-Version and Mcp-Method headers must match the request body; a mismatch or a missing header must be rejected with 400 and -32020 so intermediaries can route on headers safely.",
+        fix: "Compare MCP-Protocol-Version, Mcp-Method and Mcp-Name with the body and reject mismatches with HTTP 400 and error -32020.",
+    },
+    Rule {
+        id: "compliance/stateless-http",
+        severity: Severity::Warning,
+        short: "The HTTP endpoint is stateless",
+        description: "2026-07-28 removed HTTP sessions and the GET stream: GET and DELETE on the endpoint should answer 405 and responses should carry no Mcp-Session-Id.",
+        fix: "Answer GET and DELETE with 405 and stop issuing Mcp-Session-Id in the 2026-07-28 era.",
+    },
+];
+
+const MAX_LISTED: usize = 5;
+
+/// All modern-era compliance results, in the §12.2 order (the HTTP-only rules only over
+/// HTTP).
+pub fn check(hello: &ServerHello, obs: &ModernObservations) -> Vec<Finding> {
+    let mut out = vec![
+        discover(hello, obs),
+        result_type(hello, obs),
+        cache_hints(hello, obs),
+        unsupported_version(hello, obs),
+        meta_required(obs),
+        unknown_method(obs),
+    ];
+    if obs.http {
+        out.push(header_validation(obs));
+        out.extend(stateless_http(obs));
+    }
+    out
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn listed(items: &[String]) -> String {
+    let mut s = items
+        .iter()
+        .take(MAX_LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if items.len() > MAX_LISTED {
+        s.push_str(&format!(" (and {} more)", items.len() - MAX_LISTED));
+    }
+    s
+}
+
+fn is_ttl(v: &Value) -> bool {
+    v.as_u64().is_some()
+        || v.as_f64()
+            .is_some_and(|f| f >= 0.0 && f.fract() == 0.0 && f.is_finite())
+}
+
+fn error_json(e: &RpcError) -> Value {
+    json!({"code": e.code, "message": e.message})
+}
+
+fn probe_actual(rec: &ProbeRecord) -> Value {
+    let mut v = match &rec.outcome {
+        Ok(_) => json!({"result": true}),
+        Err(e) => json!({"error": error_json(e)}),
+    };
+    if let (Some(s), Value::Object(o)) = (rec.status, &mut v) {
+        o.insert("httpStatus".into(), json!(s));
+    }
+    v
+}
+
+/// The results §12 judges for resultType and cache hints: discover, then each page.
+fn judged_results<'a>(
+    hello: &'a ServerHello,
+    obs: &'a ModernObservations,
+) -> Vec<(String, &'a Value)> {
+    let mut out = Vec::new();
+    if let Some(d) = &hello.discover {
+        out.push(("server/discover".to_string(), d));
+    }
+    for (i, p) in obs.pages.iter().enumerate() {
+        out.push((format!("tools/list page {}", i + 1), p));
+    }
+    out
+}
+
+fn no_results(id: &str, obs: &ModernObservations) -> Finding {
+    let why = obs
+        .listing_error
+        .as_deref()
+        .map(|e| format!(" (tools/list failed: {e})"))
+        .unwrap_or_default();
+    Finding::skip(
+        id,
+        format!("No server/discover result or tools/list page to judge{why}"),
+    )
+}
+
+pub fn discover(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/discover";
+    let Some(d) = &hello.discover else {
+        let msg = match (&obs.discover_error, obs.discover_status) {
+            (Some(e), Some(s)) if e.code == Some(-32601) => {
+                format!("server/discover is not implemented (HTTP {s}, {e})")
+            }
+            (Some(e), _) if e.code == Some(-32601) => {
+                format!("server/discover is not implemented ({e})")
+            }
+            (Some(e), _) => format!("server/discover failed: {e}"),
+            (None, _) => "server/discover returned no result".to_string(),
+        };
+        return Finding::fail(ID, msg).actual(
+            obs.discover_error
+                .as_ref()
+                .map(error_json)
+                .unwrap_or(Value::Null),
+        );
+    };
+    let Value::Object(o) = d else {
+        return Finding::fail(ID, format!("DiscoverResult is {}, not an object", kind(d)));
+    };
+    let mut problems = Vec::new();
+    match o.get("resultType") {
+        None => problems.push("resultType is missing".to_string()),
+        Some(Value::String(t)) if t == "complete" => {}
+        Some(Value::String(t)) => problems.push(format!(
+            "resultType is \"{}\", expected \"complete\"",
+            t.escape_default()
+        )),
+        Some(v) => problems.push(format!("resultType is {}, not a string", kind(v))),
+    }
+    match o.get("supportedVersions") {
+        Some(Value::Array(vs)) if vs.is_empty() => {
+            problems.push("supportedVersions is empty".to_string())
+        }
+        Some(Value::Array(vs)) if vs.iter().any(|v| !v.is_string()) => {
+            problems.push("supportedVersions contains a non-string entry".to_string())
+        }
+        Some(Value::Array(vs)) => {
+            if !vs
+                .iter()
+                .any(|v| v.as_str() == Some(hello.protocol_version.as_str()))
+            {
+                problems.push(format!(
+                    "supportedVersions does not contain the version in use ({})",
+                    hello.protocol_version
+                ));
+            }
+        }
+        None => problems.push("supportedVersions is missing".to_string()),
+        Some(v) => problems.push(format!("supportedVersions is {}, not an array", kind(v))),
+    }
+    match o.get("capabilities") {
+        Some(Value::Object(_)) => {}
+        None => problems.push("capabilities is missing".to_string()),
+        Some(v) => problems.push(format!("capabilities is {}, not an object", kind(v))),
+    }
+    match o.get("ttlMs") {
+        None => problems.push("ttlMs is missing".to_string()),
+        Some(v) if !is_ttl(v) => problems.push(format!("ttlMs is not an integer >= 0 ({v})")),
+        Some(_) => {}
+    }
+    match o.get("cacheScope") {
+        None => problems.push("cacheScope is missing".to_string()),
+        Some(Value::String(s)) if s == "public" || s == "private" => {}
+        Some(v) => problems.push(format!(
+            "cacheScope must be \"public\" or \"private\" (got {v})"
+        )),
+    }
+    if !problems.is_empty() {
+        return Finding::fail(
+            ID,
+            format!("DiscoverResult is invalid: {}", listed(&problems)),
+        );
+    }
+    if let Some(i) = o.get("instructions").filter(|i| !i.is_string()) {
+        return Finding::warn(
+            ID,
+            format!("DiscoverResult instructions is {}, not a string", kind(i)),
+        );
+    }
+    Finding::pass(
+        ID,
+        format!(
+            "server/discover returned a valid DiscoverResult (supportedVersions: {})",
+            o.get("supportedVersions").cloned().unwrap_or(Value::Null)
+        ),
+    )
+}
+
+pub fn result_type(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/result-type";
+    let results = judged_results(hello, obs);
+    if results.is_empty() {
+        return no_results(ID, obs);
+    }
+    let mut problems = Vec::new();
+    for (at, r) in &results {
+        match r.get("resultType") {
+            Some(Value::String(t)) if t == "complete" => {}
+            None => problems.push(format!("{at}: missing")),
+            Some(Value::String(t)) => problems.push(format!(
+                "{at}: \"{}\" instead of \"complete\"",
+                t.escape_default()
+            )),
+            Some(v) => problems.push(format!("{at}: {}, not a string", kind(v))),
+        }
+    }
+    if problems.is_empty() {
+        Finding::pass(
+            ID,
+            format!(
+                "All {} result(s) carry resultType \"complete\"",
+                results.len()
+            ),
+        )
+    } else {
+        Finding::fail(
+            ID,
+            format!(
+                "resultType missing or invalid on {} of {} result(s): {}",
+                problems.len(),
+                results.len(),
+                listed(&problems)
+            ),
+        )
+    }
+}
+
+pub fn cache_hints(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/cache-hints";
+    let results = judged_results(hello, obs);
+    if results.is_empty() {
+        return no_results(ID, obs);
+    }
+    let mut problems = Vec::new();
+    for (at, r) in &results {
+        match r.get("ttlMs") {
+            None => problems.push(format!("{at}: ttlMs missing")),
+            Some(v) if !is_ttl(v) => {
+                problems.push(format!("{at}: ttlMs is not an integer >= 0 ({v})"))
+            }
+            Some(_) => {}
+        }
+        match r.get("cacheScope") {
+            None => problems.push(format!("{at}: cacheScope missing")),
+            Some(Value::String(s)) if s == "public" || s == "private" => {}
+            Some(v) => problems.push(format!(
+                "{at}: cacheScope must be \"public\" or \"private\" (got {v})"
+            )),
+        }
+    }
+    let scopes: Vec<(usize, &str)> = obs
+        .pages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            p.get("cacheScope")
+                .and_then(Value::as_str)
+                .map(|s| (i + 1, s))
+        })
+        .collect();
+    if let Some(&(first_page, first)) = scopes.first() {
+        if let Some(&(page, other)) = scopes.iter().find(|(_, s)| *s != first) {
+            problems.push(format!(
+                "cacheScope differs between pages of one listing (\"{}\" on page {first_page}, \"{}\" on page {page})",
+                first.escape_default(),
+                other.escape_default()
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Finding::pass(
+            ID,
+            format!(
+                "ttlMs and cacheScope are valid on all {} result(s), with one cacheScope across the listing",
+                results.len()
+            ),
+        )
+    } else {
+        Finding::fail(
+            ID,
+            format!("Cache hints missing or invalid: {}", listed(&problems)),
+        )
+    }
+}
+
+/// `Ok(error)` when the probe got JSON-RPC error `code` (and, over HTTP, `status`);
+/// otherwise the failure text.
+fn expect_error<'a>(
+    rec: &'a ProbeRecord,
+    what: &str,
+    code: i64,
+    http: bool,
+    status: u16,
+) -> Result<&'a RpcError, String> {
+    let e = match &rec.outcome {
+        Ok(_) => {
+            return Err(format!(
+                "{what} was answered with a result instead of error {code}"
+            ))
+        }
+        Err(e) if e.local || e.code.is_none() => {
+            return Err(format!(
+                "{what} got no JSON-RPC error (expected {code}): {e}"
+            ))
+        }
+        Err(e) => e,
+    };
+    if e.code != Some(code) {
+        return Err(format!("{what} got {e} instead of error {code}"));
+    }
+    if http && rec.status != Some(status) {
+        let got = rec
+            .status
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| "none".into());
+        return Err(format!(
+            "{what} got error {code} with HTTP status {got}, expected {status}"
+        ));
+    }
+    Ok(e)
+}
+
+fn not_probed(id: &str) -> Finding {
+    Finding::skip(id, "The probe was not run")
+}
+
+pub fn unsupported_version(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/unsupported-version";
+    let Some(rec) = &obs.unsupported_version else {
+        return not_probed(ID);
+    };
+    let what = format!("server/discover with protocol version {PROBE_VERSION}");
+    let e = match expect_error(rec, &what, -32022, obs.http, 400) {
+        Ok(e) => e,
+        Err(m) => return Finding::fail(ID, m).actual(probe_actual(rec)),
+    };
+    let data = e.data.as_ref();
+    let supported: Option<Vec<&str>> = data
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .and_then(|a| a.iter().map(Value::as_str).collect());
+    let supported = match supported {
+        Some(s) if !s.is_empty() => s,
+        _ => {
+            return Finding::fail(
+                ID,
+                "-32022 error data.supported is not a non-empty array of strings",
+            )
+            .actual(data.cloned().unwrap_or(Value::Null))
+        }
+    };
+    if hello.discover.is_some() {
+        let unknown: Vec<&str> = supported
+            .iter()
+            .copied()
+            .filter(|v| !hello.supported_versions.iter().any(|s| s == v))
+            .collect();
+        if !unknown.is_empty() {
+            return Finding::fail(
+                ID,
+                format!(
+                    "-32022 error data.supported lists versions missing from server/discover supportedVersions: {}",
+                    unknown.join(", ")
+                ),
+            );
+        }
+    }
+    let requested = data.and_then(|d| d.get("requested"));
+    if requested.and_then(Value::as_str) != Some(PROBE_VERSION) {
+        return Finding::fail(
+            ID,
+            format!(
+                "-32022 error data.requested is {}, expected \"{PROBE_VERSION}\"",
+                requested
+                    .map(Value::to_string)
+                    .unwrap_or_else(|| "missing".into())
+            ),
+        );
+    }
+    Finding::pass(
+        ID,
+        format!("{what} was rejected with -32022 listing the supported versions"),
+    )
+}
+
+pub fn meta_required(obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/meta-required";
+    let Some(rec) = &obs.meta_required else {
+        return not_probed(ID);
+    };
+    let what = "tools/list without io.modelcontextprotocol/clientCapabilities";
+    match expect_error(rec, what, -32602, obs.http, 400) {
+        Ok(_) => Finding::pass(ID, format!("{what} was rejected with -32602")),
+        Err(m) => Finding::fail(ID, m).actual(probe_actual(rec)),
+    }
+}
+
+pub fn unknown_method(obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/unknown-method";
+    let Some(rec) = &obs.unknown_method else {
+        return not_probed(ID);
+    };
+    if rec.outcome.is_ok() {
+        return Finding::warn(
+            ID,
+            "The server still answers ping with a result; ping was removed in 2026-07-28 (expected error -32601)",
+        )
+        .actual(probe_actual(rec));
+    }
+    match expect_error(rec, "ping", -32601, obs.http, 404) {
+        Ok(_) => Finding::pass(ID, "ping (removed in 2026-07-28) was rejected with -32601"),
+        Err(m) => Finding::fail(ID, m).actual(probe_actual(rec)),
+    }
+}
+
+pub fn header_validation(obs: &ModernObservations) -> Finding {
+    const ID: &str = "compliance/header-validation";
+    let Some(rec) = &obs.header_mismatch else {
+        return not_probed(ID);
+    };
+    let what = format!(
+        "server/discover with header MCP-Protocol-Version different from the envelope version {PROBE_VERSION}"
+    );
+    if let Err(m) = expect_error(rec, &what, -32020, true, 400) {
+        return Finding::fail(ID, m).actual(probe_actual(rec));
+    }
+    if let Some(rec2) = &obs.header_missing_method {
+        if let Err(m) = expect_error(
+            rec2,
+            "server/discover without Mcp-Method",
+            -32020,
+            true,
+            400,
+        ) {
+            return Finding::warn(ID, m).actual(probe_actual(rec2));
+        }
+    }
+    Finding::pass(
+        ID,
+        "Header/body mismatches and a missing Mcp-Method were rejected with HTTP 400 and -32020",
+    )
+}
+
+pub fn stateless_http(obs: &ModernObservations) -> Vec<Finding> {
+    const ID: &str = "compliance/stateless-http";
+    let mut out = Vec::new();
+    for (verb, st) in [("GET", &obs.get_status), ("DELETE", &obs.delete_status)] {
+        match st {
+            Some(Ok(405)) | None => {}
+            Some(Ok(s)) => out.push(
+                Finding::warn(
+                    ID,
+                    format!("{verb} on the endpoint answered HTTP {s}, expected 405 (no GET stream or session in 2026-07-28)"),
+                )
+                .actual(json!({"httpStatus": s})),
+            ),
+            Some(Err(e)) => out.push(Finding::warn(
+                ID,
+                format!("{verb} on the endpoint got no HTTP answer, expected 405: {e}"),
+            )),
+        }
+    }
+    if let Some(first) = obs.session_ids.first() {
+        out.push(
+            Finding::warn(
+                ID,
+                format!(
+                    "{} modern response(s) carried an Mcp-Session-Id header (first: \"{}\"); 2026-07-28 has no sessions",
+                    obs.session_ids.len(),
+                    first.escape_default()
+                ),
+            )
+            .actual(json!(obs.session_ids)),
+        );
+    }
+    if out.is_empty() {
+        let verbs = if obs.get_status.is_some() {
+            "GET and DELETE answered 405"
+        } else {
+            "GET and DELETE not probed"
+        };
+        out.push(Finding::pass(
+            ID,
+            format!("The endpoint is stateless: {verbs}, no Mcp-Session-Id on responses"),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Status;
+    use crate::transport::Era;
+
+    fn discover_ok() -> Value {
+        json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},
+               "ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}})
+    }
+
+    fn hello(discover: Option<Value>) -> ServerHello {
+        ServerHello {
+            era: Era::Modern,
+            protocol_version: "2026-07-28".into(),
+            server_info: Value::Null,
+            capabilities: json!({}),
+            instructions: None,
+            supported_versions: vec!["2026-07-28".into()],
+            discover,
+        }
+    }
+
+    fn err(code: i64, data: Option<Value>, status: Option<u16>) -> Option<ProbeRecord> {
+        Some(ProbeRecord {
+            status,
+            outcome: Err(RpcError::protocol(code, "m", data)),
+        })
+    }
+
+    fn page() -> Value {
+        json!({"resultType":"complete","ttlMs":1000,"cacheScope":"private"})
+    }
+
+    fn clean(http: bool) -> ModernObservations {
+        let st = |s: u16| http.then_some(s);
+        ModernObservations {
+            http,
+            discover_status: st(200),
+            pages: vec![page(), page()],
+            unsupported_version: err(
+                -32022,
+                Some(json!({"supported":["2026-07-28"],"requested":"1900-01-01"})),
+                st(400),
+            ),
+            meta_required: err(-32602, None, st(400)),
+            unknown_method: err(-32601, None, st(404)),
+            header_mismatch: if http {
+                err(-32020, None, Some(400))
+            } else {
+                None
+            },
+            header_missing_method: if http {
+                err(-32020, None, Some(400))
+            } else {
+                None
+            },
+            get_status: http.then_some(Ok(405)),
+            delete_status: http.then_some(Ok(405)),
+            ..Default::default()
+        }
+    }
+
+    fn summary(fs: &[Finding]) -> Vec<(String, Status, String)> {
+        fs.iter()
+            .map(|f| (f.id.clone(), f.status, f.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn clean_server_passes_everything_in_order() {
+        let fs = check(&hello(Some(discover_ok())), &clean(true));
+        let ids: Vec<&str> = fs.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "compliance/discover",
+                "compliance/result-type",
+                "compliance/cache-hints",
+                "compliance/unsupported-version",
+                "compliance/meta-required",
+                "compliance/unknown-method",
+                "compliance/header-validation",
+                "compliance/stateless-http"
+            ]
+        );
+        assert!(fs.iter().all(|f| f.status == Status::Pass), "{fs:#?}");
+        assert!(fs.iter().all(|f| f.severity == Severity::Info));
+        // Over stdio the two HTTP-only rules do not exist.
+        let fs = check(&hello(Some(discover_ok())), &clean(false));
+        assert_eq!(fs.len(), 6);
+        assert!(fs.iter().all(|f| f.status == Status::Pass), "{fs:#?}");
+        // Every rule id emitted is in RULES.
+        for f in check(&hello(Some(discover_ok())), &clean(true)) {
+            assert!(RULES.iter().any(|r| r.id == f.id));
+        }
+    }
+
+    #[test]
+    fn discover_failures() {
+        let mut obs = clean(true);
+        obs.discover_status = Some(404);
+        obs.discover_error = Some(RpcError::protocol(-32601, "Method not found", None));
+        let f = discover(&hello(None), &obs);
+        assert_eq!(f.status, Status::Fail);
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(
+            f.message,
+            "server/discover is not implemented (HTTP 404, MCP error -32601: Method not found)"
+        );
+        let f = discover(
+            &hello(Some(
+                json!({"supportedVersions":["2025-11-25"],"capabilities":[],"ttlMs":-1,"cacheScope":"shared"}),
+            )),
+            &clean(true),
+        );
+        assert_eq!(
+            f.message,
+            "DiscoverResult is invalid: resultType is missing; supportedVersions does not contain the version in use (2026-07-28); capabilities is an array, not an object; ttlMs is not an integer >= 0 (-1); cacheScope must be \"public\" or \"private\" (got \"shared\")"
+        );
+        let mut d = discover_ok();
+        d["instructions"] = json!(5);
+        let f = discover(&hello(Some(d)), &clean(true));
+        assert_eq!(
+            (f.status, f.message.as_str()),
+            (
+                Status::Warn,
+                "DiscoverResult instructions is a number, not a string"
+            )
+        );
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(
+            discover(&hello(Some(json!("x"))), &clean(true)).message,
+            "DiscoverResult is a string, not an object"
+        );
+    }
+
+    #[test]
+    fn result_type_and_cache_hints() {
+        let mut obs = clean(false);
+        obs.pages = vec![
+            json!({"ttlMs":0,"cacheScope":"private"}),
+            json!({"resultType":7,"ttlMs":1.5,"cacheScope":"public"}),
+        ];
+        let fs = summary(&[
+            result_type(&hello(Some(discover_ok())), &obs),
+            cache_hints(&hello(Some(discover_ok())), &obs),
+        ]);
+        assert_eq!(
+            fs,
+            vec![
+                (
+                    "compliance/result-type".to_string(),
+                    Status::Fail,
+                    "resultType missing or invalid on 2 of 3 result(s): tools/list page 1: missing; tools/list page 2: a number, not a string".to_string()
+                ),
+                (
+                    "compliance/cache-hints".to_string(),
+                    Status::Fail,
+                    "Cache hints missing or invalid: tools/list page 2: ttlMs is not an integer >= 0 (1.5); cacheScope differs between pages of one listing (\"private\" on page 1, \"public\" on page 2)".to_string()
+                ),
+            ]
+        );
+        // Only the scope differs.
+        obs.pages = vec![
+            page(),
+            json!({"resultType":"complete","ttlMs":0,"cacheScope":"public"}),
+        ];
+        let f = cache_hints(&hello(Some(discover_ok())), &obs);
+        assert_eq!(f.status, Status::Fail);
+        // Missing hints on discover.
+        let mut d = discover_ok();
+        d.as_object_mut().unwrap().remove("ttlMs");
+        obs.pages = vec![page()];
+        assert_eq!(
+            cache_hints(&hello(Some(d)), &obs).message,
+            "Cache hints missing or invalid: server/discover: ttlMs missing"
+        );
+        // Nothing to judge.
+        obs.pages.clear();
+        obs.listing_error = Some("boom".into());
+        let f = result_type(&hello(None), &obs);
+        assert_eq!(
+            (f.status, f.message.as_str()),
+            (
+                Status::Skip,
+                "No server/discover result or tools/list page to judge (tools/list failed: boom)"
+            )
+        );
+        // More than five problems are summarised.
+        obs.pages = vec![json!({}); 7];
+        let f = result_type(&hello(None), &obs);
+        assert!(
+            f.message
+                .ends_with("tools/list page 5: missing (and 2 more)"),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn probe_rules_fail_on_wrong_answers() {
+        let h = hello(Some(discover_ok()));
+        let mut obs = clean(true);
+        obs.unsupported_version = Some(ProbeRecord {
+            status: Some(200),
+            outcome: Ok(json!({})),
+        });
+        assert_eq!(
+            unsupported_version(&h, &obs).message,
+            "server/discover with protocol version 1900-01-01 was answered with a result instead of error -32022"
+        );
+        obs.unsupported_version = err(
+            -32022,
+            Some(json!({"supported":["2026-07-28"],"requested":"1900-01-01"})),
+            Some(200),
+        );
+        assert_eq!(
+            unsupported_version(&h, &obs).message,
+            "server/discover with protocol version 1900-01-01 got error -32022 with HTTP status 200, expected 400"
+        );
+        obs.unsupported_version = err(
+            -32022,
+            Some(json!({"supported":[],"requested":"1900-01-01"})),
+            Some(400),
+        );
+        assert_eq!(
+            unsupported_version(&h, &obs).message,
+            "-32022 error data.supported is not a non-empty array of strings"
+        );
+        obs.unsupported_version = err(
+            -32022,
+            Some(json!({"supported":["2099-01-01"],"requested":"1900-01-01"})),
+            Some(400),
+        );
+        assert_eq!(
+            unsupported_version(&h, &obs).message,
+            "-32022 error data.supported lists versions missing from server/discover supportedVersions: 2099-01-01"
+        );
+        obs.unsupported_version = err(-32022, Some(json!({"supported":["2026-07-28"]})), Some(400));
+        assert_eq!(
+            unsupported_version(&h, &obs).message,
+            "-32022 error data.requested is missing, expected \"1900-01-01\""
+        );
+        obs.unsupported_version = Some(ProbeRecord {
+            status: None,
+            outcome: Err(RpcError::request_timeout()),
+        });
+        assert!(unsupported_version(&h, &obs).message.starts_with(
+            "server/discover with protocol version 1900-01-01 got no JSON-RPC error (expected -32022): MCP error -32001: Request timed out (raised locally"
+        ));
+
+        obs.meta_required = err(-32600, None, Some(400));
+        let f = meta_required(&obs);
+        assert_eq!(
+            (f.status, f.message.as_str()),
+            (Status::Fail, "tools/list without io.modelcontextprotocol/clientCapabilities got MCP error -32600: m instead of error -32602")
+        );
+        // stdio: no status needed.
+        obs.http = false;
+        obs.meta_required = err(-32602, None, None);
+        assert_eq!(meta_required(&obs).status, Status::Pass);
+        obs.http = true;
+
+        obs.unknown_method = Some(ProbeRecord {
+            status: Some(200),
+            outcome: Ok(json!({})),
+        });
+        let f = unknown_method(&obs);
+        assert_eq!(f.status, Status::Warn);
+        assert_eq!(f.message, "The server still answers ping with a result; ping was removed in 2026-07-28 (expected error -32601)");
+        obs.unknown_method = err(-32601, None, Some(400));
+        assert_eq!(
+            unknown_method(&obs).message,
+            "ping got error -32601 with HTTP status 400, expected 404"
+        );
+
+        obs.header_mismatch = err(-32022, None, Some(400));
+        let f = header_validation(&obs);
+        assert_eq!(f.status, Status::Fail);
+        assert_eq!(f.message, "server/discover with header MCP-Protocol-Version different from the envelope version 1900-01-01 got MCP error -32022: m instead of error -32020");
+        obs.header_mismatch = err(-32020, None, Some(400));
+        obs.header_missing_method = Some(ProbeRecord {
+            status: Some(200),
+            outcome: Ok(json!({})),
+        });
+        let f = header_validation(&obs);
+        assert_eq!(
+            (f.status, f.message.as_str()),
+            (Status::Warn, "server/discover without Mcp-Method was answered with a result instead of error -32020")
+        );
+    }
+
+    #[test]
+    fn stateless_http_warns_per_deviation() {
+        let mut obs = clean(true);
+        obs.get_status = Some(Ok(200));
+        obs.delete_status = Some(Err("connection reset".into()));
+        obs.session_ids = vec!["abc".into(), "def".into()];
+        let fs = summary(&stateless_http(&obs));
+        assert_eq!(
+            fs,
+            vec![
+                ("compliance/stateless-http".to_string(), Status::Warn, "GET on the endpoint answered HTTP 200, expected 405 (no GET stream or session in 2026-07-28)".to_string()),
+                ("compliance/stateless-http".to_string(), Status::Warn, "DELETE on the endpoint got no HTTP answer, expected 405: connection reset".to_string()),
+                ("compliance/stateless-http".to_string(), Status::Warn, "2 modern response(s) carried an Mcp-Session-Id header (first: \"abc\"); 2026-07-28 has no sessions".to_string()),
+            ]
+        );
+        assert_eq!(
+            stateless_http(&clean(true))[0].message,
+            "The endpoint is stateless: GET and DELETE answered 405, no Mcp-Session-Id on responses"
+        );
+    }
+
+    #[test]
+    fn hostile_values_do_not_panic() {
+        let mut obs = clean(true);
+        obs.pages = vec![json!(null), json!([1, 2]), json!("x")];
+        obs.unsupported_version = err(-32022, Some(json!("not an object")), Some(400));
+        let _ = check(&hello(Some(json!([]))), &obs);
+        let _ = check(&hello(Some(Value::Null)), &ModernObservations::default());
+    }
+}
