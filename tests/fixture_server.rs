@@ -1184,9 +1184,10 @@ fn tools_file_content() -> Value {
                     "kind": {"enum": ["a", "b"]},
                     "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
                     "nested": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
-                    "optional": {"type": "string"}
+                    "optional": {"type": "string"},
+                    "delta": {"type": "number", "exclusiveMaximum": -1.5}
                 },
-                "required": ["title", "count", "kind", "tags", "nested"],
+                "required": ["title", "count", "kind", "tags", "nested", "delta"],
                 "additionalProperties": false
             }
         },
@@ -1218,8 +1219,7 @@ fn tools_file_serves_any_tools_with_structured_output() {
     let r = s.call("report", json!({"q": "x"}))["result"].clone();
     assert_eq!(text_of(&r), "ok: report");
     assert!(r.get("isError").is_none(), "{r}");
-    let expected =
-        json!({"title": "xx", "count": 3, "kind": "a", "tags": [""], "nested": {"ok": false}});
+    let expected = json!({"title": "xx", "count": 3, "kind": "a", "tags": [""], "nested": {"ok": false}, "delta": -2});
     assert_eq!(r["structuredContent"], expected);
     assert!(jsonschema::is_valid(
         &tools[0]["outputSchema"],
