@@ -1164,3 +1164,393 @@ async fn http_dual_era_routes_by_envelope() {
     .await;
     assert_eq!(r.json::<Value>().await.unwrap()["result"], json!({}));
 }
+
+// ------------------------------------------------------------------------------------
+// --tools-file, --page-size, the suites table
+
+/// A tools file mixing structured output, required inputs, a tool without any schema and a
+/// malformed entry (served verbatim).
+fn tools_file_content() -> Value {
+    json!([
+        {
+            "name": "report",
+            "description": "Structured report.",
+            "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "title": {"type": "string", "minLength": 2},
+                    "count": {"type": "integer", "minimum": 3},
+                    "kind": {"enum": ["a", "b"]},
+                    "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                    "nested": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
+                    "optional": {"type": "string"},
+                    "delta": {"type": "number", "exclusiveMaximum": -1.5}
+                },
+                "required": ["title", "count", "kind", "tags", "nested", "delta"],
+                "additionalProperties": false
+            }
+        },
+        {"name": "plain", "description": "No schemas at all."},
+        {"name": 42, "description": "A malformed tool with a numeric name."}
+    ])
+}
+
+fn write_tools_file(dir: &tempfile::TempDir, tools: &Value) -> String {
+    let path = dir.path().join("tools.json");
+    std::fs::write(&path, tools.to_string()).expect("write tools file");
+    path.to_string_lossy().to_string()
+}
+
+#[test]
+fn tools_file_serves_any_tools_with_structured_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tools = tools_file_content();
+    let file = write_tools_file(&dir, &tools);
+    let mut s = StdioServer::spawn(&["--tools-file", &file]);
+    let init = s.initialize("2025-11-25");
+    assert_eq!(
+        init["result"]["serverInfo"]["name"],
+        json!("mcpward-fixture-tools-file")
+    );
+    let list = s.request("tools/list", None)["result"].clone();
+    assert_eq!(list, json!({"tools": tools}), "served verbatim, one page");
+
+    let r = s.call("report", json!({"q": "x"}))["result"].clone();
+    assert_eq!(text_of(&r), "ok: report");
+    assert!(r.get("isError").is_none(), "{r}");
+    let expected = json!({"title": "xx", "count": 3, "kind": "a", "tags": [""], "nested": {"ok": false}, "delta": -2});
+    assert_eq!(r["structuredContent"], expected);
+    assert!(jsonschema::is_valid(
+        &tools[0]["outputSchema"],
+        &r["structuredContent"]
+    ));
+
+    assert_eq!(
+        s.call("plain", json!({}))["result"],
+        json!({"content": [{"type": "text", "text": "ok: plain"}]})
+    );
+    // Missing required argument: a tool error from 2025-11-25 on.
+    let missing = s.call("report", json!({}))["result"].clone();
+    assert_eq!(missing["isError"], json!(true));
+    assert_eq!(
+        text_of(&missing),
+        "Invalid arguments for tool report: missing required parameter(s): q"
+    );
+    let unknown = s.call("nope", json!({}));
+    assert_eq!(
+        unknown["error"],
+        json!({"code": -32602, "message": "Unknown tool: nope"})
+    );
+
+    // Before 2025-11-25 the same missing argument is JSON-RPC -32602.
+    let mut s = StdioServer::spawn(&["--tools-file", &file]);
+    s.initialize("2025-06-18");
+    let old = s.call("report", json!({}));
+    assert_eq!(old["error"]["code"], json!(-32602));
+    assert_eq!(
+        old["error"]["message"],
+        json!("Invalid params for tool report: missing required parameter(s): q")
+    );
+
+    // Modern era: same answers plus resultType.
+    let mut s = StdioServer::spawn(&["--tools-file", &file, "--era", "modern"]);
+    let r = s.request(
+        "tools/call",
+        Some(json!({"name": "report", "arguments": {"q": "x"}, "_meta": envelope()})),
+    )["result"]
+        .clone();
+    assert_eq!(r["structuredContent"], expected);
+    assert_eq!(r["resultType"], json!("complete"));
+
+    // Usage errors exit 2: both sources, neither, unreadable or non-array files.
+    let status = |args: &[&str]| {
+        Command::new(FIXTURE)
+            .args(args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("run fixture")
+            .code()
+    };
+    assert_eq!(
+        status(&["--tools", "clean", "--tools-file", &file]),
+        Some(2)
+    );
+    assert_eq!(status(&[]), Some(2));
+    let missing_file = dir.path().join("absent.json");
+    assert_eq!(
+        status(&["--tools-file", &missing_file.to_string_lossy()]),
+        Some(2)
+    );
+    let object = write_tools_file(&dir, &json!({"tools": []}));
+    assert_eq!(status(&["--tools-file", &object]), Some(2));
+}
+
+#[tokio::test]
+async fn http_tools_file_call() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write_tools_file(&dir, &tools_file_content());
+    let srv = HttpServer::spawn(&["--tools-file", &file]);
+    let c = reqwest::Client::new();
+    let sid = http_initialize(&c, &srv.url, &[]).await;
+    let call = rpc(
+        1,
+        "tools/call",
+        json!({"name": "report", "arguments": {"q": "x"}}),
+    );
+    let r = post(&c, &srv.url, &[("Mcp-Session-Id", &sid)], &call).await;
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(text_of(&v["result"]), "ok: report");
+    assert_eq!(v["result"]["structuredContent"]["count"], json!(3));
+}
+
+#[test]
+fn page_size_splits_any_table() {
+    let mut s = StdioServer::spawn(&["--tools", "clean", "--page-size", "3"]);
+    s.initialize("2025-11-25");
+    let p1 = s.request("tools/list", None)["result"].clone();
+    assert_eq!(tool_names(&p1), ["echo", "add_numbers", "get-status"]);
+    assert_eq!(p1["nextCursor"], json!("page-2"));
+    let p2 = s.request("tools/list", Some(json!({"cursor": "page-2"})))["result"].clone();
+    assert_eq!(tool_names(&p2), ["may_fail"]);
+    assert!(p2.get("nextCursor").is_none(), "{p2}");
+    assert_eq!(
+        s.request("tools/list", Some(json!({"cursor": "page-3"})))["error"]["code"],
+        json!(-32602)
+    );
+    // Calls still reach tools on later pages.
+    assert_eq!(
+        text_of(&s.call("may_fail", json!({}))["result"]),
+        "Succeeded"
+    );
+
+    // The paginated table's "" cursor is replaced by the generic page-N cursors.
+    let mut s = StdioServer::spawn(&["--tools", "paginated", "--page-size", "2"]);
+    let p1 = s.request("tools/list", None)["result"].clone();
+    assert_eq!(tool_names(&p1), ["page_one_tool", "page_two_injection"]);
+    assert_eq!(p1["nextCursor"], json!("page-2"));
+    assert_eq!(
+        s.request("tools/list", Some(json!({"cursor": ""})))["error"]["code"],
+        json!(-32602)
+    );
+
+    // A tools file with one tool per page puts the second tool on page 2, in every era.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write_tools_file(&dir, &tools_file_content());
+    let mut s = StdioServer::spawn(&["--tools-file", &file, "--page-size", "1", "--era", "modern"]);
+    let listed = |s: &mut StdioServer, cursor: Option<&str>| {
+        let mut params = json!({"_meta": envelope()});
+        if let Some(c) = cursor {
+            params["cursor"] = json!(c);
+        }
+        s.request("tools/list", Some(params))["result"].clone()
+    };
+    let p1 = listed(&mut s, None);
+    assert_eq!(tool_names(&p1), ["report"]);
+    assert_eq!(p1["nextCursor"], json!("page-2"));
+    assert_eq!(p1["resultType"], json!("complete"));
+    let p2 = listed(&mut s, Some("page-2"));
+    assert_eq!(tool_names(&p2), ["plain"]);
+    assert_eq!(p2["nextCursor"], json!("page-3"));
+    let p3 = listed(&mut s, Some("page-3"));
+    assert_eq!(tool_names(&p3), ["<non-string>"]);
+    assert!(p3.get("nextCursor").is_none(), "{p3}");
+
+    let mut s = StdioServer::spawn(&["--tools", "empty", "--page-size", "5"]);
+    let p = s.request("tools/list", None)["result"].clone();
+    assert_eq!(p, json!({"tools": []}));
+    assert_eq!(
+        Command::new(FIXTURE)
+            .args(["--tools", "clean", "--page-size", "0"])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("run fixture")
+            .code(),
+        Some(2)
+    );
+}
+
+const SUITES_JSON: &str = include_str!("../fixtures/tables/suites.json");
+
+fn suites_tool(name: &str) -> Value {
+    let tools: Value = serde_json::from_str(SUITES_JSON).expect("suites.json");
+    tools
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|t| t["name"] == json!(name))
+        .cloned()
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+#[test]
+fn suites_table_answers() {
+    let (_dir, record) = temp_record();
+    let mut s = StdioServer::spawn(&["--tools", "suites", "--record", &record]);
+    s.initialize("2025-11-25");
+    let list = s.request("tools/list", None)["result"].clone();
+    let expected: Value = serde_json::from_str(SUITES_JSON).expect("suites.json");
+    assert_eq!(list, json!({"tools": expected}), "one page, file order");
+    assert_eq!(
+        tool_names(&list),
+        [
+            "echo",
+            "add_numbers",
+            "get_forecast",
+            "may_fail",
+            "get_item",
+            "slow_echo",
+            "never_answers",
+            "delete_all",
+            "get_status"
+        ]
+    );
+
+    let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
+    assert_eq!(
+        s.call("echo", json!({"message": "test message"}))["result"],
+        text("test message")
+    );
+    let no_message = s.call("echo", json!({"message": 5}))["result"].clone();
+    assert_eq!(no_message["isError"], json!(true));
+    assert_eq!(text_of(&no_message), "Invalid params: message is required");
+
+    assert_eq!(
+        s.call("add_numbers", json!({"a": 2, "b": 3}))["result"],
+        text("5")
+    );
+    assert_eq!(
+        s.call("add_numbers", json!({"a": 0.5, "b": 1}))["result"],
+        text("1.5")
+    );
+    assert_eq!(
+        s.call("add_numbers", json!({"a": 2.0, "b": 3}))["result"],
+        text("5")
+    );
+    assert_eq!(
+        s.call("add_numbers", json!({"a": 2}))["error"]["code"],
+        json!(-32602)
+    );
+    assert_eq!(
+        s.call("add_numbers", json!({"a": 2, "b": "3"}))["error"]["code"],
+        json!(-32602)
+    );
+
+    let schema = suites_tool("get_forecast")["outputSchema"].clone();
+    let ok = s.call("get_forecast", json!({"city": "Oslo"}))["result"].clone();
+    assert_eq!(
+        ok,
+        json!({
+            "content": [{"type": "text", "text": "{\"city\":\"Oslo\",\"temperatureC\":21,\"conditions\":\"sunny\"}"}],
+            "structuredContent": {"city": "Oslo", "temperatureC": 21, "conditions": "sunny"}
+        })
+    );
+    assert!(jsonschema::is_valid(&schema, &ok["structuredContent"]));
+    assert_eq!(
+        s.call("get_forecast", json!({"city": "Oslo", "mode": "ok"}))["result"],
+        ok
+    );
+    let wrong = s.call(
+        "get_forecast",
+        json!({"city": "Oslo", "mode": "wrong_type"}),
+    )["result"]
+        .clone();
+    assert_eq!(
+        text_of(&wrong),
+        "{\"city\":\"Oslo\",\"temperatureC\":\"warm\",\"conditions\":\"sunny\"}"
+    );
+    assert_eq!(wrong["structuredContent"]["temperatureC"], json!("warm"));
+    assert!(!jsonschema::is_valid(&schema, &wrong["structuredContent"]));
+    assert_eq!(
+        s.call(
+            "get_forecast",
+            json!({"city": "Oslo", "mode": "no_structured"})
+        )["result"],
+        text("21C sunny in Oslo")
+    );
+    for bad in [json!({}), json!({"city": ""})] {
+        assert_eq!(s.call("get_forecast", bad)["error"]["code"], json!(-32602));
+    }
+
+    assert_eq!(
+        s.call("may_fail", json!({"fail": true}))["result"],
+        json!({"content": [{"type": "text", "text": "Intentional tool failure"}], "isError": true})
+    );
+    assert_eq!(
+        s.call("may_fail", json!({"fail": false}))["result"],
+        text("Success")
+    );
+
+    assert_eq!(
+        s.call("get_item", json!({"id": "item-7"}))["result"],
+        text("item item-7")
+    );
+    for bad in [json!({"id": "7"}), json!({"id": "item-"}), json!({})] {
+        assert_eq!(
+            s.call("get_item", bad)["error"],
+            json!({"code": -32602, "message": "Invalid params: id must match ^item-[0-9]+$"})
+        );
+    }
+    assert_eq!(
+        s.call("delete_all", json!({"confirm": true}))["result"],
+        text("deleted 0 items")
+    );
+    assert_eq!(
+        s.call("get_status", json!({}))["result"],
+        text("status: ok")
+    );
+    assert_eq!(
+        s.call("nope", json!({}))["error"]["message"],
+        json!("Unknown tool: nope")
+    );
+
+    // slow_echo answers after its delay without holding up other requests.
+    let start = Instant::now();
+    let slow = s.send_request(
+        "tools/call",
+        Some(json!({"name": "slow_echo", "arguments": {"message": "later", "delay_ms": 600}})),
+    );
+    assert_eq!(
+        s.call("get_status", json!({}))["result"],
+        text("status: ok")
+    );
+    assert!(start.elapsed() < Duration::from_millis(600));
+    let late = s.response_to(slow, WAIT).expect("slow_echo answers");
+    assert!(start.elapsed() >= Duration::from_millis(600));
+    assert_eq!(late["result"], text("later"));
+
+    // never_answers: the client's own timeout is the only way out; others still answer.
+    let never = s.send_request(
+        "tools/call",
+        Some(json!({"name": "never_answers", "arguments": {}})),
+    );
+    assert_eq!(s.call("echo", json!({"message": "x"}))["result"], text("x"));
+    assert!(s.response_to(never, Duration::from_millis(500)).is_none());
+
+    // The call log (--record) shows every tools/call, delete_all included.
+    let called: Vec<Value> = read_record(&record)
+        .iter()
+        .filter(|e| e["message"]["method"] == json!("tools/call"))
+        .map(|e| e["message"]["params"]["name"].clone())
+        .collect();
+    assert_eq!(
+        called.iter().filter(|n| **n == json!("delete_all")).count(),
+        1
+    );
+    assert!(called.contains(&json!("never_answers")));
+
+    // Before 2025-11-25 echo's missing message is a protocol error; get_item's always is.
+    let mut s = StdioServer::spawn(&["--tools", "suites"]);
+    s.initialize("2025-06-18");
+    assert_eq!(
+        s.call("echo", json!({}))["error"],
+        json!({"code": -32602, "message": "Invalid params: message is required"})
+    );
+    assert_eq!(
+        s.call("get_item", json!({"id": "x"}))["error"]["code"],
+        json!(-32602)
+    );
+}
