@@ -264,6 +264,9 @@ async fn run(cli: &Cli, update_golden: bool) -> u8 {
             return 2;
         }
     };
+    for note in client.notes() {
+        eprintln!("{}", redactor.redact_str(&note));
+    }
     let run_ms = loaded.config.timeouts.run_ms;
     let ctx = RunContext {
         config: &loaded.config,

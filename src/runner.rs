@@ -52,11 +52,21 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             Era::Legacy => Some(client.ping().await),
             Era::Modern => None,
         };
-        out.extend(checks::compliance::check(
+        let mut found = checks::compliance::check(
             hello,
             ping.as_ref(),
             cfg.expect.protocol_version.as_deref(),
-        ));
+        );
+        // Modern-era rules go after ping and before the expected-version result.
+        if let Some(obs) = client.modern_observations().await {
+            let at = found
+                .iter()
+                .position(|f| f.id == "compliance/expected-protocol-version")
+                .unwrap_or(found.len());
+            let modern = checks::modern::check(hello, &obs);
+            found.splice(at..at, modern);
+        }
+        out.extend(found);
     }
     if cfg.checks.schema {
         (ctx.progress)("Running schema checks...");

@@ -107,8 +107,9 @@ impl Fake {
         Fake { _dir: dir, log }
     }
     fn opts(&self, mode: &str, era: EraChoice, connect_ms: u64) -> ConnectOptions {
-        let mut env = vec![("FAKE_LOG".to_string(), self.log.display().to_string())];
-        if let Ok(p) = std::env::var("PATH") {
+        let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> =
+            vec![("FAKE_LOG".into(), self.log.clone().into_os_string())];
+        if let Some(p) = std::env::var_os("PATH") {
             env.push(("PATH".into(), p));
         }
         ConnectOptions {

@@ -269,6 +269,7 @@ mod tests {
             capabilities: json!({"tools": {"listChanged": true}, "logging": {}, "prompts": null}),
             instructions: None,
             supported_versions: vec![],
+            discover: None,
         }
     }
 
@@ -591,6 +592,7 @@ mod tests {
             capabilities: json!({"tools": {}, "resources": null}),
             instructions: None,
             supported_versions: vec![],
+            discover: None,
         };
         let ping: Result<(), RpcError> = Err(RpcError::closed());
         insta::assert_json_snapshot!(check(&h, Some(&ping), Some("2025-11-25")));

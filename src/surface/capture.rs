@@ -265,6 +265,7 @@ pub(crate) mod tests {
             server_info: json!({"name": "drift-server", "version": "1.0.0"}),
             capabilities: json!({"tools": {}, "logging": {}}),
             instructions: None,
+            discover: None,
             supported_versions: if era == Era::Modern {
                 vec!["2026-07-28".into()]
             } else {
