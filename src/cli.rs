@@ -59,6 +59,10 @@ pub enum EraArg {
 pub enum Command {
     /// Scaffold a starter mcpward.yaml in the current directory
     Init,
+    /// Capture the server's current contract surface into the lockfile
+    Baseline,
+    /// Show drift of the server's contract against the baseline lockfile
+    Diff,
     /// Run all configured checks against the server
     Run {
         /// Write/refresh golden files of behavioral suites instead of failing on them
@@ -85,12 +89,19 @@ pub fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let Some(command) = cli.command.as_ref() else {
-        eprintln!("error: a command is required (init, run); see `mcpward --help`");
+        eprintln!("error: a command is required (init, run, baseline, diff); see `mcpward --help`");
         return ExitCode::from(2);
     };
     let code = match command {
         Command::Init => init(),
-        Command::Run { update_golden } => with_runtime(run(&cli, *update_golden)),
+        Command::Run { update_golden } => with_runtime(run(
+            &cli,
+            Mode::Run {
+                update_golden: *update_golden,
+            },
+        )),
+        Command::Baseline => with_runtime(run(&cli, Mode::Baseline)),
+        Command::Diff => with_runtime(run(&cli, Mode::Diff)),
     };
     ExitCode::from(code)
 }
@@ -225,7 +236,35 @@ async fn interrupted() {
     }
 }
 
-async fn run(cli: &Cli, update_golden: bool) -> u8 {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Run { update_golden: bool },
+    Diff,
+    Baseline,
+}
+
+/// What the work after connecting produced.
+enum Outcome {
+    Findings(Vec<crate::model::Finding>),
+    Captured(crate::drift_run::Captured),
+}
+
+/// The server as shown in human headers: the stdio command line or the URL, redacted.
+fn server_display(loaded: &Loaded, redactor: &Redactor) -> String {
+    match &loaded.config.server.transport {
+        Transport::Stdio { command, args, .. } => {
+            let mut s = command.clone();
+            for a in args {
+                s.push(' ');
+                s.push_str(a);
+            }
+            redactor.redact_str(&s)
+        }
+        Transport::Http { url, .. } => redactor.redact_str(url),
+    }
+}
+
+async fn run(cli: &Cli, mode: Mode) -> u8 {
     let kind = match reporter_kind(cli) {
         Ok(k) => k,
         Err(e) => {
@@ -241,12 +280,45 @@ async fn run(cli: &Cli, update_golden: bool) -> u8 {
     for s in &loaded.secrets {
         redactor.register(s);
     }
+    let dcfg = crate::drift_run::drift_config(&loaded);
+    let mut baseline_invalid = false;
+    match mode {
+        Mode::Diff => {
+            use crate::surface::lockfile::{self, BaselineState};
+            match lockfile::load(std::path::Path::new(&dcfg.baseline)) {
+                BaselineState::Missing { path } => {
+                    eprintln!("Error: baseline not found at {path}; run `mcpward baseline` first");
+                    return 2;
+                }
+                BaselineState::Invalid(e) if e.is_too_new() => {
+                    eprintln!("Error: {e}");
+                    return 2;
+                }
+                BaselineState::Invalid(_) => baseline_invalid = true,
+                BaselineState::Loaded(_) => {}
+            }
+            if kind == ReporterKind::Console {
+                out_line(&format!(
+                    "Checking for drift...\nServer: {}\nBaseline: {}\n",
+                    server_display(&loaded, &redactor),
+                    dcfg.baseline
+                ));
+            }
+        }
+        Mode::Baseline => out_line(&format!(
+            "Capturing baseline...\nServer: {}\nOutput: {}\n",
+            server_display(&loaded, &redactor),
+            dcfg.baseline
+        )),
+        Mode::Run { .. } => {}
+    }
     let verbose = cli.verbose;
     let progress = move |line: &str| {
         if verbose {
             eprintln!("{line}");
         }
     };
+    let warn = |line: &str| eprintln!("{line}");
     progress("Connecting to server...");
     let era = era_choice(cli.protocol_era, &loaded.config);
     let client = tokio::select! {
@@ -256,7 +328,11 @@ async fn run(cli: &Cli, update_golden: bool) -> u8 {
     let client = match client {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("Failed to connect: {}", redactor.redact_str(&e.message));
+            let msg = redactor.redact_str(&e.message);
+            match mode {
+                Mode::Run { .. } => eprintln!("Failed to connect: {msg}"),
+                _ => eprintln!("Error: {msg}"),
+            }
             let tail = e.server_stderr.trim();
             if !tail.is_empty() {
                 eprintln!("Server stderr (last lines):\n{}", redactor.redact_str(tail));
@@ -268,18 +344,43 @@ async fn run(cli: &Cli, update_golden: bool) -> u8 {
         eprintln!("{}", redactor.redact_str(&note));
     }
     let run_ms = loaded.config.timeouts.run_ms;
+    let update_golden = matches!(
+        mode,
+        Mode::Run {
+            update_golden: true
+        }
+    );
     let ctx = RunContext {
         config: &loaded.config,
+        loaded: &loaded,
+        redactor: &redactor,
+        warn: &warn,
         config_dir: &loaded.dir,
         update_golden,
         progress: &progress,
     };
+    let work = async {
+        match mode {
+            Mode::Run { .. } => Outcome::Findings(runner::run_families(&client, &ctx).await),
+            Mode::Diff => {
+                let listing = client.list_tools().await;
+                Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing).await)
+            }
+            Mode::Baseline => {
+                let listing = client.list_tools().await;
+                Outcome::Captured(
+                    crate::drift_run::capture_surface(&client, &listing, &loaded, &dcfg, &redactor)
+                        .await,
+                )
+            }
+        }
+    };
     let outcome = tokio::select! {
-        r = tokio::time::timeout(Duration::from_millis(run_ms), runner::run_families(&client, &ctx)) => Some(r),
+        r = tokio::time::timeout(Duration::from_millis(run_ms), work) => Some(r),
         _ = interrupted() => None,
     };
-    let results = match outcome {
-        Some(Ok(results)) => results,
+    let outcome = match outcome {
+        Some(Ok(o)) => o,
         Some(Err(_)) => {
             // The deadline wins: nothing that settles during teardown is reported.
             eprintln!("Run exceeded timeouts.run_ms ({run_ms}ms) — results are incomplete");
@@ -296,6 +397,12 @@ async fn run(cli: &Cli, update_golden: bool) -> u8 {
     };
     let hello = client.hello().clone();
     client.close().await;
+    let results = match outcome {
+        Outcome::Findings(r) => r,
+        Outcome::Captured(captured) => {
+            return finish_baseline(&hello, captured, &dcfg.baseline, &redactor)
+        }
+    };
     let mut report = Report::new(
         ServerSummary {
             name: hello.server_name(),
@@ -307,12 +414,89 @@ async fn run(cli: &Cli, update_golden: bool) -> u8 {
     );
     redactor.redact_report(&mut report);
     match emit(&report, kind, cli, &loaded) {
+        // DECISIONS #20: an unreadable baseline means drift was not tested.
+        Ok(()) if baseline_invalid => 2,
         Ok(()) => report.exit_code(),
         Err(e) => {
             eprintln!("Error: {e}");
             2
         }
     }
+}
+
+/// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
+fn finish_baseline(
+    hello: &crate::transport::ServerHello,
+    captured: crate::drift_run::Captured,
+    path: &str,
+    redactor: &Redactor,
+) -> u8 {
+    let lockfile = match captured.lockfile {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("Error: {}", redactor.redact_str(&e));
+            return 2;
+        }
+    };
+    if let Err(e) = crate::surface::lockfile::write(std::path::Path::new(path), &lockfile) {
+        eprintln!("Error: cannot write baseline {path}: {e}");
+        return 2;
+    }
+    let mut lines = vec![
+        format!(
+            "✓ Connected to {} v{}",
+            redactor.redact_str(&hello.server_name()),
+            redactor.redact_str(&hello.server_version())
+        ),
+        format!("✓ Captured {} tool(s)", lockfile.tools.len()),
+        format!("✓ Baseline saved to {path}"),
+    ];
+    for note in &captured.notes {
+        lines.push(format!(
+            "  output sampling: {} ({}): {}",
+            note.tool,
+            note.status.as_str(),
+            note.reason
+        ));
+    }
+    lines.push(String::new());
+    lines.push("Tools captured:".into());
+    let mut tools: Vec<(&String, Vec<&str>)> = lockfile
+        .tools
+        .iter()
+        .map(|(name, entry)| {
+            let hint = |k: &str| {
+                entry
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(k))
+                    .and_then(serde_json::Value::as_bool)
+                    == Some(true)
+            };
+            let mut tags = Vec::new();
+            if hint("readOnlyHint") {
+                tags.push("readOnly");
+            }
+            if hint("destructiveHint") {
+                tags.push("destructive");
+            }
+            (name, tags)
+        })
+        .collect();
+    tools.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, tags) in tools {
+        let name = redactor.redact_str(name);
+        if tags.is_empty() {
+            lines.push(format!("  • {name}"));
+        } else {
+            lines.push(format!("  • {name} [{}]", tags.join(", ")));
+        }
+    }
+    lines.push(String::new());
+    lines.push("Baseline captured successfully.".into());
+    lines.push("Run \"mcpward diff\" to check for drift against this baseline.".into());
+    out_line(&lines.join("\n"));
+    0
 }
 
 /// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,

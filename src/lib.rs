@@ -6,6 +6,7 @@
 pub mod checks;
 pub mod cli;
 pub mod config;
+pub mod drift_run;
 pub mod fsutil;
 pub mod model;
 pub mod redact;

@@ -14,6 +14,10 @@ pub type Progress<'a> = &'a dyn Fn(&str);
 
 pub struct RunContext<'a> {
     pub config: &'a Config,
+    pub loaded: &'a crate::config::Loaded,
+    pub redactor: &'a crate::redact::Redactor,
+    /// Warnings for stderr (lockfile migration notices and the like).
+    pub warn: Progress<'a>,
     /// Directory of the config file: golden paths are relative to it.
     pub config_dir: &'a Path,
     pub update_golden: bool,
@@ -52,11 +56,8 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             Era::Legacy => Some(client.ping().await),
             Era::Modern => None,
         };
-        let mut found = checks::compliance::check(
-            hello,
-            ping.as_ref(),
-            cfg.expect.protocol_version.as_deref(),
-        );
+        let mut found =
+            checks::compliance::check(hello, ping.as_ref(), cfg.expect.protocol_version.as_deref());
         // Modern-era rules go after ping and before the expected-version result.
         if let Some(obs) = client.modern_observations().await {
             let at = found
@@ -71,6 +72,11 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     if cfg.checks.schema {
         (ctx.progress)("Running schema checks...");
         out.extend(checks::schema::check(tools.get().await, &version));
+    }
+    if let Some(dcfg) = &cfg.checks.drift {
+        (ctx.progress)("Running drift checks...");
+        let listing = tools.get().await.clone();
+        out.extend(drift(client, ctx, dcfg, &listing).await);
     }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
@@ -211,4 +217,37 @@ fn expect_of(e: &crate::config::CaseExpect) -> Option<checks::behavioral::CaseEx
         && x.jsonpath.is_none()
         && x.golden.is_none();
     (!empty).then_some(x)
+}
+
+/// The drift family: the baseline as found (missing/invalid are findings here), compared
+/// with a fresh capture.
+pub async fn drift(
+    client: &Client,
+    ctx: &RunContext<'_>,
+    dcfg: &crate::config::DriftConfig,
+    listing: &Listing,
+) -> Vec<Finding> {
+    use crate::surface::lockfile::{self, BaselineState};
+    let base = lockfile::load(Path::new(&dcfg.baseline));
+    match &base {
+        BaselineState::Loaded(l) => {
+            for w in &l.warnings {
+                (ctx.warn)(w);
+            }
+        }
+        // No capture (and no output sampling calls) when there is nothing to compare with.
+        BaselineState::Missing { path } => return vec![checks::drift::baseline_missing(path)],
+        BaselineState::Invalid(e) => return vec![checks::drift::baseline_invalid(e)],
+    }
+    let captured =
+        crate::drift_run::capture_surface(client, listing, ctx.loaded, dcfg, ctx.redactor).await;
+    match captured.lockfile {
+        Ok(current) => checks::drift::check_with_sampling(
+            &base,
+            &current,
+            &captured.notes,
+            &crate::drift_run::policy(dcfg),
+        ),
+        Err(e) => vec![checks::drift::capture_failed(&e)],
+    }
 }

@@ -101,12 +101,20 @@ impl Client {
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
         };
         client.abort().await;
-        Err(ConnectError { message: err, server_stderr: client.stderr_tail() })
+        Err(ConnectError {
+            message: err,
+            server_stderr: client.stderr_tail(),
+        })
     }
 
     /// §3.2 step 5: end the probed process, start a fresh one and run the plain legacy
     /// handshake with a fresh `connect_ms` budget. At most once per connection.
-    async fn respawn(self, opts: &ConnectOptions, offer: &str, why: &str) -> Result<Client, ConnectError> {
+    async fn respawn(
+        self,
+        opts: &ConnectOptions,
+        offer: &str,
+        why: &str,
+    ) -> Result<Client, ConnectError> {
         self.abort().await;
         let mut client = Client::open(opts)?;
         for n in self.m.notes() {
@@ -116,7 +124,8 @@ impl Client {
             "mcpward: the server/discover probe failed ({why}); restarted the server for the legacy handshake (set server.protocol_era: legacy to skip the probe)"
         ));
         let budget = Duration::from_millis(opts.connect_ms);
-        let err = match tokio::time::timeout(budget, client.legacy_handshake_offering(offer)).await {
+        let err = match tokio::time::timeout(budget, client.legacy_handshake_offering(offer)).await
+        {
             Ok(Ok(hello)) => {
                 client.hello = hello;
                 return Ok(client);
@@ -126,7 +135,9 @@ impl Client {
         };
         client.abort().await;
         Err(ConnectError {
-            message: format!("{err} (on a restarted server, after the server/discover probe failed: {why})"),
+            message: format!(
+                "{err} (on a restarted server, after the server/discover probe failed: {why})"
+            ),
             server_stderr: client.stderr_tail(),
         })
     }
@@ -135,10 +146,15 @@ impl Client {
     fn open(opts: &ConnectOptions) -> Result<Client, ConnectError> {
         let (d, mut replies) = Dispatcher::new();
         let wire = match &opts.endpoint {
-            Endpoint::Stdio(spec) => StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w))),
+            Endpoint::Stdio(spec) => {
+                StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w)))
+            }
             Endpoint::Http(spec) => HttpWire::new(spec, d.clone()).map(Wire::Http),
         }
-        .map_err(|message| ConnectError { message, server_stderr: String::new() })?;
+        .map_err(|message| ConnectError {
+            message,
+            server_stderr: String::new(),
+        })?;
         let wire = Arc::new(wire);
         // Answers to server→client requests go out on the same wire.
         let w2 = wire.clone();
@@ -179,18 +195,29 @@ impl Client {
         self.legacy_handshake_offering(LEGACY_VERSIONS[0]).await
     }
 
-    pub(super) async fn legacy_handshake_offering(&self, offer: &str) -> Result<ServerHello, String> {
+    pub(super) async fn legacy_handshake_offering(
+        &self,
+        offer: &str,
+    ) -> Result<ServerHello, String> {
         let params = json!({
             "protocolVersion": offer,
             "capabilities": {},
             "clientInfo": {"name": "mcpward", "version": crate::VERSION},
         });
         let result = self
-            .request("initialize", Some(params), Duration::from_secs(u64::MAX / 4), None)
+            .request(
+                "initialize",
+                Some(params),
+                Duration::from_secs(u64::MAX / 4),
+                None,
+            )
             .await
             .map_err(|e| format!("initialize failed: {e}"))?;
         let Value::Object(obj) = result else {
-            return Err(format!("initialize result is not an object: {}", short(&result)));
+            return Err(format!(
+                "initialize result is not an object: {}",
+                short(&result)
+            ));
         };
         let version = match obj.get("protocolVersion") {
             Some(Value::String(v)) => v.clone(),
@@ -202,7 +229,9 @@ impl Client {
             }
         };
         if !LEGACY_VERSIONS.contains(&version.as_str()) {
-            return Err(format!("Server's protocol version is not supported: {version}"));
+            return Err(format!(
+                "Server's protocol version is not supported: {version}"
+            ));
         }
         if let Wire::Http(w) = &*self.wire {
             w.set_protocol_version(&version);
@@ -233,7 +262,9 @@ impl Client {
     }
 
     async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RpcError> {
-        self.wire.send(&notification_message(method, params), &Vec::new()).await
+        self.wire
+            .send(&notification_message(method, params), &Vec::new())
+            .await
     }
 
     /// One request with its own deadline; a progress notification for it restarts the
@@ -245,7 +276,9 @@ impl Client {
         timeout: Duration,
         timeout_msg: Option<String>,
     ) -> Result<Value, RpcError> {
-        self.request_as(method, params, None, timeout, timeout_msg).await.1
+        self.request_as(method, params, None, timeout, timeout_msg)
+            .await
+            .1
     }
 
     /// `request` that also returns the id used. `raw`: send `params` as given with exactly
@@ -323,12 +356,20 @@ impl Client {
                 .await
                 .map_err(|e| e.to_string())?;
             let Value::Object(mut page) = page else {
-                return Err(format!("tools/list result is not an object: {}", short(&page)));
+                return Err(format!(
+                    "tools/list result is not an object: {}",
+                    short(&page)
+                ));
             };
             self.m.on_page(&page)?;
             match page.remove("tools") {
                 Some(Value::Array(items)) => tools.extend(items),
-                Some(other) => return Err(format!("tools/list result \"tools\" is not an array: {}", short(&other))),
+                Some(other) => {
+                    return Err(format!(
+                        "tools/list result \"tools\" is not an array: {}",
+                        short(&other)
+                    ))
+                }
                 None => return Err("tools/list result has no \"tools\" array".into()),
             }
             match page.get("nextCursor") {
@@ -338,11 +379,18 @@ impl Client {
                 }
                 Some(Value::String(c)) => {
                     if !seen.insert(c.clone()) {
-                        return Err(format!("tools/list pagination loop: cursor \"{c}\" was returned twice"));
+                        return Err(format!(
+                            "tools/list pagination loop: cursor \"{c}\" was returned twice"
+                        ));
                     }
                     cursor = Some(c.clone());
                 }
-                Some(other) => return Err(format!("tools/list nextCursor is not a string: {}", short(other))),
+                Some(other) => {
+                    return Err(format!(
+                        "tools/list nextCursor is not a string: {}",
+                        short(other)
+                    ))
+                }
             }
         }
         Err(format!("tools/list exceeded {MAX_PAGES} pages"))
@@ -353,11 +401,16 @@ impl Client {
     pub async fn call_tool(&self, name: &str, args: Map<String, Value>) -> Result<Value, RpcError> {
         let msg = format!("Timeout: tool call \"{name}\" ({}ms)", self.call_ms);
         let params = json!({"name": name, "arguments": args});
-        let r = self.tools_call(params, Duration::from_millis(self.call_ms), msg).await?;
+        let r = self
+            .tools_call(params, Duration::from_millis(self.call_ms), msg)
+            .await?;
         if r.is_object() {
             Ok(r)
         } else {
-            Err(RpcError::plain(format!("Invalid tool result: expected an object, got {}", short(&r))))
+            Err(RpcError::plain(format!(
+                "Invalid tool result: expected an object, got {}",
+                short(&r)
+            )))
         }
     }
 

@@ -60,8 +60,9 @@ impl HttpWire {
         for (k, v) in &spec.headers {
             let name = HeaderName::from_bytes(k.as_bytes())
                 .map_err(|_| format!("server.headers: \"{k}\" is not a valid HTTP header name"))?;
-            let value = HeaderValue::from_str(v)
-                .map_err(|_| format!("server.headers.{k}: value is not a valid HTTP header value"))?;
+            let value = HeaderValue::from_str(v).map_err(|_| {
+                format!("server.headers.{k}: value is not a valid HTTP header value")
+            })?;
             headers.insert(name, value);
         }
         let client = reqwest::Client::builder()
@@ -87,7 +88,11 @@ impl HttpWire {
     /// From now on every request carries `MCP-Protocol-Version` (after initialize, legacy;
     /// from the first request, modern).
     pub fn set_protocol_version(&self, v: &str) {
-        *self.s.protocol_version.lock().unwrap_or_else(|e| e.into_inner()) = Some(v.to_string());
+        *self
+            .s
+            .protocol_version
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(v.to_string());
     }
 
     /// Modern era (§7.5): no Mcp-Session-Id adopted or sent, no SSE resumption, JSON-RPC
@@ -97,7 +102,11 @@ impl HttpWire {
     }
 
     pub fn exchanges(&self) -> Vec<Exchange> {
-        self.s.exchanges.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.s
+            .exchanges
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// HTTP status of the answer to request `id` (stateless mode only).
@@ -108,8 +117,16 @@ impl HttpWire {
 
     /// A bare GET or DELETE on the endpoint (the `compliance/stateless-http` probe):
     /// the status, or the transport error.
-    pub async fn probe_method(&self, method: reqwest::Method, extra: &ExtraHeaders) -> Result<u16, String> {
-        let accept = if method == reqwest::Method::GET { "text/event-stream" } else { "*/*" };
+    pub async fn probe_method(
+        &self,
+        method: reqwest::Method,
+        extra: &ExtraHeaders,
+    ) -> Result<u16, String> {
+        let accept = if method == reqwest::Method::GET {
+            "text/event-stream"
+        } else {
+            "*/*"
+        };
         let req = self.s.base_request(method, extra).header(ACCEPT, accept);
         match tokio::time::timeout(Duration::from_secs(10), req.send()).await {
             Ok(Ok(resp)) => Ok(resp.status().as_u16()),
@@ -119,7 +136,11 @@ impl HttpWire {
     }
 
     pub fn session_id(&self) -> Option<String> {
-        self.s.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.s
+            .session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// POST one message. For a request, its response is dispatched (inline for JSON, by a
@@ -145,11 +166,14 @@ impl HttpWire {
             .to_ascii_lowercase();
         let stateless = self.s.stateless.load(Ordering::SeqCst);
         if stateless {
-            self.s.record_exchange(msg, request_id, status.as_u16(), &ctype, resp.headers());
+            self.s
+                .record_exchange(msg, request_id, status.as_u16(), &ctype, resp.headers());
         }
         if status.as_u16() == 202 {
             if request_id.is_some() {
-                return Err(RpcError::plain("HTTP 202 Accepted for a request: the server sent no response"));
+                return Err(RpcError::plain(
+                    "HTTP 202 Accepted for a request: the server sent no response",
+                ));
             }
             return Ok(());
         }
@@ -178,7 +202,10 @@ impl HttpWire {
         if ctype.contains("text/event-stream") {
             let s = self.s.clone();
             let task = tokio::spawn(async move { s.read_sse_for(resp, id).await });
-            self.tasks.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+            self.tasks
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(task);
             Ok(())
         } else if ctype.contains("application/json") {
             let body = read_capped(resp).await.map_err(RpcError::plain)?;
@@ -189,10 +216,16 @@ impl HttpWire {
                     }
                     self.s.d.dispatch(v)
                 }
-                Err(e) => return Err(RpcError::plain(format!("Invalid JSON in HTTP response: {e}"))),
+                Err(e) => {
+                    return Err(RpcError::plain(format!(
+                        "Invalid JSON in HTTP response: {e}"
+                    )))
+                }
             }
             if self.s.d.has_pending(id) {
-                return Err(RpcError::plain("HTTP JSON response did not contain the response to the request"));
+                return Err(RpcError::plain(
+                    "HTTP JSON response did not contain the response to the request",
+                ));
             }
             Ok(())
         } else {
@@ -204,7 +237,9 @@ impl HttpWire {
     pub fn open_event_stream(&self) {
         let s = self.s.clone();
         let task = tokio::spawn(async move {
-            let req = s.base_request(reqwest::Method::GET, &Vec::new()).header(ACCEPT, "text/event-stream");
+            let req = s
+                .base_request(reqwest::Method::GET, &Vec::new())
+                .header(ACCEPT, "text/event-stream");
             if let Ok(resp) = req.send().await {
                 if resp.status().is_success() {
                     let mut parser = sse::Parser::default();
@@ -212,12 +247,20 @@ impl HttpWire {
                 }
             }
         });
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+        self.tasks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(task);
     }
 
     /// Abort streams, then end the session with DELETE when one was issued (DECISIONS #7).
     pub async fn close(&self) {
-        for t in self.tasks.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+        for t in self
+            .tasks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
             t.abort();
         }
         if self.session_id().is_some() {
@@ -228,25 +271,40 @@ impl HttpWire {
 }
 
 impl Shared {
-    fn base_request(&self, method: reqwest::Method, extra: &ExtraHeaders) -> reqwest::RequestBuilder {
+    fn base_request(
+        &self,
+        method: reqwest::Method,
+        extra: &ExtraHeaders,
+    ) -> reqwest::RequestBuilder {
         let mut headers = self.headers.clone();
         let session = if self.stateless.load(Ordering::SeqCst) {
             None
         } else {
-            self.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
+            self.session
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone()
         };
         if let Some(sid) = session {
             if let Ok(v) = HeaderValue::from_str(&sid) {
                 headers.insert("mcp-session-id", v);
             }
         }
-        if let Some(pv) = self.protocol_version.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+        if let Some(pv) = self
+            .protocol_version
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+        {
             if let Ok(v) = HeaderValue::from_str(&pv) {
                 headers.insert("mcp-protocol-version", v);
             }
         }
         for (k, v) in extra {
-            if let (Ok(n), Ok(v)) = (HeaderName::from_bytes(k.as_bytes()), HeaderValue::from_str(v)) {
+            if let (Ok(n), Ok(v)) = (
+                HeaderName::from_bytes(k.as_bytes()),
+                HeaderValue::from_str(v),
+            ) {
                 headers.insert(n, v);
             }
         }
@@ -262,14 +320,25 @@ impl Shared {
         }
     }
 
-    fn record_exchange(&self, msg: &Value, id: Option<u64>, status: u16, ctype: &str, h: &HeaderMap) {
+    fn record_exchange(
+        &self,
+        msg: &Value,
+        id: Option<u64>,
+        status: u16,
+        ctype: &str,
+        h: &HeaderMap,
+    ) {
         let mut ex = self.exchanges.lock().unwrap_or_else(|e| e.into_inner());
         if ex.len() >= MAX_EXCHANGES {
             ex.remove(0);
         }
         ex.push(Exchange {
             id,
-            method: msg.get("method").and_then(Value::as_str).unwrap_or("").to_string(),
+            method: msg
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
             status,
             content_type: ctype.to_string(),
             session_id: h
@@ -297,11 +366,19 @@ impl Shared {
         while self.d.has_pending(id) {
             if self.stateless.load(Ordering::SeqCst) {
                 // No resumption in the modern era (§7.5); the request has failed.
-                self.d.fail(id, RpcError::plain("SSE stream ended before the response arrived"));
+                self.d.fail(
+                    id,
+                    RpcError::plain("SSE stream ended before the response arrived"),
+                );
                 return;
             }
             let Some(last) = parser.last_id.clone() else {
-                self.d.fail(id, RpcError::plain("SSE stream ended before the response arrived (no event id to resume from)"));
+                self.d.fail(
+                    id,
+                    RpcError::plain(
+                        "SSE stream ended before the response arrived (no event id to resume from)",
+                    ),
+                );
                 return;
             };
             if attempt >= MAX_RESUMES {
@@ -309,7 +386,11 @@ impl Shared {
                 return;
             }
             attempt += 1;
-            let wait = parser.retry_ms.map(|r| r as f64).unwrap_or(delay_ms).min(30_000.0);
+            let wait = parser
+                .retry_ms
+                .map(|r| r as f64)
+                .unwrap_or(delay_ms)
+                .min(30_000.0);
             delay_ms = (delay_ms * 1.5).min(30_000.0);
             tokio::time::sleep(Duration::from_millis(wait as u64)).await;
             let req = self
@@ -322,11 +403,17 @@ impl Shared {
                     self.pump(r, &mut parser, Some(id)).await;
                 }
                 Ok(r) => {
-                    self.d.fail(id, RpcError::plain(format!("SSE resume failed: HTTP {}", r.status().as_u16())));
+                    self.d.fail(
+                        id,
+                        RpcError::plain(format!("SSE resume failed: HTTP {}", r.status().as_u16())),
+                    );
                     return;
                 }
                 Err(e) => {
-                    self.d.fail(id, RpcError::plain(format!("SSE resume failed: {}", describe(&e))));
+                    self.d.fail(
+                        id,
+                        RpcError::plain(format!("SSE resume failed: {}", describe(&e))),
+                    );
                     return;
                 }
             }

@@ -1,0 +1,131 @@
+//! Drift orchestration shared by `run`, `diff` and `baseline`: capture the live surface
+//! (including opt-in output sampling, which calls tools), and map the config onto the
+//! pure drift check's policy. Talks to the server only through the client interface.
+
+use crate::checks::drift::{DriftPolicy, FailOn};
+use crate::config::{self, DriftConfig, Loaded};
+use crate::redact::Redactor;
+use crate::surface::capture::{self, CaptureOptions};
+use crate::surface::lockfile::{AuthContext, Lockfile, Target};
+
+use crate::surface::schema_diff::{DriftClass, Level};
+use crate::surface::shape::{self, SamplingConfig, SamplingNote};
+use crate::transport::{Client, Listing};
+use serde_json::Value;
+
+pub fn policy(cfg: &DriftConfig) -> DriftPolicy {
+    let level = |s: config::DriftSeverity| Level::parse(s.as_str()).unwrap_or(Level::High);
+    let class = |c: &config::DriftClass| DriftClass::parse(c.as_str());
+    DriftPolicy {
+        fail_on: match &cfg.fail_on {
+            config::FailOn::Level(l) => FailOn::Level(level(*l)),
+            config::FailOn::Classes(cs) => FailOn::Classes(cs.iter().filter_map(class).collect()),
+        },
+        severity_overrides: cfg
+            .severity
+            .iter()
+            .filter_map(|(c, s)| Some((class(c)?, level(*s))))
+            .collect(),
+    }
+}
+
+/// The drift config of a command: `checks.drift`, or all defaults (cli.md §5.3/§5.4).
+pub fn drift_config(loaded: &Loaded) -> DriftConfig {
+    loaded.config.checks.drift.clone().unwrap_or_default()
+}
+
+/// Where the lockfile target says the server is, with secrets already removed.
+fn target(loaded: &Loaded, redactor: &Redactor) -> (Target, AuthContext) {
+    match &loaded.config.server.transport {
+        config::Transport::Stdio { command, args, env } => {
+            let t = Target::stdio(command, args);
+            let t = Target {
+                identity: redactor.redact_str(&t.identity),
+                ..t
+            };
+            let pairs: Vec<(String, String)> =
+                env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            let auth = AuthContext::from_env(&pairs, &t.identity);
+            (t, auth)
+        }
+        config::Transport::Http { url, headers } => {
+            let t = Target::http(url);
+            let t = Target {
+                identity: redactor.redact_str(&t.identity),
+                ..t
+            };
+            let pairs: Vec<(String, String)> = headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let auth = AuthContext::from_headers(&pairs, &t.identity);
+            (t, auth)
+        }
+    }
+}
+
+/// What a capture produced: the surface (or why it failed) and the sampling notes.
+pub struct Captured {
+    pub lockfile: Result<Lockfile, String>,
+    pub notes: Vec<SamplingNote>,
+}
+
+/// Capture the current surface from an already obtained listing. Output sampling (opt-in)
+/// calls only the tools the side-effect policy allows.
+pub async fn capture_surface(
+    client: &Client,
+    listing: &Listing,
+    loaded: &Loaded,
+    cfg: &DriftConfig,
+    redactor: &Redactor,
+) -> Captured {
+    let tools = match listing {
+        Ok(t) => t,
+        Err(e) => {
+            return Captured {
+                lockfile: Err(format!("Failed to list tools: {e}")),
+                notes: Vec::new(),
+            }
+        }
+    };
+    let mut notes = Vec::new();
+    let mut shapes = Vec::new();
+    if let Some(out) = cfg.output.as_ref().filter(|o| o.enabled) {
+        let sampling = SamplingConfig {
+            shape_samples: out.shape_samples.max(1),
+            call_readonly: out.call_readonly,
+            tools: out
+                .tools
+                .iter()
+                .map(|t| (t.name.clone(), Value::Object(t.args.clone())))
+                .collect(),
+        };
+        let (calls, refused) = shape::output_sampling_plan(tools, &sampling);
+        notes.extend(refused);
+        for (name, args) in calls {
+            let args = match args {
+                Value::Object(m) => m,
+                _ => serde_json::Map::new(),
+            };
+            let mut outcomes = Vec::new();
+            for _ in 0..sampling.shape_samples {
+                outcomes.push(client.call_tool(&name, args.clone()).await);
+            }
+            let (shape, note) = shape::sample_tool(&name, &outcomes);
+            if let Some(s) = shape {
+                shapes.push((name.clone(), s));
+            }
+            notes.extend(note);
+        }
+    }
+    let (target, auth_context) = target(loaded, redactor);
+    let mut opts = CaptureOptions::new(crate::model::timestamp_now());
+    opts.full_text = cfg.full_text;
+    opts.target = target;
+    opts.auth_context = auth_context;
+    opts.output_shapes = shapes;
+    Captured {
+        lockfile: capture::capture(client.hello(), tools, &opts),
+        notes,
+    }
+}
