@@ -93,11 +93,23 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             Err(finding) => out.push(finding),
             Ok(probes) => {
                 let mut recorded = Vec::with_capacity(probes.len());
+                let mut skipped = Vec::new();
                 for probe in probes {
+                    // Modern HTTP: a tool with invalid x-mcp-header is never called (§7.3).
+                    if probe.kind == checks::errors::ProbeKind::InvalidParams {
+                        if let Some(reason) = client.call_blocked_reason(&probe.tool) {
+                            skipped.push(
+                                Finding::skip("errors/invalid-params", reason)
+                                    .location(probe.tool.clone()),
+                            );
+                            continue;
+                        }
+                    }
                     let outcome = client.call_tool(&probe.tool, Map::new()).await;
                     recorded.push((probe, outcome));
                 }
                 out.extend(checks::errors::judge(&recorded, &version, policy));
+                out.extend(skipped);
             }
         }
     }

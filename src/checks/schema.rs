@@ -11,6 +11,8 @@ use jsonschema::{Draft, Retrieve, Uri};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+const ID_X_MCP_HEADER: &str = "schema/x-mcp-header";
+
 pub const RULES: &[Rule] = &[
     Rule {
         id: "schema/summary",
@@ -18,6 +20,13 @@ pub const RULES: &[Rule] = &[
         short: "Schema validation summary",
         description: "Emitted (as a pass) only when every tool passed every schema check.",
         fix: "Nothing to fix; when it is missing, fix the other schema findings.",
+    },
+    Rule {
+        id: ID_X_MCP_HEADER,
+        severity: Severity::Error,
+        short: "x-mcp-header annotations",
+        description: "In the 2026-07-28 revision a tool input property may carry `x-mcp-header` to be mirrored into an `Mcp-Param-*` HTTP header. An invalid annotation (not an HTTP token, duplicated, on a non-scalar or nested property) makes HTTP clients drop the tool; mcpward keeps it in the listing but never calls it over HTTP.",
+        fix: "Put `x-mcp-header` only on top-level string, integer or boolean properties, with a unique header-token value per tool.",
     },
     Rule {
         id: "schema/list-tools",
@@ -124,6 +133,21 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         out.push(tool_input_schema(tool, &label));
         if let Some(ann) = tool.get("annotations") {
             out.push(tool_annotations(ann, &label));
+        }
+        // Only tools that use x-mcp-header get a result; the rule is silent otherwise.
+        if let Some(problem) = tool
+            .get("inputSchema")
+            .and_then(crate::transport::modern::x_mcp_header_problem)
+        {
+            out.push(
+                Finding::fail(
+                    ID_X_MCP_HEADER,
+                    format!("Tool \"{label}\" has an invalid x-mcp-header annotation: {problem}"),
+                )
+                .expected("x-mcp-header values that are unique HTTP tokens on top-level string, integer or boolean properties")
+                .actual(problem)
+                .location(label.clone()),
+            );
         }
     }
     if out.iter().all(|f| f.status == Status::Pass) {
@@ -1118,5 +1142,32 @@ mod tests {
             json!(7),
         ];
         insta::assert_json_snapshot!(check(&Ok(listing), NEW));
+    }
+
+    #[test]
+    fn x_mcp_header_rule_fails_invalid_annotations_and_is_silent_otherwise() {
+        let bad = json!([{
+            "name": "t", "description": "d",
+            "inputSchema": {"type": "object", "properties": {
+                "a": {"type": "number", "x-mcp-header": "A"}
+            }}
+        }]);
+        let good = json!([{
+            "name": "t", "description": "d",
+            "inputSchema": {"type": "object", "properties": {
+                "a": {"type": "string", "x-mcp-header": "Region"}
+            }}
+        }]);
+        let fs = check(&Ok(bad.as_array().unwrap().clone()), "2026-07-28");
+        let hit: Vec<_> = fs
+            .iter()
+            .filter(|f| f.id == "schema/x-mcp-header")
+            .collect();
+        assert_eq!(hit.len(), 1);
+        assert_eq!(hit[0].status, Status::Fail);
+        assert_eq!(hit[0].location.as_deref(), Some("t"));
+        let fs = check(&Ok(good.as_array().unwrap().clone()), "2026-07-28");
+        assert!(!fs.iter().any(|f| f.id == "schema/x-mcp-header"));
+        assert_eq!(fs[0].id, "schema/summary");
     }
 }
