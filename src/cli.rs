@@ -246,7 +246,7 @@ enum Mode {
 /// What the work after connecting produced.
 enum Outcome {
     Findings(Vec<crate::model::Finding>),
-    Captured(crate::drift_run::Captured),
+    Captured(Box<crate::drift_run::Captured>),
 }
 
 /// The server as shown in human headers: the stdio command line or the URL, redacted.
@@ -368,10 +368,10 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
             }
             Mode::Baseline => {
                 let listing = client.list_tools().await;
-                Outcome::Captured(
+                Outcome::Captured(Box::new(
                     crate::drift_run::capture_surface(&client, &listing, &loaded, &dcfg, &redactor)
                         .await,
-                )
+                ))
             }
         }
     };
