@@ -400,7 +400,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
     let results = match outcome {
         Outcome::Findings(r) => r,
         Outcome::Captured(captured) => {
-            return finish_baseline(&hello, captured, &dcfg.baseline, &redactor)
+            return finish_baseline(&hello, *captured, &dcfg.baseline, &redactor)
         }
     };
     let mut report = Report::new(
