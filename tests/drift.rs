@@ -350,3 +350,55 @@ fn baseline_in_one_era_diffs_clean_in_the_other() {
         "{got:#?}"
     );
 }
+
+/// Output-shape drift (opt-in): read-only tools are sampled, the destructive one never is;
+/// a type change in the output is breaking, an added field is not.
+#[test]
+fn output_shape_drift_end_to_end() {
+    let w = Workdir::new();
+    let output = "    output:\n      enabled: true\n      shape_samples: 2\n";
+    let rec1 = w.path().join("rec1.jsonl").display().to_string();
+    let rec2 = w.path().join("rec2.jsonl").display().to_string();
+    config(
+        &w,
+        &table("output-v1.json"),
+        "v1.yaml",
+        &["--record", &rec1],
+        output,
+    );
+    config(
+        &w,
+        &table("output-v2.json"),
+        "v2.yaml",
+        &["--record", &rec2],
+        output,
+    );
+    let o = w.run(&["baseline", "-c", "v1.yaml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = w.run(&["diff", "-c", "v2.yaml", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let got = ids(&json_report(&o));
+    assert!(got.contains(&(
+        "drift/breaking_output_shape_change".into(),
+        "fail".into(),
+        "get_weather".into()
+    )));
+    assert!(got
+        .iter()
+        .any(|(i, s, l)| i == "drift/nonbreaking_output_shape_change"
+            && s != "fail"
+            && l == "list_items"));
+    assert!(got
+        .iter()
+        .any(|(i, _, l)| i == "drift/output-sampling" && l == "delete_item"));
+    for rec in [&rec1, &rec2] {
+        let text = std::fs::read_to_string(rec).unwrap();
+        assert!(text.contains("get_weather"));
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.contains("tools/call") && l.contains("delete_item")),
+            "the destructive tool was called"
+        );
+    }
+}
