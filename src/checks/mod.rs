@@ -3,5 +3,11 @@
 
 use crate::rules::Rule;
 
+pub mod security;
+pub mod collision;
+
 /// Every family's rule table, in run order. Add a family here and nowhere else.
-pub const FAMILIES: &[&[Rule]] = &[];
+pub const FAMILIES: &[&[Rule]] = &[
+    security::RULES,
+    collision::RULES,
+];
