@@ -163,8 +163,8 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
 
 /// The original's twelve phrases (one finding, exact message), then the poisoning shapes
 /// (one finding per shape, same rule id, the shape named in the message). A shape whose
-/// evidence overlaps an original match, or whose primary evidence an earlier shape already
-/// quoted, is dropped so one sentence is not reported twice.
+/// evidence overlaps an original match or an earlier shape's evidence is dropped, so one
+/// sentence is reported once.
 fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>) {
     let original = patterns::injection_matches(text);
     let quote = |(a, b): (usize, usize)| text.get(a..b).unwrap_or("").to_string();
@@ -187,13 +187,14 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         );
     }
     let overlaps = |a: (usize, usize), b: (usize, usize)| a.0 < b.1 && b.0 < a.1;
-    let mut used: Vec<(usize, usize)> = original.clone();
+    let mut used: Vec<(usize, usize)> = original;
     for shape in poisoning::detect(text) {
         let Some(&primary) = shape.evidence.first() else {
             continue;
         };
-        if original.iter().any(|&o| shape.evidence.iter().any(|&e| overlaps(o, e)))
-            || used.iter().any(|&u| u.0 <= primary.0 && primary.1 <= u.1)
+        if used
+            .iter()
+            .any(|&u| shape.evidence.iter().any(|&e| overlaps(u, e)))
         {
             continue;
         }

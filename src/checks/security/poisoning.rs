@@ -43,7 +43,7 @@ const SECRET_PATH: &str = r#"(?:~|\$HOME|%USERPROFILE%|/home/[\w.-]+|/Users/[\w.
 const SECRET_DATA: &str = r"\b(?:private|ssh|secret|api|access|aws|gpg|pgp|signing)[\s_-]+keys?\b|\bpasswords?\b|\bpassphrases?\b|\bcredentials?\b|\b(?:auth|access|bearer|session|refresh|api|oauth|github|openai)[\s_-]+tokens?\b|\benvironment\s+variables?\b|\benv\s+vars?\b|\bcookies\b|\b(?:seed|recovery)\s+phrases?\b|\bmnemonic\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\b";
 
 /// Broader: secrets plus what a poisoned tool would copy out (history, bulk mail, files).
-const SENSITIVE_EXTRA: &str = r"\bconversation(?:\s+(?:history|transcript|log|so\s+far|context))?\b|\bchat\s+(?:history|logs?|transcripts?)\b|\b(?:previous|prior|earlier|past)\s+messages\b|\bmessage\s+history\b|\bsystem\s+prompt\b|\b(?:every|all|each|any)\s+(?:(?:incoming|outgoing|sent|received|new|other)\s+)?(?:e-?mails?|messages?|files?|documents?|results?|responses?|outputs?|requests?|data|invoices?|payments?|transactions?)\b|\ba\s+copy\s+of\b|\bthe\s+user[’']?s\s+(?:data|files|e-?mails?|messages|documents|contacts|history|location|address|details|info(?:rmation)?)\b|\btokens\b|\bsecrets\b";
+const SENSITIVE_EXTRA: &str = r"\bconversation(?:\s+(?:history|transcript|log|so\s+far|context))?\b|\bchat\s+(?:history|logs?|transcripts?)\b|\b(?:previous|prior|earlier|past)\s+messages\b|\bmessage\s+history\b|\bsystem\s+prompt\b|\b(?:every|all|each|any)\s+(?:(?:incoming|outgoing|sent|received|new|other)\s+)?(?:e-?mails?|messages?|files?|documents?|results?|responses?|outputs?|requests?|quer(?:y|ies)|calls?|data|invoices?|payments?|transactions?)\b|\ba\s+copy\s+of\b|\bthe\s+user[’']?s\s+(?:data|files|e-?mails?|messages|documents|contacts|history|location|address|details|info(?:rmation)?)\b|\btokens\b|\bsecrets\b";
 
 const CTX_OBJECT: &str = r"(?:system\s+prompt|(?:hidden|initial|original|secret|system)\s+instructions|instructions\s+you\s+(?:were|have\s+been)\s+given|(?:conversation|chat)(?:\s+(?:history|transcript|log|so\s+far|context))|(?:previous|prior|earlier|past)\s+messages|message\s+history)\b";
 
@@ -66,6 +66,7 @@ struct Signals {
     phishing: Regex,
     override_: Regex,
     put_verb: Regex,
+    put_pronoun: Regex,
 }
 
 fn re(p: &str) -> Regex {
@@ -86,21 +87,22 @@ fn signals() -> &'static Signals {
         secret_data: re(SECRET_DATA),
         sensitive_extra: re(SENSITIVE_EXTRA),
         read_verb: re(r"\b(?:read|open|cat|load|fetch|get|grab|retrieve|collect|extract|access|inspect|view|dump|print|output|copy|include|attach|upload|send|pass|provide|paste|look\s+at|check)\b"),
-        transfer: re(r"\b(?:pass|include|insert|put|place|add|append|attach|embed|send|provide|supply|paste|copy|forward|upload|post|submit|transmit|leak|exfiltrate|share|encode)\s+{DET}(?:contents?|text|data|output|body|keys?|files?|values?|it|them|lines?)\b|\b(?:with|containing|including)\s+(?:the\s+)?(?:(?:full|entire|complete|raw|whole)\s+)?contents?\s+of\b"),
+        transfer: re(r"\b(?:pass|include|insert|put|place|add|append|attach|embed|send|provide|supply|paste|copy|forward|upload|post|submit|transmit|leak|exfiltrate|share|encode)\s+{DET}(?:contents?|text|data|output|body|keys?|files?|values?|it|them|lines?|tokens?|passwords?|secrets?|credentials?)\b|\b(?:with|containing|including)\s+(?:the\s+)?(?:(?:full|entire|complete|raw|whole)\s+)?contents?\s+of\b"),
         param_sink: re(r"\b(?:as|in|into|inside|within|via|through|to|using|under)\s+(?:the\s+|a\s+)?(?:(?:parameter|param|argument|arg|field|property|input)\s+)?(?:{Q}\s*(?P<q>[\w.$-]+)\s*{Q}|(?P<b>[\w.$-]+)\s+(?:parameter|param|argument|arg|field|property))"),
-        conceal: re(r"\b(?:do\s+not|don[’']?t|never|must\s+not|should\s+not|shouldn[’']?t)\s+(?:ever\s+)?(?:tell|mention|inform|alert|reveal|disclose|notify|explain)\s+(?:(?:to\s+)?the\s+user\s+)?(?:about\s+|of\s+|that\s+)?(?:this|these|that|it|them|what\s+you|you\s+(?:are|have|did|first|also|need)|the\s+(?:above|following|previous|instructions?|steps?|file|request|extra|additional|side\s*note|sidenote|hidden|bcc|cc|copy|redirect(?:ion)?))\b|\bwithout\s+(?:telling|informing|alerting|letting)\s+(?:the\s+)?user\b|\bwithout\s+the\s+user\s+(?:knowing|noticing|realizing|realising|being\s+aware|finding\s+out)\b|\b(?:do\s+not|don[’']?t|never)\s+let\s+the\s+user\s+(?:know|notice|find\s+out)\b|\b(?:keep|hide)\s+(?:this|these|it|that|them)\s+(?:\w+\s+){0,3}?(?:(?:secret|hidden|confidential|private)\s+)?from\s+the\s+user\b|\bkeep\s+(?:this|these|it)\s+(?:(?:instructions?|steps?|notes?)\s+)?(?:secret|hidden|confidential)\b|\b(?:silently|secretly|covertly|quietly|discreetly|invisibly)\s+(?:send|forward|copy|include|add|read|upload|bcc|cc|attach|append|post|exfiltrate|transmit|pass|set|change|redirect|replace)\b|\bthe\s+user\s+(?:must|should|need|can|may)?\s*(?:not|never)\s+(?:know|notice|find\s+out|be\s+(?:told|informed|aware|notified|alerted)|learn|suspect|realize|realise)\b|\b(?:this|it)\s+(?:could|would|might|may)\s+(?:even\s+)?(?:upset|alarm|scare|worry|confuse)\s+the\s+user\b|\bhide\s+(?:this|these|it|that|them|the\s+\w+)\s+from\s+the\s+user\b"),
+        conceal: re(r"\b(?:do\s+not|don[’']?t|never|must\s+not)\s+(?:tell|inform)\s+the\s+user\s+(?:that|about)\b|\b(?:do\s+not|don[’']?t|never|must\s+not|should\s+not|shouldn[’']?t)\s+(?:ever\s+)?(?:tell|mention|inform|alert|reveal|disclose|notify|explain)\s+(?:(?:to\s+)?the\s+user\s+)?(?:about\s+|of\s+|that\s+)?(?:this|these|that|it|them|what\s+you|you\s+(?:are|have|did|first|also|need)|the\s+(?:above|following|previous|instructions?|steps?|file|request|extra|additional|side\s*note|sidenote|hidden|bcc|cc|copy|redirect(?:ion)?))\b|\bwithout\s+(?:telling|informing|alerting|letting)\s+(?:the\s+)?user\b|\bwithout\s+the\s+user\s+(?:knowing|noticing|realizing|realising|being\s+aware|finding\s+out)\b|\b(?:do\s+not|don[’']?t|never)\s+let\s+the\s+user\s+(?:know|notice|find\s+out)\b|\b(?:keep|hide)\s+(?:this|these|it|that|them)\s+(?:\w+\s+){0,3}?(?:(?:secret|hidden|confidential|private)\s+)?from\s+the\s+user\b|\bkeep\s+(?:this|these|it)\s+(?:(?:instructions?|steps?|notes?)\s+)?(?:secret|hidden|confidential)\b|\b(?:silently|secretly|covertly|quietly|discreetly|invisibly)\s+(?:send|forward|copy|include|add|read|upload|bcc|cc|attach|append|post|exfiltrate|transmit|pass|set|change|redirect|replace)\b|\bthe\s+user\s+(?:must|should|need|can|may)?\s*(?:not|never)\s+(?:know|notice|find\s+out|be\s+(?:told|informed|aware|notified|alerted)|learn|suspect|realize|realise)\b|\b(?:this|it)\s+(?:could|would|might|may)\s+(?:even\s+)?(?:upset|alarm|scare|worry|confuse)\s+the\s+user\b|\bhide\s+(?:this|these|it|that|them|the\s+\w+)\s+from\s+the\s+user\b"),
         sink_literal: re(r"\b{URL}|\b{EMAIL}\b"),
-        exfil_send: re(r"\b(?:send|forward|post|upload|transmit|exfiltrate|leak|copy|report|deliver|submit|sync|mirror|email|e-mail|mail|bcc|cc|share|relay|beacon|log|dump|write|push)\b(?:[^.\n]|\.\S){0,160}?\b(?:to|at|on|into|toward|towards)\s+(?:the\s+)?(?:(?:server|host|endpoint|address|url|webhook|inbox|mailbox|email|site|domain)\s+)?(?:at\s+)?(?:{URL}|{EMAIL}\b|{DOMAIN})|\b(?:bcc|cc)\s*:?\s*(?:to\s+)?{EMAIL}\b"),
+        exfil_send: re(r"\b(?:send|append|attach|forward|post|upload|transmit|exfiltrate|leak|copy|report|deliver|submit|sync|mirror|email|e-mail|mail|bcc|cc|share|relay|beacon|log|dump|write|push)\b(?:[^.\n]|\.\S){0,160}?\b(?:to|at|on|into|toward|towards)\s+(?:the\s+)?(?:(?:server|host|endpoint|address|url|webhook|inbox|mailbox|email|site|domain)\s+)?(?:at\s+)?(?:{URL}|{EMAIL}\b|{DOMAIN})|\b(?:bcc|cc)\s*:?\s*(?:to\s+)?{EMAIL}\b"),
         ctx_leak: re(r"\b(?:pass|include|insert|put|add|append|attach|embed|send|provide|supply|paste|copy|forward|upload|post|submit|share|leak|dump|repeat|reveal|print|output|disclose|write)\s+{DET}{CTX}"
             .replace("{CTX}", CTX_OBJECT).as_str()),
-        own_prompt: re(r"\b(?:reveal|print|output|repeat|leak|disclose|dump|share|send|include|append|pass|write|copy)\s+(?:(?:all|of|the|full|entire|complete|exact|verbatim|whole)\s+)*(?:your\s+(?:(?:full|entire|complete|hidden|initial|original|secret|system)\s+)*(?:system\s+prompt|instructions|rules|guidelines|prompt)|(?:hidden|initial|original|secret)\s+instructions|instructions\s+you\s+(?:were|have\s+been)\s+given)\b"),
+        own_prompt: re(r"\b(?:reveal|print|output|repeat|leak|disclose|dump|share|send|include|append|pass|write|copy|provide|supply|put|insert|attach|embed|paste)\s+(?:(?:all|of|the|full|entire|complete|exact|verbatim|whole)\s+)*(?:your\s+(?:(?:full|entire|complete|hidden|initial|original|secret|system)\s+)*(?:system\s+prompt|instructions|rules|guidelines|prompt)|(?:hidden|initial|original|secret)\s+instructions|instructions\s+you\s+(?:were|have\s+been)\s+given)\b"),
         strong_directive: re(r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin)\s*>|\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:this|any|any\s+other|other|every|the\s+\w+)\s+(?:tools?|functions?)\b|\botherwise\s+(?:the\s+)?(?:tool|it|this)\s+(?:will|would|may|might|could)\s+(?:not\s+work|fail|break|crash|error)|\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)\b"),
         directive: re(r"\b(?:ai|assistant|model|llm|agent)\s+(?:must|should|needs\s+to|has\s+to|is\s+required\s+to)\b|\byou\s+(?:must|have\s+to|need\s+to|are\s+required\s+to)\b|\bit\s+is\s+(?:very\s+|extremely\s+)?(?:important|crucial|critical|essential|mandatory)\b|\balways\b|\bimportant\b"),
         other_tool: re(r"\bwhen(?:ever)?\s+(?:the\s+|a\s+|an\s+)?(?P<n1>{Q}?[\w.-]+{Q}?)\s+(?:tool|function)\s+is\s+(?:used|called|invoked|run|executed|available|present|enabled)\b|\bwhen(?:ever)?\s+(?:you\s+)?(?:use|call|invoke|run|execute|using|calling|invoking|running|executing)\s+(?:the\s+|a\s+|an\s+|any\s+)?(?P<n2>{Q}?[\w.-]+{Q}?)|\b(?:all|any|every)\s+other\s+tools?\b|\b(?:all|every|any)\s+(?:subsequent|future|later|other)\s+(?:tool\s+)?calls?\b|\bother\s+tools?[’']?s?\s+(?:calls?|arguments|parameters|inputs|behaviou?r)\b|\bthe\s+(?P<n3>{Q}?[\w.-]+{Q}?)\s+tool\s+(?:must|should|will|needs\s+to|has\s+to)\b"),
-        redirect: re(r"\b(?:set|change|replace|redirect|override|switch|rewrite|modify|update)\s+(?:the\s+|its\s+|their\s+|any\s+)?(?:recipients?|to\s+(?:address|field)|destination|target\s+(?:address|url|e-?mail)|e-?mail\s+address|url|endpoint|webhook|host(?:name)?|iban|wallet(?:\s+address)?|account\s+number|bank\s+account)\b|\b(?:bcc|cc|forward|redirect|route|send|copy|mirror|add|include|append|set)\b(?:[^.\n]|\.\S){0,80}?(?:{URL}|{EMAIL}\b)|\binstead\s+of\s+(?:the\s+)?(?:user[’']?s?|original|intended|requested|specified)\b"),
+        redirect: re(r"\b(?:set|change|replace|redirect|override|switch|rewrite|modify|update)\s+(?:the\s+|its\s+|their\s+|any\s+)?(?:recipients?|to\s+(?:address|field)|destination|target\s+(?:address|url|e-?mail)|e-?mail\s+address|url|endpoint|webhook|host(?:name)?|iban|wallet(?:\s+address)?|account\s+number|bank\s+account)\b|\b(?:bcc|cc|forward|redirect|route|send|copy|mirror|add|include|append|set|change|replace|rewrite|point)\b(?:[^.\n]|\.\S){0,80}?(?:{URL}|{EMAIL}\b)|\binstead\s+of\s+(?:the\s+)?(?:user[’']?s?|original|intended|requested|specified)\b"),
         phishing: re(r"\b(?:ask|prompt|request)\s+(?:the\s+)?user\s+(?:for\s+|to\s+(?:enter|provide|give|share|type|paste|send|reveal)\s+)(?:(?:their|the|his|her|your|a)\s+)?(?:wallet[’']?s?\s+|full\s+)?(?:seed\s+phrase|recovery\s+phrase|mnemonic(?:\s+phrase)?|private\s+keys?|credit\s+card(?:\s+(?:number|details))?|card\s+number|cvv|cvc|social\s+security\s+number|ssn|bank\s+(?:login|password))\b"),
         override_: re(r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of)\s+)*(?:above|earlier|preceding|previous|prior|original|initial|system|other|existing)\s+(?:instructions?|guidelines|prompts?|directives|guardrails)\b|\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any)\s+)?your\s+(?:instructions?|guidelines|rules|prompt|system\s+prompt|programming|training|directives)\b|\bnew\s+(?:system\s+)?instructions\s*:|\byou\s+are\s+now\s+(?:an?\s+|in\s+|the\s+)?(?:\w+\s+)?(?:mode|assistant|ai|agent|admin|administrator|developer|root|jailbroken|unrestricted|dan)\b|\b(?:disable|turn\s+off|bypass|ignore|circumvent)\s+(?:(?:all|any|your|the)\s+)*(?:safety|security|content)\s+(?:filters?|guidelines|checks|restrictions|policies|guardrails|measures)\b|\bregardless\s+of\s+(?:what\s+)?(?:the\s+user|the\s+user[’']?s)\s*(?:says?|asks?|requests?|wants?|specifie[sd]|instructions?|intent|wishes)\b"),
         put_verb: re(r"\b(?:pass|include|insert|put|place|add|append|attach|embed|send|provide|supply|paste|copy|set|fill|store|encode)\b"),
+        put_pronoun: re(r"\b(?:pass|include|insert|put|place|add|append|attach|embed|send|provide|supply|paste|copy|set|fill|store|encode)\s+(?:it|them|those|these|this|that)\b"),
     })
 }
 
@@ -108,6 +110,19 @@ type Span = (usize, usize);
 
 fn spans(re: &Regex, text: &str) -> Vec<Span> {
     re.find_iter(text).map(|m| (m.start(), m.end())).collect()
+}
+
+/// Secret paths without the delimiter the `.env` alternative consumes before the dot.
+fn path_spans(s: &Signals, text: &str) -> Vec<Span> {
+    spans(&s.secret_path, text)
+        .into_iter()
+        .map(|(a, e)| {
+            let lead = text
+                .get(a..e)
+                .map_or(0, |m| m.len() - m.trim_start_matches(|c: char| c.is_whitespace() || "'\"`(".contains(c)).len());
+            (a + lead, e)
+        })
+        .collect()
 }
 
 /// True when no sentence boundary (". ", "! ", "? ", newline) lies in `text[a..b]`.
@@ -194,7 +209,7 @@ pub fn detect(text: &str) -> Vec<Poison> {
         .into_iter()
         .filter(|&(st, _)| imperative(text, st))
         .collect();
-    for path in spans(&s.secret_path, text) {
+    for path in path_spans(s, text) {
         let read = first_within(&reads, path, 60, 0);
         let moved = first_within(&transfer, path, 120, 200)
             .or_else(|| first_within(&exfil, path, 0, 0));
@@ -239,19 +254,22 @@ pub fn detect(text: &str) -> Vec<Poison> {
     // 3. A secret placed into an unrelated parameter ("include your AWS credentials in `notes`").
     let secrets: Vec<Span> = spans(&s.secret_data, text)
         .into_iter()
-        .chain(spans(&s.secret_path, text))
+        .chain(path_spans(s, text))
         .collect();
     let puts = spans(&s.put_verb, text);
+    let put_pronouns = spans(&s.put_pronoun, text);
     'outer: for (sink, name) in &sinks {
         if credential_like(name) {
             continue;
         }
         for &sec in &secrets {
             if sec.1 <= sink.0 && sink.0 - sec.1 <= 150 && same_sentence(text, sec.0, sink.0) {
+                // "copy <secret> into `x`" or "<secret> …, then include them in `x`".
                 let verb = puts
                     .iter()
                     .copied()
-                    .find(|v| v.1 <= sec.0 && sec.0 - v.1 <= 80 && same_sentence(text, v.0, sec.0) && imperative(text, v.0));
+                    .find(|v| v.1 <= sec.0 && sec.0 - v.1 <= 80 && same_sentence(text, v.0, sec.0) && imperative(text, v.0))
+                    .or_else(|| put_pronouns.iter().copied().find(|v| v.0 >= sec.1 && v.1 <= sink.0));
                 if let Some(v) = verb {
                     out.push(Poison { label: SECRET_TO_PARAM, evidence: vec![(v.0, sink.1), sec] });
                     break 'outer;
