@@ -49,14 +49,24 @@ fn poisoned_corpus_is_caught() {
         }
         let top = findings(as_tool(text));
         let nested = findings(as_nested_param(text));
-        let caught_top = top.iter().any(|f| f.id == "security/injection-pattern"
-            && f.location.as_deref() == Some("t")
-            && f.status == Status::Fail);
-        let caught_nested = nested.iter().any(|f| f.id == "security/injection-pattern"
-            && f.location.as_deref() == Some("t.rows[].meta.note"));
+        let caught_top = top.iter().any(|f| {
+            f.id == "security/injection-pattern"
+                && f.location.as_deref() == Some("t")
+                && f.status == Status::Fail
+        });
+        let caught_nested = nested.iter().any(|f| {
+            f.id == "security/injection-pattern"
+                && f.location.as_deref() == Some("t.rows[].meta.note")
+        });
         // Evidence is quoted: every `actual` entry is a substring of the text.
         for f in top.iter().chain(&nested) {
-            for e in f.actual.as_ref().and_then(Value::as_array).into_iter().flatten() {
+            for e in f
+                .actual
+                .as_ref()
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let e = e.as_str().unwrap_or_default();
                 assert!(text.contains(e), "evidence {e:?} not in {text:?}");
             }
@@ -81,10 +91,17 @@ fn benign_corpus_stays_silent() {
     assert!(corpus.len() >= 60, "corpus too small: {}", corpus.len());
     let mut noisy = Vec::new();
     for text in &corpus {
-        for f in findings(as_tool(text)).into_iter().chain(findings(as_nested_param(text))) {
+        for f in findings(as_tool(text))
+            .into_iter()
+            .chain(findings(as_nested_param(text)))
+        {
             noisy.push(format!("{text}\n    -> {} {}", f.id, f.message));
         }
     }
-    println!("security corpus: {} benign descriptions, {} findings", corpus.len(), noisy.len());
+    println!(
+        "security corpus: {} benign descriptions, {} findings",
+        corpus.len(),
+        noisy.len()
+    );
     assert!(noisy.is_empty(), "false positives:\n{}", noisy.join("\n"));
 }

@@ -69,7 +69,12 @@ const MAX_DEPTH: usize = 64;
 pub fn check(listing: &Listing, opts: &CollisionOptions) -> Vec<Finding> {
     let tools = match listing {
         Ok(t) => t,
-        Err(e) => return vec![Finding::fail(LIST_TOOLS, format!("Failed to list tools: {e}"))],
+        Err(e) => {
+            return vec![Finding::fail(
+                LIST_TOOLS,
+                format!("Failed to list tools: {e}"),
+            )]
+        }
     };
     let n = tools.len() as u64;
     if n > opts.max_tools {
@@ -103,7 +108,10 @@ pub fn check(listing: &Listing, opts: &CollisionOptions) -> Vec<Finding> {
             SUMMARY,
             status,
             severity,
-            format!("{} description collision(s) among {n} tool(s)", collisions.len()),
+            format!(
+                "{} description collision(s) among {n} tool(s)",
+                collisions.len()
+            ),
         )
     });
     for c in collisions {
@@ -160,7 +168,9 @@ impl Reason {
 impl Collision {
     fn finding(&self, status: Status, severity: Severity) -> Finding {
         let reasons: Vec<String> = self.reasons.iter().map(Reason::text).collect();
-        let rounded: f64 = to_fixed(self.similarity, 4).parse().unwrap_or(self.similarity);
+        let rounded: f64 = to_fixed(self.similarity, 4)
+            .parse()
+            .unwrap_or(self.similarity);
         let similarity = if rounded.fract() == 0.0 {
             json!(rounded as u64)
         } else {
@@ -223,8 +233,21 @@ impl Profile {
 /// Every collision of a surface, sorted by (a, b). Exposed for tests and benchmarks.
 pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
     let profiles: Vec<Profile> = tools.iter().filter_map(Profile::new).collect();
+    // Schema classes: equal signatures never diverge, so such pairs need no score at all.
+    // Ordinary tool families (same shape, similar wording) are most similar pairs.
+    let mut class_of: HashMap<&(Vec<String>, usize), u32> = HashMap::new();
+    let classes: Vec<u32> = profiles
+        .iter()
+        .map(|p| match &p.signature {
+            Some(sig) => {
+                let next = class_of.len() as u32;
+                *class_of.entry(sig).or_insert(next)
+            }
+            None => NO_CLASS,
+        })
+        .collect();
     let mut out: Vec<Collision> = Vec::new();
-    for (i, j, s) in scored_pairs(&profiles, threshold) {
+    for (i, j, s) in scored_pairs(&profiles, &classes, threshold) {
         let (Some(si), Some(sj)) = (&profiles[i].signature, &profiles[j].signature) else {
             continue;
         };
@@ -235,7 +258,11 @@ pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
         let (pa, pb) = (&profiles[i], &profiles[j]);
         let swap = utf16_cmp(&pa.name, &pb.name) == Ordering::Greater;
         let (a, b, reasons) = if swap {
-            (&pb.name, &pa.name, reasons.into_iter().map(Reason::swapped).collect())
+            (
+                &pb.name,
+                &pa.name,
+                reasons.into_iter().map(Reason::swapped).collect(),
+            )
         } else {
             (&pa.name, &pb.name, reasons)
         };
@@ -302,6 +329,25 @@ fn separators() -> &'static Regex {
 
 /// §4.1: canonicalize, lowercase (full Unicode mapping), non-letter/number runs → one space.
 pub fn normalize(s: &str) -> String {
+    if s.is_ascii() {
+        // ASCII is already NFC and canonicalization only touches whitespace, which the
+        // separator step folds anyway: the result is the lower-cased [a-z0-9] runs.
+        let mut out = String::with_capacity(s.len());
+        for word in s
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        }
+        return out;
+    }
+    normalize_unicode(s)
+}
+
+fn normalize_unicode(s: &str) -> String {
     let lower = canonicalize(s).to_lowercase();
     separators()
         .replace_all(&lower, " ")
@@ -322,6 +368,39 @@ fn trigrams(normalized: &str) -> Vec<u64> {
         .collect();
     grams.sort_unstable();
     grams
+}
+
+/// Buckets of the count sketch used as a cheap overlap upper bound.
+const SKETCH: usize = 64;
+
+/// Σ min over buckets: an upper bound of the overlap (a shared token lands in the same bucket
+/// on both sides); without a sketch on either side there is no bound.
+fn sketch_bound(a: &Option<[u8; SKETCH]>, b: &Option<[u8; SKETCH]>) -> usize {
+    match (a, b) {
+        (Some(a), Some(b)) => a.iter().zip(b).map(|(&x, &y)| usize::from(x.min(y))).sum(),
+        _ => usize::MAX,
+    }
+}
+
+/// Size of the intersection of two sorted token lists, or `None` as soon as it provably
+/// cannot reach `needed`.
+fn overlap_at_least(a: &[u32], b: &[u32], needed: usize) -> Option<usize> {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        if n + (a.len() - i).min(b.len() - j) < needed {
+            return None;
+        }
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (n >= needed).then_some(n)
 }
 
 /// Σ min(Ta[g], Tb[g]) over two sorted multisets.
@@ -369,22 +448,33 @@ pub fn dice(a: &str, b: &str) -> f64 {
     score(&p(a), &p(b))
 }
 
-/// Pairs (i < j) with score ≥ threshold, in (i, j) order, with their scores.
-fn scored_pairs(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, f64)> {
+/// Class of a tool whose schema is too deep to measure: it never pairs (§3.4 step 3).
+const NO_CLASS: u32 = u32::MAX;
+
+/// Whether a pair can diverge at all: different schema classes, both measurable.
+fn may_diverge(classes: &[u32], i: usize, j: usize) -> bool {
+    classes[i] != classes[j] && classes[i] != NO_CLASS && classes[j] != NO_CLASS
+}
+
+/// Pairs (i < j) of different schema classes with score ≥ threshold, in (i, j) order.
+fn scored_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
     if threshold.is_nan() || threshold > 1.0 {
         return Vec::new();
     }
     if threshold <= 0.0 {
         // Every pair passes, even those sharing nothing: nothing to prune.
-        return brute_pairs(profiles, threshold);
+        return brute_pairs(profiles, classes, threshold);
     }
-    indexed_pairs(profiles, threshold)
+    indexed_pairs(profiles, classes, threshold)
 }
 
-fn brute_pairs(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, f64)> {
+fn brute_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
     let mut out = Vec::new();
     for i in 0..profiles.len() {
         for j in i + 1..profiles.len() {
+            if !may_diverge(classes, i, j) {
+                continue;
+            }
             let s = score(&profiles[i], &profiles[j]);
             if s >= threshold {
                 out.push((i, j, s));
@@ -399,12 +489,19 @@ fn brute_pairs(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, f64)>
 ///   * |B| ≥ t·|A|/(2−t) when |B| ≤ |A| (since overlap ≤ |B|): the size filter;
 ///   * overlap ≥ t(|A|+|B|)/2 ≥ t·|A|/(2−t) =: α_A for the larger record A, and ≥ t·|B| =: β_B
 ///     for the smaller one B;
+///
 /// and two records sharing ≥ α tokens share one among their first |A|−α+1 resp. |B|−β+1
 /// tokens under any fixed global order (here: rarest first). Records are processed by
 /// increasing size, probing with the α-prefix and indexing the (shorter) β-prefix. Every
 /// surviving candidate is scored exactly like the brute force, so results are identical.
 /// The bounds are loosened by 1e-9 so rounding can only add candidates, never drop one.
-fn indexed_pairs(profiles: &[Profile], t: f64) -> Vec<(usize, usize, f64)> {
+///
+/// Same-class pairs are skipped while probing (they cannot diverge). On top, the PPJoin
+/// positional filter drops a candidate once the tokens left after the shared one cannot make
+/// up the overlap the pair needs, a count sketch bounds the overlap before the exact merge,
+/// and the merge stops as soon as it cannot succeed. All of these are upper bounds, so no
+/// pair that reaches the threshold is lost (pinned against brute force by the tests).
+fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, usize, f64)> {
     const EPS: f64 = 1e-9;
     // Token ids: (trigram, occurrence number) → dense id, in first-seen order.
     let mut ids: HashMap<(u64, u32), u32> = HashMap::new();
@@ -414,7 +511,11 @@ fn indexed_pairs(profiles: &[Profile], t: f64) -> Vec<(usize, usize, f64)> {
         if !p.normalized.is_empty() {
             let mut k = 0u32;
             for (idx, &g) in p.grams.iter().enumerate() {
-                k = if idx > 0 && p.grams[idx - 1] == g { k + 1 } else { 0 };
+                k = if idx > 0 && p.grams[idx - 1] == g {
+                    k + 1
+                } else {
+                    0
+                };
                 let next = ids.len() as u32;
                 toks.push(*ids.entry((g, k)).or_insert(next));
             }
@@ -441,40 +542,114 @@ fn indexed_pairs(profiles: &[Profile], t: f64) -> Vec<(usize, usize, f64)> {
         r.sort_unstable();
     }
 
+    // Count sketch: tokens hashed into SKETCH buckets. Σ_b min(Ca[b], Cb[b]) ≥ |A ∩ B|, so a
+    // pair whose sketch bound is below the overlap it needs is dropped before the merge.
+    // One cache line per record; a record with a bucket past 255 gets no sketch (None).
+    let sketches: Vec<Option<[u8; SKETCH]>> = records
+        .iter()
+        .map(|r| {
+            let mut c = [0u8; SKETCH];
+            for &tok in r {
+                let b = (tok.wrapping_mul(0x9E37_79B1) >> 26) as usize % SKETCH;
+                c[b] = c[b].checked_add(1)?;
+            }
+            Some(c)
+        })
+        .collect();
+
     let mut order: Vec<usize> = (0..profiles.len())
-        .filter(|&i| !records[i].is_empty())
+        .filter(|&i| !records[i].is_empty() && classes[i] != NO_CLASS)
         .collect();
     order.sort_by_key(|&i| (records[i].len(), i));
 
-    let mut postings: Vec<Vec<u32>> = vec![Vec::new(); ids.len()];
+    // Postings per token, split by schema class (same-class pairs are never visited), each
+    // bucket in increasing record size so the size filter only ever drops a prefix.
+    struct Bucket {
+        class: u32,
+        start: usize,
+        entries: Vec<(u32, u32)>, // (record, position of the token in it)
+    }
+    let mut postings: Vec<Vec<Bucket>> = (0..ids.len()).map(|_| Vec::new()).collect();
     let mut stamp = vec![usize::MAX; profiles.len()];
+    // Shared tokens counted so far for the current probe; -1 once the positional bound failed.
+    let mut acc = vec![0i32; profiles.len()];
     let mut out = Vec::new();
-    let mut cands: Vec<u32> = Vec::new();
+    let mut cands: Vec<usize> = Vec::new();
+    // Overlap a pair of total size `total` needs, tabulated (the probe loop is hot).
+    let max_len = records.iter().map(Vec::len).max().unwrap_or(0);
+    let need_table: Vec<usize> = (0..=2 * max_len)
+        .map(|total| ((t * total as f64 / 2.0) - EPS).ceil().max(1.0) as usize)
+        .collect();
+    let need = |total: usize| need_table[total];
     for &x in &order {
-        let n = records[x].len();
+        let rx = &records[x];
+        let n = rx.len();
         let nf = n as f64;
         let alpha = ((t * nf / (2.0 - t)) - EPS).ceil().max(1.0) as usize;
         let min_size = t * nf / (2.0 - t) - EPS;
         cands.clear();
-        for &tok in &records[x][..n.saturating_sub(alpha.min(n)) + 1] {
-            for &y in &postings[tok as usize] {
-                let y = y as usize;
-                if stamp[y] != x && records[y].len() as f64 >= min_size {
-                    stamp[y] = x;
-                    cands.push(y as u32);
+        for (i, &tok) in rx[..n - alpha.min(n) + 1].iter().enumerate() {
+            for bucket in postings[tok as usize].iter_mut() {
+                if bucket.class == classes[x] {
+                    continue;
+                }
+                while bucket.start < bucket.entries.len()
+                    && (records[bucket.entries[bucket.start].0 as usize].len() as f64) < min_size
+                {
+                    bucket.start += 1;
+                }
+                for &(y, j) in &bucket.entries[bucket.start..] {
+                    let y = y as usize;
+                    if stamp[y] != x {
+                        stamp[y] = x;
+                        acc[y] = 0;
+                        cands.push(y);
+                    }
+                    if acc[y] < 0 {
+                        continue;
+                    }
+                    // Tokens are met in global order in both records, so every shared
+                    // token before (i, j) has been counted: the overlap is at most this.
+                    let ny = records[y].len();
+                    let bound = acc[y] as usize + 1 + (n - i - 1).min(ny - j as usize - 1);
+                    if bound >= need(n + ny) {
+                        acc[y] += 1;
+                    } else {
+                        acc[y] = -1;
+                    }
                 }
             }
         }
         for &y in &cands {
-            let y = y as usize;
-            let s = score(&profiles[x], &profiles[y]);
-            if s >= t {
-                out.push((x.min(y), x.max(y), s));
+            if acc[y] <= 0 {
+                continue;
+            }
+            let ry = &records[y];
+            let needed = need(n + ry.len());
+            if sketch_bound(&sketches[x], &sketches[y]) < needed {
+                continue;
+            }
+            if let Some(ov) = overlap_at_least(rx, ry, needed) {
+                // Same value `score` computes: both sides are non-empty, and identical
+                // normalized texts have identical multisets (2|A|/2|A| = 1).
+                let s = 2.0 * ov as f64 / (n + ry.len()) as f64;
+                if s >= t {
+                    out.push((x.min(y), x.max(y), s));
+                }
             }
         }
         let beta = ((t * nf) - EPS).ceil().max(1.0) as usize;
-        for &tok in &records[x][..n.saturating_sub(beta.min(n)) + 1] {
-            postings[tok as usize].push(x as u32);
+        for (j, &tok) in rx[..n - beta.min(n) + 1].iter().enumerate() {
+            let buckets = &mut postings[tok as usize];
+            let entry = (x as u32, j as u32);
+            match buckets.iter_mut().find(|b| b.class == classes[x]) {
+                Some(b) => b.entries.push(entry),
+                None => buckets.push(Bucket {
+                    class: classes[x],
+                    start: 0,
+                    entries: vec![entry],
+                }),
+            }
         }
     }
     out.sort_by_key(|&(i, j, _)| (i, j));

@@ -3,11 +3,8 @@
 
 use crate::rules::Rule;
 
-pub mod security;
 pub mod collision;
+pub mod security;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
-pub const FAMILIES: &[&[Rule]] = &[
-    security::RULES,
-    collision::RULES,
-];
+pub const FAMILIES: &[&[Rule]] = &[security::RULES, collision::RULES];

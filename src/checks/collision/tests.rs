@@ -25,42 +25,106 @@ fn worked_examples() {
         ("Hello", "Help", 6.0 / 11.0),
         ("Reads a FILE.", "reads a file", 1.0),
         ("", "x", 0.0),
-        ("Find orders by filter.", "Find orders by status.", 30.0 / 44.0),
-        ("Find orders matching a filter.", "Find orders by status.", 24.0 / 52.0),
+        (
+            "Find orders by filter.",
+            "Find orders by status.",
+            30.0 / 44.0,
+        ),
+        (
+            "Find orders matching a filter.",
+            "Find orders by status.",
+            24.0 / 52.0,
+        ),
         ("Deletes the user.", "Deletes the users.", 32.0 / 35.0),
-        ("Find orders matching the given filter. Returns a list of orders.", "Find orders matching the given status. Returns a list of orders.", 110.0 / 126.0),
-        ("Lists all users in the workspace, newest first.", "Lists all projects in the workspace, newest first.", 80.0 / 95.0),
-        ("Gets a single user record by its unique identifier.", "Gets a single project record by its unique identifier.", 90.0 / 105.0),
-        ("Sends an email message to a recipient address.", "Adds two numbers together.", 8.0 / 72.0),
-        ("Find orders matching the given filter. Returns a list of orders.", "Sends an email to a recipient.", 6.0 / 93.0),
+        (
+            "Find orders matching the given filter. Returns a list of orders.",
+            "Find orders matching the given status. Returns a list of orders.",
+            110.0 / 126.0,
+        ),
+        (
+            "Lists all users in the workspace, newest first.",
+            "Lists all projects in the workspace, newest first.",
+            80.0 / 95.0,
+        ),
+        (
+            "Gets a single user record by its unique identifier.",
+            "Gets a single project record by its unique identifier.",
+            90.0 / 105.0,
+        ),
+        (
+            "Sends an email message to a recipient address.",
+            "Adds two numbers together.",
+            8.0 / 72.0,
+        ),
+        (
+            "Find orders matching the given filter. Returns a list of orders.",
+            "Sends an email to a recipient.",
+            6.0 / 93.0,
+        ),
     ];
     for &(a, b, want) in cases {
-        assert!(close(dice(a, b), want), "{a:?} vs {b:?}: {} != {want}", dice(a, b));
+        assert!(
+            close(dice(a, b), want),
+            "{a:?} vs {b:?}: {} != {want}",
+            dice(a, b)
+        );
         assert!((dice(a, b) - dice(b, a)).abs() < 1e-10, "symmetry {a:?}");
     }
     assert_eq!(trigrams("abc").len(), 4);
-    assert!(dice("Sends an email to a recipient.", "Find orders matching the given filter. Returns a list of orders.") < 0.3);
+    assert!(
+        dice(
+            "Sends an email to a recipient.",
+            "Find orders matching the given filter. Returns a list of orders."
+        ) < 0.3
+    );
 }
 
 #[test]
 fn normalization_examples() {
     assert_eq!(normalize("Reads a FILE."), "reads a file");
-    assert_eq!(normalize("  Don't  PANIC!\r\n Café—42 "), "don t panic café 42");
+    assert_eq!(
+        normalize("  Don't  PANIC!\r\n Café—42 "),
+        "don t panic café 42"
+    );
     assert_eq!(normalize("İstanbul ΣΑΣ"), "i stanbul σας");
     assert_eq!(normalize("a\u{200B}b"), "a b");
     assert_eq!(normalize("Read a file\u{200B}"), "read a file");
     assert_eq!(dice("Cafe\u{301} menu", "Caf\u{e9} menu"), 1.0);
     // Outside the BMP the windows are UTF-16 units (a surrogate half can sit in a window).
     assert_eq!(trigrams("𝐀").len(), 3);
+    // The ASCII fast path is the general path.
+    for t in [
+        "  Don't  PANIC!\r\n Cafe-42 ",
+        "a\tb\rc\x0bd\x0c",
+        "",
+        "!!!",
+        "Find_orders BY id#7.",
+        "x\r\n\r\ny",
+    ] {
+        assert_eq!(normalize(t), normalize_unicode(t), "{t:?}");
+    }
 }
 
 #[test]
 fn both_conditions_are_required() {
     let d = "Find orders matching the given filter.";
     let o = CollisionOptions::default();
-    assert_eq!(run(vec![tool("a", d, nested()), tool("b", d, flat())], &o).len(), 2);
-    assert_eq!(run(vec![tool("a", d, flat()), tool("b", d, flat())], &o).len(), 1);
-    assert_eq!(run(vec![tool("a", d, nested()), tool("b", "Sends an email.", flat())], &o).len(), 1);
+    assert_eq!(
+        run(vec![tool("a", d, nested()), tool("b", d, flat())], &o).len(),
+        2
+    );
+    assert_eq!(
+        run(vec![tool("a", d, flat()), tool("b", d, flat())], &o).len(),
+        1
+    );
+    assert_eq!(
+        run(
+            vec![tool("a", d, nested()), tool("b", "Sends an email.", flat())],
+            &o
+        )
+        .len(),
+        1
+    );
 }
 
 #[test]
@@ -68,7 +132,17 @@ fn threshold_is_inclusive() {
     let (a, b) = ("Find orders by filter.", "Find orders by status.");
     let s = dice(a, b);
     let tools = || vec![tool("x", a, nested()), tool("y", b, flat())];
-    let at = |t: f64| run(tools(), &CollisionOptions { threshold: t, ..Default::default() }).len() - 1;
+    let at = |t: f64| {
+        run(
+            tools(),
+            &CollisionOptions {
+                threshold: t,
+                ..Default::default()
+            },
+        )
+        .len()
+            - 1
+    };
     assert_eq!(at(s - 0.01), 1);
     assert_eq!(at(s), 1);
     assert_eq!(at(s + 0.01), 0);
@@ -102,27 +176,54 @@ fn required_shape_and_divergence() {
     assert_eq!(required_shape(&user), ["string"]);
     assert_eq!(divergence(&user, &project), Ok(vec![]));
     let mixed = json!({"properties": {"a": {"type": ["string", "null"]}, "b": true, "c": {}}, "required": ["c", "a", "b", "missing", 3]});
-    assert_eq!(required_shape(&mixed), ["any", "any", "any", "any", "null|string"]);
+    assert_eq!(
+        required_shape(&mixed),
+        ["any", "any", "any", "any", "null|string"]
+    );
     assert_eq!(required_shape(&json!("nope")), Vec::<String>::new());
     assert_eq!(
         divergence(&nested(), &flat()),
-        Ok(vec![Reason::RequiredShape(vec!["object".into()], vec!["string".into()]), Reason::Depth(2, 1)])
+        Ok(vec![
+            Reason::RequiredShape(vec!["object".into()], vec!["string".into()]),
+            Reason::Depth(2, 1)
+        ])
     );
     let none = json!({"type": "object", "properties": {"x": {"type": "string"}}});
-    assert_eq!(Reason::RequiredShape(vec![], vec!["string".into()]).text(), "required params [none] vs [string]");
+    assert_eq!(
+        Reason::RequiredShape(vec![], vec!["string".into()]).text(),
+        "required params [none] vs [string]"
+    );
     assert_eq!(divergence(&none, &flat()).unwrap().len(), 1);
 }
 
 #[test]
 fn depth_examples() {
     let cases = [
-        (json!({"type": "object", "properties": {"a": {"type": "string"}}}), 1),
-        (json!({"type": "object", "properties": {"f": {"type": "object", "properties": {"s": {"type": "string"}}}}}), 2),
-        (json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}), 1),
-        (json!({"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"id": {}}}}}}), 2),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            1,
+        ),
+        (
+            json!({"type": "object", "properties": {"f": {"type": "object", "properties": {"s": {"type": "string"}}}}}),
+            2,
+        ),
+        (
+            json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}),
+            1,
+        ),
+        (
+            json!({"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"id": {}}}}}}),
+            2,
+        ),
         (json!({"type": "object", "properties": {}}), 1),
-        (json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {}}}]}), 1),
-        (json!({"properties": {"a": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"properties": {"b": {}}}}}), 1),
+        (
+            json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {}}}]}),
+            1,
+        ),
+        (
+            json!({"properties": {"a": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"properties": {"b": {}}}}}),
+            1,
+        ),
         (json!({"items": [{"properties": {"a": {}}}, 3]}), 1),
         (json!(null), 0),
     ];
@@ -139,21 +240,47 @@ fn depth_examples() {
     );
     // During a run the pair is skipped, not reported or crashed on.
     let d = "Find orders matching the given filter.";
-    let fs = run(vec![tool("a", d, deep), tool("b", d, flat())], &CollisionOptions::default());
+    let fs = run(
+        vec![tool("a", d, deep), tool("b", d, flat())],
+        &CollisionOptions::default(),
+    );
     assert_eq!(fs.len(), 1);
     assert_eq!(fs[0].status, Status::Pass);
-    assert_eq!(fs[0].message, "No description collisions among 2 tool(s) (threshold 0.8)");
+    assert_eq!(
+        fs[0].message,
+        "No description collisions among 2 tool(s) (threshold 0.8)"
+    );
 }
 
 #[test]
 fn max_tools_gate() {
     let d = "Find orders matching the given filter.";
-    let tools: Vec<Value> = (0..3).map(|i| tool(&format!("t{i}"), d, if i == 0 { nested() } else { flat() })).collect();
-    let at_limit = run(tools.clone(), &CollisionOptions { max_tools: 3, ..Default::default() });
-    assert_eq!(at_limit[0].message, "2 description collision(s) among 3 tool(s)");
-    let over = run(tools, &CollisionOptions { max_tools: 2, ..Default::default() });
+    let tools: Vec<Value> = (0..3)
+        .map(|i| tool(&format!("t{i}"), d, if i == 0 { nested() } else { flat() }))
+        .collect();
+    let at_limit = run(
+        tools.clone(),
+        &CollisionOptions {
+            max_tools: 3,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        at_limit[0].message,
+        "2 description collision(s) among 3 tool(s)"
+    );
+    let over = run(
+        tools,
+        &CollisionOptions {
+            max_tools: 2,
+            ..Default::default()
+        },
+    );
     assert_eq!(over.len(), 1);
-    assert_eq!((over[0].status, over[0].severity), (Status::Skip, Severity::Warning));
+    assert_eq!(
+        (over[0].status, over[0].severity),
+        (Status::Skip, Severity::Warning)
+    );
     assert!(over[0].message.contains("max_tools (2)"));
     // A huge surface above the limit returns at once.
     let many = vec![json!({}); 200_000];
@@ -164,15 +291,26 @@ fn max_tools_gate() {
 #[test]
 fn fail_mode() {
     let d = "Find orders matching the given filter.";
-    let fs = run(vec![tool("a", d, nested()), tool("b", d, flat())], &CollisionOptions { fail: true, ..Default::default() });
-    assert!(fs.iter().all(|f| f.status == Status::Fail && f.severity == Severity::Error));
+    let fs = run(
+        vec![tool("a", d, nested()), tool("b", d, flat())],
+        &CollisionOptions {
+            fail: true,
+            ..Default::default()
+        },
+    );
+    assert!(fs
+        .iter()
+        .all(|f| f.status == Status::Fail && f.severity == Severity::Error));
 }
 
 #[test]
 fn listing_failure() {
     let fs = check(&Err("boom".into()), &CollisionOptions::default());
     assert_eq!(fs.len(), 1);
-    assert_eq!((fs[0].id.as_str(), fs[0].status), (LIST_TOOLS, Status::Fail));
+    assert_eq!(
+        (fs[0].id.as_str(), fs[0].status),
+        (LIST_TOOLS, Status::Fail)
+    );
     assert_eq!(fs[0].message, "Failed to list tools: boom");
 }
 
@@ -207,7 +345,13 @@ fn non_string_names_and_odd_values_do_not_panic() {
         json!({"name": "z", "description": 7}),
     ];
     for t in [0.0, 0.5, 1.0, 1.5, f64::NAN] {
-        let fs = run(tools.clone(), &CollisionOptions { threshold: t, ..Default::default() });
+        let fs = run(
+            tools.clone(),
+            &CollisionOptions {
+                threshold: t,
+                ..Default::default()
+            },
+        );
         assert_eq!(fs[0].id, SUMMARY);
     }
 }
@@ -216,7 +360,10 @@ fn non_string_names_and_odd_values_do_not_panic() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 33) % n as u64) as usize
     }
 }
@@ -232,7 +379,12 @@ fn random_profiles(seed: u64, n: usize) -> Vec<Profile> {
             let len = rng.next(9);
             let words: Vec<&str> = (0..len).map(|_| WORDS[rng.next(WORDS.len())]).collect();
             let normalized = normalize(&words.join(" "));
-            Profile { name: String::new(), grams: trigrams(&normalized), normalized, signature: None }
+            Profile {
+                name: String::new(),
+                grams: trigrams(&normalized),
+                normalized,
+                signature: None,
+            }
         })
         .collect()
 }
@@ -242,11 +394,19 @@ fn indexed_pairs_equal_brute_force() {
     let mut checked = 0;
     for seed in 0..12 {
         let profiles = random_profiles(seed, 160);
+        // All classes distinct: the pure score filter. Few classes: the schema-class skip.
+        let distinct: Vec<u32> = (0..profiles.len() as u32).collect();
+        let mut rng = Lcg(seed + 100);
+        let few: Vec<u32> = (0..profiles.len())
+            .map(|_| [0, 1, 2, NO_CLASS][rng.next(4)])
+            .collect();
         for t in [0.05, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.999, 1.0] {
-            let fast = indexed_pairs(&profiles, t);
-            let slow = brute_pairs(&profiles, t);
-            assert_eq!(fast, slow, "seed {seed} threshold {t}");
-            checked += slow.len();
+            for classes in [&distinct, &few] {
+                let fast = indexed_pairs(&profiles, classes, t);
+                let slow = brute_pairs(&profiles, classes, t);
+                assert_eq!(fast, slow, "seed {seed} threshold {t}");
+                checked += slow.len();
+            }
         }
     }
     assert!(checked > 1000, "inputs too easy: {checked} pairs");
@@ -255,7 +415,10 @@ fn indexed_pairs_equal_brute_force() {
 #[test]
 fn indexed_pairs_on_near_duplicates() {
     // Families of near-identical texts: many pairs right at the threshold boundary.
-    let bases = ["Find orders matching the given filter.", "Lists all users in the workspace, newest first."];
+    let bases = [
+        "Find orders matching the given filter.",
+        "Lists all users in the workspace, newest first.",
+    ];
     let mut texts = Vec::new();
     for b in bases {
         for i in 0..40 {
@@ -268,11 +431,19 @@ fn indexed_pairs_on_near_duplicates() {
         .iter()
         .map(|t| {
             let normalized = normalize(t);
-            Profile { name: String::new(), grams: trigrams(&normalized), normalized, signature: None }
+            Profile {
+                name: String::new(),
+                grams: trigrams(&normalized),
+                normalized,
+                signature: None,
+            }
         })
         .collect();
+    let classes: Vec<u32> = (0..profiles.len() as u32).collect();
     for t in [0.8, 0.9, 0.95, 0.97, 1.0] {
-        assert_eq!(indexed_pairs(&profiles, t), brute_pairs(&profiles, t), "threshold {t}");
+        let slow = brute_pairs(&profiles, &classes, t);
+        assert!(!slow.is_empty());
+        assert_eq!(indexed_pairs(&profiles, &classes, t), slow, "threshold {t}");
     }
 }
 

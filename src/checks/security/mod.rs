@@ -69,7 +69,12 @@ const MAX_WALK_DEPTH: usize = 32;
 pub fn check(listing: &Listing) -> Vec<Finding> {
     let tools = match listing {
         Ok(t) => t,
-        Err(e) => return vec![Finding::fail(LIST_TOOLS, format!("Failed to list tools: {e}"))],
+        Err(e) => {
+            return vec![Finding::fail(
+                LIST_TOOLS,
+                format!("Failed to list tools: {e}"),
+            )]
+        }
     };
     let mut out = Vec::new();
     for tool in tools {
@@ -78,12 +83,19 @@ pub fn check(listing: &Listing) -> Vec<Finding> {
     let summary = if out.is_empty() {
         Finding::pass(
             SUMMARY,
-            format!("Security scan passed: {} tool(s) checked, no issues found", tools.len()),
+            format!(
+                "Security scan passed: {} tool(s) checked, no issues found",
+                tools.len()
+            ),
         )
     } else {
         Finding::fail(
             SUMMARY,
-            format!("Security scan found {} issue(s) in {} tool(s)", out.len(), tools.len()),
+            format!(
+                "Security scan found {} issue(s) in {} tool(s)",
+                out.len(),
+                tools.len()
+            ),
         )
     };
     out.insert(0, summary);
@@ -211,7 +223,11 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
                 quote(primary)
             ),
         };
-        let actual: Vec<Value> = shape.evidence.iter().map(|&s| Value::String(quote(s))).collect();
+        let actual: Vec<Value> = shape
+            .evidence
+            .iter()
+            .map(|&s| Value::String(quote(s)))
+            .collect();
         out.push(
             Finding::fail(INJECTION, message)
                 .actual(actual)
@@ -221,7 +237,10 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
 }
 
 fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
-    let Some(props) = schema.and_then(|s| s.get("properties")).and_then(Value::as_object) else {
+    let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
         return;
     };
     let hits: Vec<&str> = props
@@ -235,7 +254,10 @@ fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
     out.push(
         Finding::fail(
             SECRET_IN_SCHEMA,
-            format!("Tool \"{name}\" schema solicits secrets: {}", hits.join(", ")),
+            format!(
+                "Tool \"{name}\" schema solicits secrets: {}",
+                hits.join(", ")
+            ),
         )
         .actual(hits.clone())
         .location(name),
@@ -251,7 +273,9 @@ fn annotation(obj: &Map<String, Value>, name: &str, description: &str, out: &mut
         out.push(
             Finding::fail(
                 ANNOTATION_MISMATCH,
-                format!("Tool \"{name}\" has readOnlyHint=true but name/description implies mutation"),
+                format!(
+                    "Tool \"{name}\" has readOnlyHint=true but name/description implies mutation"
+                ),
             )
             .expected("readOnlyHint should be false for destructive operations")
             .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))

@@ -185,19 +185,39 @@ mod tests {
 
     #[test]
     fn secret_names_are_anchored() {
-        for n in ["api_key", "api-key", "apikey", "apiKey", "API_KEY", "password", "Password"] {
-            assert!(is_secret_name(n), "{n}");
-        }
         for n in [
-            "passwd", "secret", "access_token", "accessToken", "auth_token", "authtoken",
-            "bearer_token", "private_key", "privateKey", "ssh_key", "sshkey", "credential",
-            "credentials", "token",
+            "api_key", "api-key", "apikey", "apiKey", "API_KEY", "password", "Password",
         ] {
             assert!(is_secret_name(n), "{n}");
         }
         for n in [
-            "api_keys", "my_api_key", "user_password", "passwords", "client_secret", "secrets",
-            "tokens", "refresh_token", "username",
+            "passwd",
+            "secret",
+            "access_token",
+            "accessToken",
+            "auth_token",
+            "authtoken",
+            "bearer_token",
+            "private_key",
+            "privateKey",
+            "ssh_key",
+            "sshkey",
+            "credential",
+            "credentials",
+            "token",
+        ] {
+            assert!(is_secret_name(n), "{n}");
+        }
+        for n in [
+            "api_keys",
+            "my_api_key",
+            "user_password",
+            "passwords",
+            "client_secret",
+            "secrets",
+            "tokens",
+            "refresh_token",
+            "username",
         ] {
             assert!(!is_secret_name(n), "{n}");
         }

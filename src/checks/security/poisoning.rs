@@ -117,9 +117,11 @@ fn path_spans(s: &Signals, text: &str) -> Vec<Span> {
     spans(&s.secret_path, text)
         .into_iter()
         .map(|(a, e)| {
-            let lead = text
-                .get(a..e)
-                .map_or(0, |m| m.len() - m.trim_start_matches(|c: char| c.is_whitespace() || "'\"`(".contains(c)).len());
+            let lead = text.get(a..e).map_or(0, |m| {
+                m.len()
+                    - m.trim_start_matches(|c: char| c.is_whitespace() || "'\"`(".contains(c))
+                        .len()
+            });
             (a + lead, e)
         })
         .collect()
@@ -179,8 +181,19 @@ fn previous_word(text: &str, at: usize) -> String {
 fn imperative(text: &str, verb_start: usize) -> bool {
     !matches!(
         previous_word(text, verb_start).as_str(),
-        "is" | "are" | "was" | "were" | "be" | "been" | "being" | "not" | "never" | "cannot"
-            | "can't" | "won't" | "doesn't" | "don't"
+        "is" | "are"
+            | "was"
+            | "were"
+            | "be"
+            | "been"
+            | "being"
+            | "not"
+            | "never"
+            | "cannot"
+            | "can't"
+            | "won't"
+            | "doesn't"
+            | "don't"
     )
 }
 
@@ -211,41 +224,60 @@ pub fn detect(text: &str) -> Vec<Poison> {
         .collect();
     for path in path_spans(s, text) {
         let read = first_within(&reads, path, 60, 0);
-        let moved = first_within(&transfer, path, 120, 200)
-            .or_else(|| first_within(&exfil, path, 0, 0));
+        let moved =
+            first_within(&transfer, path, 120, 200).or_else(|| first_within(&exfil, path, 0, 0));
         let support = match (read, moved) {
             (Some(r), Some(m)) => Some(vec![r, m]),
-            (None, Some(m)) if text.get(m.0..m.1).is_some_and(|t| t.to_lowercase().contains("content")) => Some(vec![m]),
-            (Some(r), None) => conceal
-                .first()
-                .or(strong.first())
-                .map(|&c| vec![r, c]),
+            (None, Some(m))
+                if text
+                    .get(m.0..m.1)
+                    .is_some_and(|t| t.to_lowercase().contains("content")) =>
+            {
+                Some(vec![m])
+            }
+            (Some(r), None) => conceal.first().or(strong.first()).map(|&c| vec![r, c]),
             _ => None,
         };
         if let Some(mut sup) = support {
             let mut ev = vec![path];
             sup.retain(|x| *x != path);
             ev.extend(sup);
-            out.push(Poison { label: SECRET_FILE, evidence: ev });
+            out.push(Poison {
+                label: SECRET_FILE,
+                evidence: ev,
+            });
             break;
         }
     }
 
     // 2. The conversation or the model's own prompt, moved out.
     if let Some(own) = s.own_prompt.find(text) {
-        out.push(Poison { label: CONTEXT_LEAK, evidence: vec![(own.start(), own.end())] });
+        out.push(Poison {
+            label: CONTEXT_LEAK,
+            evidence: vec![(own.start(), own.end())],
+        });
     } else {
         for leak in spans(&s.ctx_leak, text) {
             let sink = sinks
                 .iter()
-                .find(|(sp, n)| sp.0 >= leak.1 && same_sentence(text, leak.1, sp.0) && !context_like(n))
+                .find(|(sp, n)| {
+                    sp.0 >= leak.1 && same_sentence(text, leak.1, sp.0) && !context_like(n)
+                })
                 .map(|(sp, _)| *sp)
-                .or_else(|| literals.iter().copied().find(|l| l.0 >= leak.1 && same_sentence(text, leak.1, l.0)))
+                .or_else(|| {
+                    literals
+                        .iter()
+                        .copied()
+                        .find(|l| l.0 >= leak.1 && same_sentence(text, leak.1, l.0))
+                })
                 .or_else(|| conceal.first().copied())
                 .or_else(|| strong.first().copied())
                 .or_else(|| s.directive.find(text).map(|m| (m.start(), m.end())));
             if let Some(sup) = sink {
-                out.push(Poison { label: CONTEXT_LEAK, evidence: vec![leak, sup] });
+                out.push(Poison {
+                    label: CONTEXT_LEAK,
+                    evidence: vec![leak, sup],
+                });
                 break;
             }
         }
@@ -268,10 +300,23 @@ pub fn detect(text: &str) -> Vec<Poison> {
                 let verb = puts
                     .iter()
                     .copied()
-                    .find(|v| v.1 <= sec.0 && sec.0 - v.1 <= 80 && same_sentence(text, v.0, sec.0) && imperative(text, v.0))
-                    .or_else(|| put_pronouns.iter().copied().find(|v| v.0 >= sec.1 && v.1 <= sink.0));
+                    .find(|v| {
+                        v.1 <= sec.0
+                            && sec.0 - v.1 <= 80
+                            && same_sentence(text, v.0, sec.0)
+                            && imperative(text, v.0)
+                    })
+                    .or_else(|| {
+                        put_pronouns
+                            .iter()
+                            .copied()
+                            .find(|v| v.0 >= sec.1 && v.1 <= sink.0)
+                    });
                 if let Some(v) = verb {
-                    out.push(Poison { label: SECRET_TO_PARAM, evidence: vec![(v.0, sink.1), sec] });
+                    out.push(Poison {
+                        label: SECRET_TO_PARAM,
+                        evidence: vec![(v.0, sink.1), sec],
+                    });
                     break 'outer;
                 }
             }
@@ -288,9 +333,13 @@ pub fn detect(text: &str) -> Vec<Poison> {
             continue;
         }
         if let Some(obj) = sensitive.iter().copied().find(|o| {
-            (o.0 >= ex.0 && o.1 <= ex.1) || (o.1 <= ex.0 && ex.0 - o.1 <= 80 && same_sentence(text, o.0, ex.0))
+            (o.0 >= ex.0 && o.1 <= ex.1)
+                || (o.1 <= ex.0 && ex.0 - o.1 <= 80 && same_sentence(text, o.0, ex.0))
         }) {
-            out.push(Poison { label: EXFILTRATION, evidence: vec![ex, obj] });
+            out.push(Poison {
+                label: EXFILTRATION,
+                evidence: vec![ex, obj],
+            });
             break;
         }
     }
@@ -300,9 +349,14 @@ pub fn detect(text: &str) -> Vec<Poison> {
         .other_tool
         .captures_iter(text)
         .filter(|c| {
-            let name = c.name("n1").or_else(|| c.name("n2")).or_else(|| c.name("n3"));
+            let name = c
+                .name("n1")
+                .or_else(|| c.name("n2"))
+                .or_else(|| c.name("n3"));
             name.map_or(true, |n| {
-                let n = n.as_str().trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_');
+                let n = n
+                    .as_str()
+                    .trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_');
                 !matches!(
                     n.to_ascii_lowercase().as_str(),
                     "this" | "that" | "it" | "these" | "the" | "tool" | "any" | "a" | "an" | "you"
@@ -313,19 +367,31 @@ pub fn detect(text: &str) -> Vec<Poison> {
         .collect();
     if let Some(&r) = tool_refs.first() {
         if let Some(red) = s.redirect.find(text) {
-            out.push(Poison { label: SHADOWING, evidence: vec![(red.start(), red.end()), r] });
+            out.push(Poison {
+                label: SHADOWING,
+                evidence: vec![(red.start(), red.end()), r],
+            });
         }
     }
 
     // 6-8. Shapes that are suspicious on their own.
     if let Some(m) = s.phishing.find(text) {
-        out.push(Poison { label: PHISHING, evidence: vec![(m.start(), m.end())] });
+        out.push(Poison {
+            label: PHISHING,
+            evidence: vec![(m.start(), m.end())],
+        });
     }
     if let Some(m) = s.override_.find(text) {
-        out.push(Poison { label: OVERRIDE, evidence: vec![(m.start(), m.end())] });
+        out.push(Poison {
+            label: OVERRIDE,
+            evidence: vec![(m.start(), m.end())],
+        });
     }
     if let Some(&c) = conceal.first() {
-        out.push(Poison { label: CONCEALMENT, evidence: vec![c] });
+        out.push(Poison {
+            label: CONCEALMENT,
+            evidence: vec![c],
+        });
     }
     out
 }
