@@ -4,12 +4,14 @@
 use crate::rules::Rule;
 
 pub mod behavioral;
+pub mod collision;
 pub mod compliance;
 pub mod drift;
 pub mod errors;
 pub mod latency;
 pub mod modern;
 pub mod schema;
+pub mod security;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
 #[rustfmt::skip]
@@ -18,8 +20,8 @@ pub const FAMILIES: &[&[Rule]] = &[
     modern::RULES,
     schema::RULES,
     drift::RULES,
-    // security
-    // collision
+    security::RULES,
+    collision::RULES,
     behavioral::RULES,
     errors::RULES,
     latency::RULES,

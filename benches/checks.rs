@@ -1,0 +1,209 @@
+//! Security + collision on a generated 10,000-tool surface (std::time only; no criterion).
+//! Run: `cargo bench --bench checks`. Targets (release): total ≤ 500 ms, collision ≤ 300 ms.
+
+use mcpward::checks::collision::{self, CollisionOptions};
+use mcpward::checks::security;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const VERBS: &[(&str, &str)] = &[
+    ("get", "Gets a single {e} record by its unique identifier."),
+    ("list", "Lists all {e}s in the workspace, newest first{q}."),
+    (
+        "create",
+        "Creates a new {e} from the given fields and returns it{q}.",
+    ),
+    (
+        "update",
+        "Updates the fields of an existing {e}; omitted fields are left unchanged{q}.",
+    ),
+    (
+        "delete",
+        "Deletes the {e} with the given identifier. This cannot be undone{q}.",
+    ),
+    (
+        "search",
+        "Find {e}s matching the given filter. Returns a list of {e}s{q}.",
+    ),
+    (
+        "export",
+        "Exports every {e} to a CSV file at the given path{q}.",
+    ),
+    ("count", "Counts {e}s grouped by status{q}."),
+    (
+        "archive",
+        "Moves the {e} to the archive; it can be restored later{q}.",
+    ),
+    (
+        "sync",
+        "Synchronises {e}s with the upstream system and reports conflicts{q}.",
+    ),
+];
+const ENTITIES: &[&str] = &[
+    "user",
+    "project",
+    "order",
+    "invoice",
+    "ticket",
+    "repository",
+    "branch",
+    "issue",
+    "comment",
+    "label",
+    "milestone",
+    "team",
+    "member",
+    "document",
+    "folder",
+    "file",
+    "event",
+    "calendar",
+    "contact",
+    "deal",
+    "lead",
+    "account",
+    "payment",
+    "refund",
+    "product",
+    "variant",
+    "shipment",
+    "warehouse",
+    "report",
+    "dashboard",
+    "alert",
+    "incident",
+    "deployment",
+    "pipeline",
+    "job",
+    "secret_ref",
+    "webhook",
+    "channel",
+    "message",
+    "thread",
+    "workspace",
+    "role",
+    "policy",
+    "device",
+    "sensor",
+    "reading",
+    "article",
+    "category",
+    "tag",
+    "note",
+];
+const QUALIFIERS: &[&str] = &[
+    "",
+    " using the admin API",
+    " for the current tenant",
+    " across all regions",
+    " in batches of 100",
+    " with audit logging",
+    " from the read replica",
+    " via the v2 endpoint",
+    " for the selected locale",
+    " with retries on rate limits",
+    " including soft-deleted rows",
+    " within the given date range",
+    " for reporting",
+    " with pagination",
+    " in the sandbox",
+    " for the billing module",
+    " with field-level permissions",
+    " using cached results",
+    " for mobile clients",
+    " with strict validation",
+];
+
+fn schema(verb: &str, entity: &str) -> Value {
+    let id = format!("{entity}_id");
+    match verb {
+        "get" | "delete" | "archive" => json!({"type": "object",
+            "properties": {id.clone(): {"type": "string", "description": format!("Identifier of the {entity}.")}},
+            "required": [id]}),
+        "create" | "update" => json!({"type": "object", "properties": {
+            "fields": {"type": "object", "description": "Fields to set.", "properties": {
+                "name": {"type": "string", "description": "Display name."},
+                "tags": {"type": "array", "items": {"type": "string", "description": "A tag."}},
+                "meta": {"type": "object", "additionalProperties": {"type": "string", "description": "Metadata value."}}}}},
+            "required": ["fields"]}),
+        _ => json!({"type": "object", "properties": {
+            "limit": {"type": "number", "description": "Maximum number of results."},
+            "cursor": {"type": "string", "description": "Pagination cursor from a previous call."}}}),
+    }
+}
+
+fn surface(n: usize) -> Vec<Value> {
+    let mut tools = Vec::with_capacity(n);
+    'outer: for q in QUALIFIERS {
+        for e in ENTITIES {
+            for (verb, desc) in VERBS {
+                if tools.len() == n {
+                    break 'outer;
+                }
+                let description = desc.replace("{e}", e).replace("{q}", q);
+                let suffix = QUALIFIERS.iter().position(|x| x == q).unwrap_or(0);
+                tools.push(json!({
+                    "name": format!("{verb}_{e}_{suffix}"),
+                    "description": description,
+                    "inputSchema": schema(verb, e),
+                    "annotations": {"readOnlyHint": matches!(*verb, "get" | "list" | "search" | "count")},
+                }));
+            }
+        }
+    }
+    tools
+}
+
+/// Best and median wall time over `runs` runs. The minimum is the figure least distorted by
+/// other load on the machine; the median shows the spread.
+fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, T) {
+    let mut times = Vec::with_capacity(runs);
+    let mut out = None;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let r = f();
+        times.push(start.elapsed());
+        out = Some(r);
+    }
+    times.sort();
+    (times[0], times[runs / 2], out.expect("runs > 0"))
+}
+
+fn main() {
+    let tools = surface(10_000);
+    assert_eq!(tools.len(), 10_000);
+    let listing = Ok(tools);
+    let opts = CollisionOptions {
+        threshold: 0.8,
+        max_tools: 10_000,
+        fail: false,
+    };
+    // Warm-up compiles the regexes once, as a real run would before the first tool.
+    let _ = security::check(&Ok(vec![json!({"name": "w", "description": "warm up"})]));
+
+    let (t_sec, m_sec, sec) = time(11, || security::check(&listing));
+    let (t_col, m_col, col) = time(11, || collision::check(&listing, &opts));
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!("tools: {}  (best / median of 11 runs)", 10_000);
+    println!(
+        "security:  {:>7.1} / {:>7.1} ms  ({} results; {})",
+        ms(t_sec),
+        ms(m_sec),
+        sec.len(),
+        sec[0].message
+    );
+    println!(
+        "collision: {:>7.1} / {:>7.1} ms  ({} results; {})",
+        ms(t_col),
+        ms(m_col),
+        col.len(),
+        col[0].message
+    );
+    println!(
+        "total:     {:>7.1} / {:>7.1} ms",
+        ms(t_sec + t_col),
+        ms(m_sec + m_col)
+    );
+    let pairs = 10_000usize * 9_999 / 2;
+    println!("(brute force would score {pairs} pairs)");
+}

@@ -1,0 +1,810 @@
+//! `collision` family: near-identical descriptions on tools that take different payloads
+//! (collision.md). Character-trigram Sørensen–Dice similarity, gated by schema divergence.
+//!
+//! The original compares every pair (O(n²)) and refuses to run above `max_tools`. We keep
+//! `max_tools` as the user's limit (same skip result), but find candidate pairs through a
+//! trigram inverted index with prefix and size filtering (AllPairs), which provably keeps
+//! every pair whose score reaches the threshold; 10,000 tools take milliseconds.
+
+use crate::model::{Finding, Severity, Status};
+use crate::rules::Rule;
+use crate::transport::Listing;
+use regex::Regex;
+use serde_json::{json, Value};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use unicode_normalization::UnicodeNormalization;
+
+pub const SUMMARY: &str = "collision/summary";
+pub const LIST_TOOLS: &str = "collision/list-tools";
+pub const COLLISION: &str = "collision/description-collision";
+pub const SCORER: &str = "trigram-dice";
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: COLLISION,
+        severity: Severity::Warning,
+        short: "Description collision (tool selection hazard)",
+        description: "Two tools have near-identical descriptions (character-trigram Dice similarity at or above the threshold) but accept different payloads: the types of their required parameters or their nesting depth differ. An agent that picks tools by description can confidently call the wrong one with the wrong arguments, and no error check can see it. Ordinary families with the same shape (list_users / list_projects) are not reported.",
+        fix: "Make each description say what distinguishes the tool (the entity it acts on, the shape of its input), or merge the tools. Raise `checks.collision.threshold` only if the pair is genuinely distinguishable.",
+    },
+    Rule {
+        id: SUMMARY,
+        severity: Severity::Warning,
+        short: "Description collision lint summary",
+        description: "One result per run: how many collisions were found among how many tools, or that the lint was skipped because the server exposes more tools than `checks.collision.max_tools`.",
+        fix: "Fix the individual collisions; if the lint was skipped, raise `checks.collision.max_tools`.",
+    },
+    Rule {
+        id: LIST_TOOLS,
+        severity: Severity::Error,
+        short: "Tool listing for the collision lint",
+        description: "The server's tools/list could not be read completely, so descriptions could not be compared.",
+        fix: "Make tools/list answer every page with a valid `tools` array and a terminating `nextCursor`.",
+    },
+];
+
+/// `checks.collision` (collision.md §2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollisionOptions {
+    pub threshold: f64,
+    pub max_tools: u64,
+    pub fail: bool,
+}
+
+impl Default for CollisionOptions {
+    fn default() -> Self {
+        CollisionOptions {
+            threshold: 0.8,
+            max_tools: 500,
+            fail: false,
+        }
+    }
+}
+
+/// Schema depth guard (collision.md §5.2).
+const MAX_DEPTH: usize = 64;
+
+pub fn check(listing: &Listing, opts: &CollisionOptions) -> Vec<Finding> {
+    let tools = match listing {
+        Ok(t) => t,
+        Err(e) => {
+            return vec![Finding::fail(
+                LIST_TOOLS,
+                format!("Failed to list tools: {e}"),
+            )]
+        }
+    };
+    let n = tools.len() as u64;
+    if n > opts.max_tools {
+        let pairs = u128::from(n) * u128::from(n - 1) / 2;
+        return vec![Finding::skip(
+            SUMMARY,
+            format!(
+                "Collision lint skipped: {n} tools exceeds max_tools ({}); pairwise comparison would be {pairs} pairs. Raise checks.collision.max_tools to run it.",
+                opts.max_tools
+            ),
+        )
+        .severity(Severity::Warning)];
+    }
+    let collisions = find(tools, opts.threshold);
+    let (status, severity) = if opts.fail {
+        (Status::Fail, Severity::Error)
+    } else {
+        (Status::Warn, Severity::Warning)
+    };
+    let mut out = Vec::with_capacity(collisions.len() + 1);
+    out.push(if collisions.is_empty() {
+        Finding::pass(
+            SUMMARY,
+            format!(
+                "No description collisions among {n} tool(s) (threshold {})",
+                js_number(opts.threshold)
+            ),
+        )
+    } else {
+        Finding::new(
+            SUMMARY,
+            status,
+            severity,
+            format!(
+                "{} description collision(s) among {n} tool(s)",
+                collisions.len()
+            ),
+        )
+    });
+    for c in collisions {
+        out.push(c.finding(status, severity));
+    }
+    out
+}
+
+/// One flagged pair, already oriented so that `a` ≤ `b` in UTF-16 code units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collision {
+    pub a: String,
+    pub b: String,
+    pub similarity: f64,
+    pub reasons: Vec<Reason>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    RequiredShape(Vec<String>, Vec<String>),
+    Depth(usize, usize),
+}
+
+impl Reason {
+    fn swapped(self) -> Self {
+        match self {
+            Reason::RequiredShape(a, b) => Reason::RequiredShape(b, a),
+            Reason::Depth(a, b) => Reason::Depth(b, a),
+        }
+    }
+    fn json(&self) -> Value {
+        match self {
+            Reason::RequiredShape(a, b) => json!({"kind": "required-shape", "a": a, "b": b}),
+            Reason::Depth(a, b) => json!({"kind": "depth", "a": a, "b": b}),
+        }
+    }
+    fn text(&self) -> String {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        match self {
+            Reason::RequiredShape(a, b) => {
+                format!("required params [{}] vs [{}]", list(a), list(b))
+            }
+            Reason::Depth(a, b) => format!("nesting depth {a} vs {b}"),
+        }
+    }
+}
+
+impl Collision {
+    fn finding(&self, status: Status, severity: Severity) -> Finding {
+        let reasons: Vec<String> = self.reasons.iter().map(Reason::text).collect();
+        let rounded: f64 = to_fixed(self.similarity, 4)
+            .parse()
+            .unwrap_or(self.similarity);
+        let similarity = if rounded.fract() == 0.0 {
+            json!(rounded as u64)
+        } else {
+            json!(rounded)
+        };
+        Finding::new(
+            COLLISION,
+            status,
+            severity,
+            format!(
+                "Tools \"{}\" and \"{}\" have near-identical descriptions (similarity {}, {SCORER}) but divergent input schemas: {}. An agent selecting tools by description may call the wrong one with the wrong payload.",
+                self.a,
+                self.b,
+                to_fixed(self.similarity, 2),
+                reasons.join("; ")
+            ),
+        )
+        .expected("Distinct descriptions for tools that accept different payloads")
+        .actual(json!({
+            "similarity": similarity,
+            "scorer": SCORER,
+            "divergence": self.reasons.iter().map(Reason::json).collect::<Vec<_>>(),
+        }))
+        .location(format!("{} / {}", self.a, self.b))
+    }
+}
+
+/// A candidate tool (collision.md §3.3) with everything the pair loop needs, computed once.
+struct Profile {
+    name: String,
+    normalized: String,
+    /// Trigram multiset as a sorted list of packed UTF-16 windows.
+    grams: Vec<u64>,
+    /// Required shape and depth, or `None` when the schema is too deep (pair skipped).
+    signature: Option<(Vec<String>, usize)>,
+}
+
+impl Profile {
+    fn new(tool: &Value) -> Option<Profile> {
+        let desc = tool.get("description").and_then(Value::as_str)?;
+        if ecma_trim(desc).is_empty() {
+            return None;
+        }
+        let normalized = normalize(desc);
+        let grams = trigrams(&normalized);
+        let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+        Some(Profile {
+            name: tool
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            normalized,
+            grams,
+            signature: depth(schema).ok().map(|d| (required_shape(schema), d)),
+        })
+    }
+}
+
+/// Every collision of a surface, sorted by (a, b). Exposed for tests and benchmarks.
+pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
+    let profiles: Vec<Profile> = tools.iter().filter_map(Profile::new).collect();
+    // Schema classes: equal signatures never diverge, so such pairs need no score at all.
+    // Ordinary tool families (same shape, similar wording) are most similar pairs.
+    let mut class_of: HashMap<&(Vec<String>, usize), u32> = HashMap::new();
+    let classes: Vec<u32> = profiles
+        .iter()
+        .map(|p| match &p.signature {
+            Some(sig) => {
+                let next = class_of.len() as u32;
+                *class_of.entry(sig).or_insert(next)
+            }
+            None => NO_CLASS,
+        })
+        .collect();
+    let mut out: Vec<Collision> = Vec::new();
+    for (i, j, s) in scored_pairs(&profiles, &classes, threshold) {
+        let (Some(si), Some(sj)) = (&profiles[i].signature, &profiles[j].signature) else {
+            continue;
+        };
+        let reasons = divergence_of(si, sj);
+        if reasons.is_empty() {
+            continue;
+        }
+        let (pa, pb) = (&profiles[i], &profiles[j]);
+        let swap = utf16_cmp(&pa.name, &pb.name) == Ordering::Greater;
+        let (a, b, reasons) = if swap {
+            (
+                &pb.name,
+                &pa.name,
+                reasons.into_iter().map(Reason::swapped).collect(),
+            )
+        } else {
+            (&pa.name, &pb.name, reasons)
+        };
+        out.push(Collision {
+            a: a.clone(),
+            b: b.clone(),
+            similarity: s,
+            reasons,
+        });
+    }
+    out.sort_by(|x, y| utf16_cmp(&x.a, &y.a).then_with(|| utf16_cmp(&x.b, &y.b)));
+    out
+}
+
+fn utf16_cmp(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+// ---------------------------------------------------------------------------------------
+// Similarity (collision.md §4)
+
+/// ECMAScript `String#trim` set (collision.md §3.3).
+fn is_ecma_space(c: char) -> bool {
+    matches!(c, '\u{9}'..='\u{D}' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}'
+        | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}')
+}
+
+fn ecma_trim(s: &str) -> &str {
+    s.trim_matches(is_ecma_space)
+}
+
+/// Description canonicalization v2 (lockfile.md §5): NFC, CRLF/CR → LF, space/tab runs
+/// collapsed per line, ASCII-only trims. Kept here so the lint has no dependency on drift.
+fn canonicalize(s: &str) -> String {
+    let ascii_trim = |t: &str| t.trim_matches([' ', '\t', '\n']).to_string();
+    let nfc: String = s.nfc().collect();
+    let unified = nfc.replace("\r\n", "\n").replace('\r', "\n");
+    let lines: Vec<String> = unified
+        .split('\n')
+        .map(|line| {
+            let mut out = String::with_capacity(line.len());
+            let mut in_run = false;
+            for c in line.chars() {
+                if c == ' ' || c == '\t' {
+                    if !in_run {
+                        out.push(' ');
+                    }
+                    in_run = true;
+                } else {
+                    out.push(c);
+                    in_run = false;
+                }
+            }
+            ascii_trim(&out)
+        })
+        .collect();
+    ascii_trim(&lines.join("\n"))
+}
+
+fn separators() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| Regex::new(r"[^\p{L}\p{N}]+").expect("static pattern"))
+}
+
+/// §4.1: canonicalize, lowercase (full Unicode mapping), non-letter/number runs → one space.
+pub fn normalize(s: &str) -> String {
+    if s.is_ascii() {
+        // ASCII is already NFC and canonicalization only touches whitespace, which the
+        // separator step folds anyway: the result is the lower-cased [a-z0-9] runs.
+        let mut out = String::with_capacity(s.len());
+        for word in s
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        }
+        return out;
+    }
+    normalize_unicode(s)
+}
+
+fn normalize_unicode(s: &str) -> String {
+    let lower = canonicalize(s).to_lowercase();
+    separators()
+        .replace_all(&lower, " ")
+        .trim_matches(' ')
+        .to_string()
+}
+
+/// §4.2: windows of 3 UTF-16 code units over `"  " + text + " "`, as a sorted multiset.
+fn trigrams(normalized: &str) -> Vec<u64> {
+    let units: Vec<u16> = [0x20, 0x20]
+        .into_iter()
+        .chain(normalized.encode_utf16())
+        .chain([0x20])
+        .collect();
+    let mut grams: Vec<u64> = units
+        .windows(3)
+        .map(|w| (u64::from(w[0]) << 32) | (u64::from(w[1]) << 16) | u64::from(w[2]))
+        .collect();
+    grams.sort_unstable();
+    grams
+}
+
+/// Buckets of the count sketch used as a cheap overlap upper bound.
+const SKETCH: usize = 64;
+
+/// Σ min over buckets: an upper bound of the overlap (a shared token lands in the same bucket
+/// on both sides); without a sketch on either side there is no bound.
+fn sketch_bound(a: &Option<[u8; SKETCH]>, b: &Option<[u8; SKETCH]>) -> usize {
+    match (a, b) {
+        (Some(a), Some(b)) => a.iter().zip(b).map(|(&x, &y)| usize::from(x.min(y))).sum(),
+        _ => usize::MAX,
+    }
+}
+
+/// Size of the intersection of two sorted token lists, or `None` as soon as it provably
+/// cannot reach `needed`.
+fn overlap_at_least(a: &[u32], b: &[u32], needed: usize) -> Option<usize> {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        if n + (a.len() - i).min(b.len() - j) < needed {
+            return None;
+        }
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (n >= needed).then_some(n)
+}
+
+/// Σ min(Ta[g], Tb[g]) over two sorted multisets.
+fn overlap(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+fn score(a: &Profile, b: &Profile) -> f64 {
+    if a.normalized.is_empty() || b.normalized.is_empty() {
+        return 0.0;
+    }
+    if a.normalized == b.normalized {
+        return 1.0;
+    }
+    let total = a.grams.len() + b.grams.len();
+    if total == 0 {
+        return 0.0;
+    }
+    2.0 * overlap(&a.grams, &b.grams) as f64 / total as f64
+}
+
+/// Trigram Dice similarity of two raw descriptions (§4.3).
+pub fn dice(a: &str, b: &str) -> f64 {
+    let p = |s: &str| {
+        let normalized = normalize(s);
+        Profile {
+            name: String::new(),
+            grams: trigrams(&normalized),
+            normalized,
+            signature: None,
+        }
+    };
+    score(&p(a), &p(b))
+}
+
+/// Class of a tool whose schema is too deep to measure: it never pairs (§3.4 step 3).
+const NO_CLASS: u32 = u32::MAX;
+
+/// Whether a pair can diverge at all: different schema classes, both measurable.
+fn may_diverge(classes: &[u32], i: usize, j: usize) -> bool {
+    classes[i] != classes[j] && classes[i] != NO_CLASS && classes[j] != NO_CLASS
+}
+
+/// Pairs (i < j) of different schema classes with score ≥ threshold, in (i, j) order.
+fn scored_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
+    if threshold.is_nan() || threshold > 1.0 {
+        return Vec::new();
+    }
+    if threshold <= 0.0 {
+        // Every pair passes, even those sharing nothing: nothing to prune.
+        return brute_pairs(profiles, classes, threshold);
+    }
+    indexed_pairs(profiles, classes, threshold)
+}
+
+fn brute_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
+    let mut out = Vec::new();
+    for i in 0..profiles.len() {
+        for j in i + 1..profiles.len() {
+            if !may_diverge(classes, i, j) {
+                continue;
+            }
+            let s = score(&profiles[i], &profiles[j]);
+            if s >= threshold {
+                out.push((i, j, s));
+            }
+        }
+    }
+    out
+}
+
+/// AllPairs over the multiset-as-set view: the k-th occurrence of a trigram is its own
+/// token, so |A ∩ B| is exactly Σ min(Ta[g], Tb[g]). For 0 < t ≤ 1, Dice ≥ t implies
+///   * |B| ≥ t·|A|/(2−t) when |B| ≤ |A| (since overlap ≤ |B|): the size filter;
+///   * overlap ≥ t(|A|+|B|)/2 ≥ t·|A|/(2−t) =: α_A for the larger record A, and ≥ t·|B| =: β_B
+///     for the smaller one B;
+///
+/// and two records sharing ≥ α tokens share one among their first |A|−α+1 resp. |B|−β+1
+/// tokens under any fixed global order (here: rarest first). Records are processed by
+/// increasing size, probing with the α-prefix and indexing the (shorter) β-prefix. Every
+/// surviving candidate is scored exactly like the brute force, so results are identical.
+/// The bounds are loosened by 1e-9 so rounding can only add candidates, never drop one.
+///
+/// Same-class pairs are skipped while probing (they cannot diverge). On top, the PPJoin
+/// positional filter drops a candidate once the tokens left after the shared one cannot make
+/// up the overlap the pair needs, a count sketch bounds the overlap before the exact merge,
+/// and the merge stops as soon as it cannot succeed. All of these are upper bounds, so no
+/// pair that reaches the threshold is lost (pinned against brute force by the tests).
+fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, usize, f64)> {
+    const EPS: f64 = 1e-9;
+    // Token ids: (trigram, occurrence number) → dense id, in first-seen order.
+    let mut ids: HashMap<(u64, u32), u32> = HashMap::new();
+    let mut records: Vec<Vec<u32>> = Vec::with_capacity(profiles.len());
+    for p in profiles {
+        let mut toks = Vec::with_capacity(p.grams.len());
+        if !p.normalized.is_empty() {
+            let mut k = 0u32;
+            for (idx, &g) in p.grams.iter().enumerate() {
+                k = if idx > 0 && p.grams[idx - 1] == g {
+                    k + 1
+                } else {
+                    0
+                };
+                let next = ids.len() as u32;
+                toks.push(*ids.entry((g, k)).or_insert(next));
+            }
+        }
+        records.push(toks);
+    }
+    // Global order: rarest token first, ties by id (deterministic).
+    let mut df = vec![0u32; ids.len()];
+    for r in &records {
+        for &tok in r {
+            df[tok as usize] += 1;
+        }
+    }
+    let mut by_rarity: Vec<u32> = (0..ids.len() as u32).collect();
+    by_rarity.sort_unstable_by_key(|&tok| (df[tok as usize], tok));
+    let mut rank = vec![0u32; ids.len()];
+    for (r, &tok) in by_rarity.iter().enumerate() {
+        rank[tok as usize] = r as u32;
+    }
+    for r in &mut records {
+        for tok in r.iter_mut() {
+            *tok = rank[*tok as usize];
+        }
+        r.sort_unstable();
+    }
+
+    // Count sketch: tokens hashed into SKETCH buckets. Σ_b min(Ca[b], Cb[b]) ≥ |A ∩ B|, so a
+    // pair whose sketch bound is below the overlap it needs is dropped before the merge.
+    // One cache line per record; a record with a bucket past 255 gets no sketch (None).
+    let sketches: Vec<Option<[u8; SKETCH]>> = records
+        .iter()
+        .map(|r| {
+            let mut c = [0u8; SKETCH];
+            for &tok in r {
+                let b = (tok.wrapping_mul(0x9E37_79B1) >> 26) as usize % SKETCH;
+                c[b] = c[b].checked_add(1)?;
+            }
+            Some(c)
+        })
+        .collect();
+
+    let mut order: Vec<usize> = (0..profiles.len())
+        .filter(|&i| !records[i].is_empty() && classes[i] != NO_CLASS)
+        .collect();
+    order.sort_by_key(|&i| (records[i].len(), i));
+
+    // Postings per token, split by schema class (same-class pairs are never visited), each
+    // bucket in increasing record size so the size filter only ever drops a prefix.
+    struct Bucket {
+        class: u32,
+        start: usize,
+        entries: Vec<(u32, u32)>, // (record, position of the token in it)
+    }
+    let mut postings: Vec<Vec<Bucket>> = (0..ids.len()).map(|_| Vec::new()).collect();
+    let mut stamp = vec![usize::MAX; profiles.len()];
+    // Shared tokens counted so far for the current probe; -1 once the positional bound failed.
+    let mut acc = vec![0i32; profiles.len()];
+    let mut out = Vec::new();
+    let mut cands: Vec<usize> = Vec::new();
+    // Overlap a pair of total size `total` needs, tabulated (the probe loop is hot).
+    let max_len = records.iter().map(Vec::len).max().unwrap_or(0);
+    let need_table: Vec<usize> = (0..=2 * max_len)
+        .map(|total| ((t * total as f64 / 2.0) - EPS).ceil().max(1.0) as usize)
+        .collect();
+    let need = |total: usize| need_table[total];
+    for &x in &order {
+        let rx = &records[x];
+        let n = rx.len();
+        let nf = n as f64;
+        let alpha = ((t * nf / (2.0 - t)) - EPS).ceil().max(1.0) as usize;
+        let min_size = t * nf / (2.0 - t) - EPS;
+        cands.clear();
+        for (i, &tok) in rx[..n - alpha.min(n) + 1].iter().enumerate() {
+            for bucket in postings[tok as usize].iter_mut() {
+                if bucket.class == classes[x] {
+                    continue;
+                }
+                while bucket.start < bucket.entries.len()
+                    && (records[bucket.entries[bucket.start].0 as usize].len() as f64) < min_size
+                {
+                    bucket.start += 1;
+                }
+                for &(y, j) in &bucket.entries[bucket.start..] {
+                    let y = y as usize;
+                    if stamp[y] != x {
+                        stamp[y] = x;
+                        acc[y] = 0;
+                        cands.push(y);
+                    }
+                    if acc[y] < 0 {
+                        continue;
+                    }
+                    // Tokens are met in global order in both records, so every shared
+                    // token before (i, j) has been counted: the overlap is at most this.
+                    let ny = records[y].len();
+                    let bound = acc[y] as usize + 1 + (n - i - 1).min(ny - j as usize - 1);
+                    if bound >= need(n + ny) {
+                        acc[y] += 1;
+                    } else {
+                        acc[y] = -1;
+                    }
+                }
+            }
+        }
+        for &y in &cands {
+            if acc[y] <= 0 {
+                continue;
+            }
+            let ry = &records[y];
+            let needed = need(n + ry.len());
+            if sketch_bound(&sketches[x], &sketches[y]) < needed {
+                continue;
+            }
+            if let Some(ov) = overlap_at_least(rx, ry, needed) {
+                // Same value `score` computes: both sides are non-empty, and identical
+                // normalized texts have identical multisets (2|A|/2|A| = 1).
+                let s = 2.0 * ov as f64 / (n + ry.len()) as f64;
+                if s >= t {
+                    out.push((x.min(y), x.max(y), s));
+                }
+            }
+        }
+        let beta = ((t * nf) - EPS).ceil().max(1.0) as usize;
+        for (j, &tok) in rx[..n - beta.min(n) + 1].iter().enumerate() {
+            let buckets = &mut postings[tok as usize];
+            let entry = (x as u32, j as u32);
+            match buckets.iter_mut().find(|b| b.class == classes[x]) {
+                Some(b) => b.entries.push(entry),
+                None => buckets.push(Bucket {
+                    class: classes[x],
+                    start: 0,
+                    entries: vec![entry],
+                }),
+            }
+        }
+    }
+    out.sort_by_key(|&(i, j, _)| (i, j));
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Divergence gate (collision.md §5)
+
+/// `requiredShape(S)`: the sorted types of the required parameters; names ignored.
+pub fn required_shape(schema: &Value) -> Vec<String> {
+    let required = schema.get("required").and_then(Value::as_array);
+    let props = schema.get("properties").and_then(Value::as_object);
+    let mut shape: Vec<String> = required
+        .into_iter()
+        .flatten()
+        .map(|name| {
+            let prop = name
+                .as_str()
+                .and_then(|n| props.and_then(|p| p.get(n)))
+                .and_then(|p| p.get("type"));
+            match prop {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(types)) => {
+                    let mut ts: Vec<String> = types
+                        .iter()
+                        .map(|t| match t {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .collect();
+                    ts.sort_by(|a, b| utf16_cmp(a, b));
+                    ts.join("|")
+                }
+                _ => "any".to_string(),
+            }
+        })
+        .collect();
+    shape.sort_by(|a, b| utf16_cmp(a, b));
+    shape
+}
+
+/// Maximum object-nesting depth; `Err` past the 64-level guard.
+pub fn depth(schema: &Value) -> Result<usize, String> {
+    depth_at(schema, 0)
+}
+
+fn depth_at(node: &Value, level: usize) -> Result<usize, String> {
+    if level > MAX_DEPTH {
+        return Err(format!(
+            "Schema exceeds maximum depth of {MAX_DEPTH} (untrusted input protection)"
+        ));
+    }
+    let Some(obj) = node.as_object() else {
+        return Ok(0);
+    };
+    let mut d = 0;
+    if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+        let mut deepest = 0;
+        for child in props.values() {
+            deepest = deepest.max(depth_at(child, level + 1)?);
+        }
+        d = 1 + deepest;
+    }
+    match obj.get("items") {
+        Some(Value::Array(items)) => {
+            for it in items {
+                d = d.max(depth_at(it, level + 1)?);
+            }
+        }
+        Some(it) => d = d.max(depth_at(it, level + 1)?),
+        None => {}
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+            for b in branches {
+                d = d.max(depth_at(b, level + 1)?);
+            }
+        }
+    }
+    Ok(d)
+}
+
+/// `divergence(A, B)`: reasons in the order required-shape, depth; `Err` if a schema is too
+/// deep to measure.
+pub fn divergence(a: &Value, b: &Value) -> Result<Vec<Reason>, String> {
+    let sa = (required_shape(a), depth(a)?);
+    let sb = (required_shape(b), depth(b)?);
+    Ok(divergence_of(&sa, &sb))
+}
+
+fn divergence_of(a: &(Vec<String>, usize), b: &(Vec<String>, usize)) -> Vec<Reason> {
+    let mut reasons = Vec::new();
+    if a.0 != b.0 {
+        reasons.push(Reason::RequiredShape(a.0.clone(), b.0.clone()));
+    }
+    if a.1 != b.1 {
+        reasons.push(Reason::Depth(a.1, b.1));
+    }
+    reasons
+}
+
+// ---------------------------------------------------------------------------------------
+// Number formatting (DECISIONS #28)
+
+/// JavaScript `Number#toFixed` for finite x ≥ 0: rounds the exact binary value, ties up.
+/// Rust's `{:.N}` rounds ties to even (0.125 → "0.12"), hence this routine.
+pub fn to_fixed(x: f64, digits: usize) -> String {
+    if !x.is_finite() || x < 0.0 {
+        return format!("{x:.digits$}");
+    }
+    // 1100 fractional digits hold any f64 exactly, so the digit after the cut is exact.
+    let exact = format!("{x:.1100}");
+    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits_vec: Vec<u8> = int_part
+        .bytes()
+        .chain(frac.bytes().take(digits))
+        .map(|b| b - b'0')
+        .collect();
+    let round_up = frac.as_bytes().get(digits).is_some_and(|&b| b >= b'5');
+    if round_up {
+        let mut i = digits_vec.len();
+        loop {
+            if i == 0 {
+                digits_vec.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits_vec[i] == 9 {
+                digits_vec[i] = 0;
+            } else {
+                digits_vec[i] += 1;
+                break;
+            }
+        }
+    }
+    let s: String = digits_vec.iter().map(|d| char::from(b'0' + d)).collect();
+    let split = s.len() - digits;
+    if digits == 0 {
+        s
+    } else {
+        format!("{}.{}", &s[..split], &s[split..])
+    }
+}
+
+/// ECMAScript Number-to-String for the values we print (thresholds in [0, 1]).
+pub fn js_number(x: f64) -> String {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e21 {
+        format!("{}", x as i64)
+    } else if x != 0.0 && x.abs() < 1e-6 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,454 @@
+use super::*;
+use crate::model::{Severity, Status};
+use serde_json::json;
+
+fn flat() -> Value {
+    json!({"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]})
+}
+fn nested() -> Value {
+    json!({"type": "object", "properties": {"filter": {"type": "object", "properties": {"s": {"type": "string"}}}}, "required": ["filter"]})
+}
+fn tool(name: &str, desc: &str, schema: Value) -> Value {
+    json!({"name": name, "description": desc, "inputSchema": schema})
+}
+fn run(tools: Vec<Value>, opts: &CollisionOptions) -> Vec<Finding> {
+    check(&Ok(tools), opts)
+}
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+#[test]
+fn worked_examples() {
+    let cases: &[(&str, &str, f64)] = &[
+        ("abc", "abd", 0.5),
+        ("Hello", "Help", 6.0 / 11.0),
+        ("Reads a FILE.", "reads a file", 1.0),
+        ("", "x", 0.0),
+        (
+            "Find orders by filter.",
+            "Find orders by status.",
+            30.0 / 44.0,
+        ),
+        (
+            "Find orders matching a filter.",
+            "Find orders by status.",
+            24.0 / 52.0,
+        ),
+        ("Deletes the user.", "Deletes the users.", 32.0 / 35.0),
+        (
+            "Find orders matching the given filter. Returns a list of orders.",
+            "Find orders matching the given status. Returns a list of orders.",
+            110.0 / 126.0,
+        ),
+        (
+            "Lists all users in the workspace, newest first.",
+            "Lists all projects in the workspace, newest first.",
+            80.0 / 95.0,
+        ),
+        (
+            "Gets a single user record by its unique identifier.",
+            "Gets a single project record by its unique identifier.",
+            90.0 / 105.0,
+        ),
+        (
+            "Sends an email message to a recipient address.",
+            "Adds two numbers together.",
+            8.0 / 72.0,
+        ),
+        (
+            "Find orders matching the given filter. Returns a list of orders.",
+            "Sends an email to a recipient.",
+            6.0 / 93.0,
+        ),
+    ];
+    for &(a, b, want) in cases {
+        assert!(
+            close(dice(a, b), want),
+            "{a:?} vs {b:?}: {} != {want}",
+            dice(a, b)
+        );
+        assert!((dice(a, b) - dice(b, a)).abs() < 1e-10, "symmetry {a:?}");
+    }
+    assert_eq!(trigrams("abc").len(), 4);
+    assert!(
+        dice(
+            "Sends an email to a recipient.",
+            "Find orders matching the given filter. Returns a list of orders."
+        ) < 0.3
+    );
+}
+
+#[test]
+fn normalization_examples() {
+    assert_eq!(normalize("Reads a FILE."), "reads a file");
+    assert_eq!(
+        normalize("  Don't  PANIC!\r\n Café—42 "),
+        "don t panic café 42"
+    );
+    assert_eq!(normalize("İstanbul ΣΑΣ"), "i stanbul σας");
+    assert_eq!(normalize("a\u{200B}b"), "a b");
+    assert_eq!(normalize("Read a file\u{200B}"), "read a file");
+    assert_eq!(dice("Cafe\u{301} menu", "Caf\u{e9} menu"), 1.0);
+    // Outside the BMP the windows are UTF-16 units (a surrogate half can sit in a window).
+    assert_eq!(trigrams("𝐀").len(), 3);
+    // The ASCII fast path is the general path.
+    for t in [
+        "  Don't  PANIC!\r\n Cafe-42 ",
+        "a\tb\rc\x0bd\x0c",
+        "",
+        "!!!",
+        "Find_orders BY id#7.",
+        "x\r\n\r\ny",
+    ] {
+        assert_eq!(normalize(t), normalize_unicode(t), "{t:?}");
+    }
+}
+
+#[test]
+fn both_conditions_are_required() {
+    let d = "Find orders matching the given filter.";
+    let o = CollisionOptions::default();
+    assert_eq!(
+        run(vec![tool("a", d, nested()), tool("b", d, flat())], &o).len(),
+        2
+    );
+    assert_eq!(
+        run(vec![tool("a", d, flat()), tool("b", d, flat())], &o).len(),
+        1
+    );
+    assert_eq!(
+        run(
+            vec![tool("a", d, nested()), tool("b", "Sends an email.", flat())],
+            &o
+        )
+        .len(),
+        1
+    );
+}
+
+#[test]
+fn threshold_is_inclusive() {
+    let (a, b) = ("Find orders by filter.", "Find orders by status.");
+    let s = dice(a, b);
+    let tools = || vec![tool("x", a, nested()), tool("y", b, flat())];
+    let at = |t: f64| {
+        run(
+            tools(),
+            &CollisionOptions {
+                threshold: t,
+                ..Default::default()
+            },
+        )
+        .len()
+            - 1
+    };
+    assert_eq!(at(s - 0.01), 1);
+    assert_eq!(at(s), 1);
+    assert_eq!(at(s + 0.01), 0);
+}
+
+#[test]
+fn empty_descriptions_skipped_and_pairs_oriented() {
+    let d = "Find orders matching the given filter.";
+    let tools = vec![
+        tool("zeta", d, flat()),
+        tool("alpha", d, nested()),
+        tool("none", "  \u{FEFF}\u{3000} ", nested()),
+        json!({"name": "nodesc", "inputSchema": nested()}),
+    ];
+    let fs = run(tools, &CollisionOptions::default());
+    assert_eq!(fs.len(), 2);
+    assert_eq!(fs[0].message, "1 description collision(s) among 4 tool(s)");
+    assert_eq!(fs[1].location.as_deref(), Some("alpha / zeta"));
+    assert_eq!(
+        fs[1].actual.as_ref().unwrap()["divergence"][0],
+        json!({"kind": "required-shape", "a": ["object"], "b": ["string"]})
+    );
+    assert_eq!(fs[1].actual.as_ref().unwrap()["similarity"], json!(1));
+    assert!(fs[1].message.contains("(similarity 1.00, trigram-dice)"));
+}
+
+#[test]
+fn required_shape_and_divergence() {
+    let user = json!({"type": "object", "properties": {"user_id": {"type": "string"}}, "required": ["user_id"]});
+    let project = json!({"type": "object", "properties": {"project_id": {"type": "string"}}, "required": ["project_id"]});
+    assert_eq!(required_shape(&user), ["string"]);
+    assert_eq!(divergence(&user, &project), Ok(vec![]));
+    let mixed = json!({"properties": {"a": {"type": ["string", "null"]}, "b": true, "c": {}}, "required": ["c", "a", "b", "missing", 3]});
+    assert_eq!(
+        required_shape(&mixed),
+        ["any", "any", "any", "any", "null|string"]
+    );
+    assert_eq!(required_shape(&json!("nope")), Vec::<String>::new());
+    assert_eq!(
+        divergence(&nested(), &flat()),
+        Ok(vec![
+            Reason::RequiredShape(vec!["object".into()], vec!["string".into()]),
+            Reason::Depth(2, 1)
+        ])
+    );
+    let none = json!({"type": "object", "properties": {"x": {"type": "string"}}});
+    assert_eq!(
+        Reason::RequiredShape(vec![], vec!["string".into()]).text(),
+        "required params [none] vs [string]"
+    );
+    assert_eq!(divergence(&none, &flat()).unwrap().len(), 1);
+}
+
+#[test]
+fn depth_examples() {
+    let cases = [
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            1,
+        ),
+        (
+            json!({"type": "object", "properties": {"f": {"type": "object", "properties": {"s": {"type": "string"}}}}}),
+            2,
+        ),
+        (
+            json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}),
+            1,
+        ),
+        (
+            json!({"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"id": {}}}}}}),
+            2,
+        ),
+        (json!({"type": "object", "properties": {}}), 1),
+        (
+            json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {}}}]}),
+            1,
+        ),
+        (
+            json!({"properties": {"a": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"properties": {"b": {}}}}}),
+            1,
+        ),
+        (json!({"items": [{"properties": {"a": {}}}, 3]}), 1),
+        (json!(null), 0),
+    ];
+    for (schema, want) in cases {
+        assert_eq!(depth(&schema), Ok(want), "{schema}");
+    }
+    let mut deep = json!({"type": "string"});
+    for _ in 0..100 {
+        deep = json!({"type": "object", "properties": {"n": deep}});
+    }
+    assert_eq!(
+        depth(&deep),
+        Err("Schema exceeds maximum depth of 64 (untrusted input protection)".to_string())
+    );
+    // During a run the pair is skipped, not reported or crashed on.
+    let d = "Find orders matching the given filter.";
+    let fs = run(
+        vec![tool("a", d, deep), tool("b", d, flat())],
+        &CollisionOptions::default(),
+    );
+    assert_eq!(fs.len(), 1);
+    assert_eq!(fs[0].status, Status::Pass);
+    assert_eq!(
+        fs[0].message,
+        "No description collisions among 2 tool(s) (threshold 0.8)"
+    );
+}
+
+#[test]
+fn max_tools_gate() {
+    let d = "Find orders matching the given filter.";
+    let tools: Vec<Value> = (0..3)
+        .map(|i| tool(&format!("t{i}"), d, if i == 0 { nested() } else { flat() }))
+        .collect();
+    let at_limit = run(
+        tools.clone(),
+        &CollisionOptions {
+            max_tools: 3,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        at_limit[0].message,
+        "2 description collision(s) among 3 tool(s)"
+    );
+    let over = run(
+        tools,
+        &CollisionOptions {
+            max_tools: 2,
+            ..Default::default()
+        },
+    );
+    assert_eq!(over.len(), 1);
+    assert_eq!(
+        (over[0].status, over[0].severity),
+        (Status::Skip, Severity::Warning)
+    );
+    assert!(over[0].message.contains("max_tools (2)"));
+    // A huge surface above the limit returns at once.
+    let many = vec![json!({}); 200_000];
+    let fs = run(many, &CollisionOptions::default());
+    assert!(fs[0].message.contains("19999900000 pairs"));
+}
+
+#[test]
+fn fail_mode() {
+    let d = "Find orders matching the given filter.";
+    let fs = run(
+        vec![tool("a", d, nested()), tool("b", d, flat())],
+        &CollisionOptions {
+            fail: true,
+            ..Default::default()
+        },
+    );
+    assert!(fs
+        .iter()
+        .all(|f| f.status == Status::Fail && f.severity == Severity::Error));
+}
+
+#[test]
+fn listing_failure() {
+    let fs = check(&Err("boom".into()), &CollisionOptions::default());
+    assert_eq!(fs.len(), 1);
+    assert_eq!(
+        (fs[0].id.as_str(), fs[0].status),
+        (LIST_TOOLS, Status::Fail)
+    );
+    assert_eq!(fs[0].message, "Failed to list tools: boom");
+}
+
+#[test]
+fn rounding_is_half_up_on_the_exact_value() {
+    assert_eq!(to_fixed(0.90625, 4), "0.9063");
+    assert_eq!(to_fixed(0.625, 2), "0.63");
+    assert_eq!(to_fixed(0.125, 2), "0.13");
+    assert_eq!(to_fixed(110.0 / 126.0, 2), "0.87");
+    assert_eq!(to_fixed(110.0 / 126.0, 4), "0.8730");
+    assert_eq!(to_fixed(1.0, 2), "1.00");
+    assert_eq!(to_fixed(0.999_96, 4), "1.0000");
+    assert_eq!(to_fixed(0.0, 2), "0.00");
+    // Exact binary values: 0.005 is just above, 0.015 and 1.005 just below the tie (as JS).
+    assert_eq!(to_fixed(0.005, 2), "0.01");
+    assert_eq!(to_fixed(0.015, 2), "0.01");
+    assert_eq!(to_fixed(1.005, 2), "1.00");
+    assert_eq!(js_number(0.8), "0.8");
+    assert_eq!(js_number(1.0), "1");
+    assert_eq!(js_number(0.85), "0.85");
+    assert_eq!(js_number(0.0), "0");
+    assert_eq!(js_number(1e-7), "1e-7");
+}
+
+#[test]
+fn non_string_names_and_odd_values_do_not_panic() {
+    let d = "Find orders matching the given filter.";
+    let tools = vec![
+        json!(null),
+        json!({"name": 5, "description": d, "inputSchema": nested()}),
+        json!({"description": d, "inputSchema": "x"}),
+        json!({"name": "z", "description": 7}),
+    ];
+    for t in [0.0, 0.5, 1.0, 1.5, f64::NAN] {
+        let fs = run(
+            tools.clone(),
+            &CollisionOptions {
+                threshold: t,
+                ..Default::default()
+            },
+        );
+        assert_eq!(fs[0].id, SUMMARY);
+    }
+}
+
+/// Tiny deterministic generator (no rand dependency).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+fn random_profiles(seed: u64, n: usize) -> Vec<Profile> {
+    const WORDS: &[&str] = &[
+        "find", "orders", "user", "users", "list", "get", "the", "a", "by", "status", "filter",
+        "project", "record", "returns", "of", "aa", "aaa", "ab", "ba", "é", "𝐀", "x",
+    ];
+    let mut rng = Lcg(seed);
+    (0..n)
+        .map(|_| {
+            let len = rng.next(9);
+            let words: Vec<&str> = (0..len).map(|_| WORDS[rng.next(WORDS.len())]).collect();
+            let normalized = normalize(&words.join(" "));
+            Profile {
+                name: String::new(),
+                grams: trigrams(&normalized),
+                normalized,
+                signature: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn indexed_pairs_equal_brute_force() {
+    let mut checked = 0;
+    for seed in 0..12 {
+        let profiles = random_profiles(seed, 160);
+        // All classes distinct: the pure score filter. Few classes: the schema-class skip.
+        let distinct: Vec<u32> = (0..profiles.len() as u32).collect();
+        let mut rng = Lcg(seed + 100);
+        let few: Vec<u32> = (0..profiles.len())
+            .map(|_| [0, 1, 2, NO_CLASS][rng.next(4)])
+            .collect();
+        for t in [0.05, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.999, 1.0] {
+            for classes in [&distinct, &few] {
+                let fast = indexed_pairs(&profiles, classes, t);
+                let slow = brute_pairs(&profiles, classes, t);
+                assert_eq!(fast, slow, "seed {seed} threshold {t}");
+                checked += slow.len();
+            }
+        }
+    }
+    assert!(checked > 1000, "inputs too easy: {checked} pairs");
+}
+
+#[test]
+fn indexed_pairs_on_near_duplicates() {
+    // Families of near-identical texts: many pairs right at the threshold boundary.
+    let bases = [
+        "Find orders matching the given filter.",
+        "Lists all users in the workspace, newest first.",
+    ];
+    let mut texts = Vec::new();
+    for b in bases {
+        for i in 0..40 {
+            let mut s = b.to_string();
+            s.insert_str(i % b.len(), &"xy"[..(i % 3).min(2)]);
+            texts.push(s);
+        }
+    }
+    let profiles: Vec<Profile> = texts
+        .iter()
+        .map(|t| {
+            let normalized = normalize(t);
+            Profile {
+                name: String::new(),
+                grams: trigrams(&normalized),
+                normalized,
+                signature: None,
+            }
+        })
+        .collect();
+    let classes: Vec<u32> = (0..profiles.len() as u32).collect();
+    for t in [0.8, 0.9, 0.95, 0.97, 1.0] {
+        let slow = brute_pairs(&profiles, &classes, t);
+        assert!(!slow.is_empty());
+        assert_eq!(indexed_pairs(&profiles, &classes, t), slow, "threshold {t}");
+    }
+}
+
+#[test]
+fn rules_table() {
+    let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+    assert_eq!(ids, [COLLISION, SUMMARY, LIST_TOOLS]);
+}

@@ -1,0 +1,366 @@
+//! `security` family: offline tool-poisoning heuristics over the raw `tools/list` surface
+//! (security.md). Never calls a tool, never canonicalises text before scanning it.
+
+pub mod patterns;
+pub mod poisoning;
+pub mod unicode;
+
+use crate::model::{Finding, Severity};
+use crate::rules::Rule;
+use crate::transport::Listing;
+use serde_json::{json, Map, Value};
+
+pub const SUMMARY: &str = "security/summary";
+pub const LIST_TOOLS: &str = "security/list-tools";
+pub const INJECTION: &str = "security/injection-pattern";
+pub const HIDDEN_UNICODE: &str = "security/hidden-unicode";
+pub const SECRET_IN_SCHEMA: &str = "security/secret-in-schema";
+pub const ANNOTATION_MISMATCH: &str = "security/annotation-mismatch";
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: SUMMARY,
+        severity: Severity::Error,
+        short: "Security scan summary",
+        description: "One result per run summarising the security scan: how many tools were listed and how many issues the other security rules found. It fails whenever any security finding fails.",
+        fix: "Fix the individual security findings listed with it.",
+    },
+    Rule {
+        id: LIST_TOOLS,
+        severity: Severity::Error,
+        short: "Tool listing for the security scan",
+        description: "The server's tools/list could not be read completely (transport error, JSON-RPC error, or a pagination loop), so no tool could be scanned. A server that hides tools from a scanner hides them from review too.",
+        fix: "Make tools/list answer every page: return a valid `tools` array, end pagination by omitting `nextCursor`, and never repeat a cursor.",
+    },
+    Rule {
+        id: INJECTION,
+        severity: Severity::Error,
+        short: "Prompt injection pattern detected",
+        description: "A tool description or a parameter description (at any depth of the input schema) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these descriptions as instructions, so a poisoned tool can steer an agent without ever being called. The finding quotes the matched text.",
+        fix: "Rewrite the description so it only says what the tool does and what its parameters mean. Remove any instruction addressed to the model, any reference to files or data the tool does not need, and any demand to keep something from the user. If the text came from a dependency or a remote source, treat the server as compromised.",
+    },
+    Rule {
+        id: HIDDEN_UNICODE,
+        severity: Severity::Error,
+        short: "Hidden unicode characters detected",
+        description: "A tool name, tool description or parameter description contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, or Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text). Models read these characters while humans reviewing the tool do not. Valid subdivision flags such as England's are exempt.",
+        fix: "Remove the invisible characters from the text (for tag characters, the decoded payload shows what was hidden). Use ordinary spaces and plain text; if you need a regional flag, use a valid subdivision flag sequence.",
+    },
+    Rule {
+        id: SECRET_IN_SCHEMA,
+        severity: Severity::Error,
+        short: "Schema solicits secrets",
+        description: "A top-level input property is named like a credential (api_key, password, secret, access_token, private_key, token, …). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs.",
+        fix: "Take credentials from the server's own configuration (environment variables, a secrets manager, OAuth) instead of tool arguments, and remove the field from the input schema.",
+    },
+    Rule {
+        id: ANNOTATION_MISMATCH,
+        severity: Severity::Error,
+        short: "Annotation behavior mismatch",
+        description: "The tool declares readOnlyHint: true while its name or description says it changes state (delete, write, update, create, \"cannot be undone\", …). Clients use readOnlyHint to skip confirmation prompts, so a wrong hint lets a destructive call run unreviewed.",
+        fix: "Set readOnlyHint to false (and destructiveHint as appropriate) for tools that modify anything, or correct the description if the tool really is read-only.",
+    },
+];
+
+/// Parameter-walk depth guard (security.md §8 step 1).
+const MAX_WALK_DEPTH: usize = 32;
+
+/// Runs the family over one listing (security.md §2, §9).
+pub fn check(listing: &Listing) -> Vec<Finding> {
+    let tools = match listing {
+        Ok(t) => t,
+        Err(e) => {
+            return vec![Finding::fail(
+                LIST_TOOLS,
+                format!("Failed to list tools: {e}"),
+            )]
+        }
+    };
+    let mut out = Vec::new();
+    for tool in tools {
+        check_tool(tool, &mut out);
+    }
+    let summary = if out.is_empty() {
+        Finding::pass(
+            SUMMARY,
+            format!(
+                "Security scan passed: {} tool(s) checked, no issues found",
+                tools.len()
+            ),
+        )
+    } else {
+        Finding::fail(
+            SUMMARY,
+            format!(
+                "Security scan found {} issue(s) in {} tool(s)",
+                out.len(),
+                tools.len()
+            ),
+        )
+    };
+    out.insert(0, summary);
+    out
+}
+
+fn non_empty_str(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
+    let Some(obj) = tool.as_object() else {
+        return;
+    };
+    let name_value = obj.get("name").and_then(Value::as_str);
+    let name = name_value.unwrap_or("");
+    let description = non_empty_str(obj.get("description"));
+
+    if let Some(d) = description {
+        injection(d, name, None, out);
+    }
+    if let Some(n) = name_value {
+        hidden(n, name, Place::Name, out);
+    }
+    if let Some(d) = description {
+        hidden(d, name, Place::Description, out);
+    }
+    let schema = obj.get("inputSchema");
+    secrets(schema, name, out);
+    let mut params = Vec::new();
+    if let Some(s) = schema {
+        walk(s, String::new(), 0, &mut params);
+    }
+    for (path, text) in params {
+        hidden(text, name, Place::Param(&path), out);
+        injection(text, name, Some(&path), out);
+    }
+    annotation(obj, name, description.unwrap_or(""), out);
+}
+
+enum Place<'a> {
+    Name,
+    Description,
+    Param(&'a str),
+}
+
+fn location(name: &str, path: Option<&str>) -> String {
+    match path {
+        Some(p) => format!("{name}.{p}"),
+        None => name.to_string(),
+    }
+}
+
+fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
+    let found = unicode::scan(text);
+    if found.is_empty() {
+        return;
+    }
+    let described = unicode::describe(&found);
+    let (message, path) = match place {
+        Place::Name => (format!("Tool \"{name}\" name contains hidden unicode: {described}"), None),
+        Place::Description => (
+            format!("Tool \"{name}\" description contains hidden unicode: {described}"),
+            None,
+        ),
+        Place::Param(p) => (
+            format!("Tool \"{name}\" parameter \"{p}\" description contains hidden unicode: {described}"),
+            Some(p),
+        ),
+    };
+    out.push(
+        Finding::fail(HIDDEN_UNICODE, message)
+            .actual(unicode::occurrences_json(&found))
+            .location(location(name, path)),
+    );
+}
+
+/// The original's twelve phrases (one finding, exact message), then the poisoning shapes
+/// (one finding per shape, same rule id, the shape named in the message). A shape whose
+/// evidence overlaps an original match or an earlier shape's evidence is dropped, so one
+/// sentence is reported once.
+fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>) {
+    let original = patterns::injection_matches(text);
+    let quote = |(a, b): (usize, usize)| text.get(a..b).unwrap_or("").to_string();
+    if let Some(&first) = original.first() {
+        let message = match path {
+            None => format!(
+                "Tool \"{name}\" description contains injection-like pattern: \"{}\"",
+                quote(first)
+            ),
+            Some(p) => format!(
+                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern: \"{}\"",
+                quote(first)
+            ),
+        };
+        let actual: Vec<Value> = original.iter().map(|&s| Value::String(quote(s))).collect();
+        out.push(
+            Finding::fail(INJECTION, message)
+                .actual(actual)
+                .location(location(name, path)),
+        );
+    }
+    let overlaps = |a: (usize, usize), b: (usize, usize)| a.0 < b.1 && b.0 < a.1;
+    let mut used: Vec<(usize, usize)> = original;
+    for shape in poisoning::detect(text) {
+        let Some(&primary) = shape.evidence.first() else {
+            continue;
+        };
+        if used
+            .iter()
+            .any(|&u| shape.evidence.iter().any(|&e| overlaps(u, e)))
+        {
+            continue;
+        }
+        used.extend(shape.evidence.iter().copied());
+        let message = match path {
+            None => format!(
+                "Tool \"{name}\" description contains injection-like pattern ({}): \"{}\"",
+                shape.label,
+                quote(primary)
+            ),
+            Some(p) => format!(
+                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern ({}): \"{}\"",
+                shape.label,
+                quote(primary)
+            ),
+        };
+        let actual: Vec<Value> = shape
+            .evidence
+            .iter()
+            .map(|&s| Value::String(quote(s)))
+            .collect();
+        out.push(
+            Finding::fail(INJECTION, message)
+                .actual(actual)
+                .location(location(name, path)),
+        );
+    }
+}
+
+fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
+    let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return;
+    };
+    let hits: Vec<&str> = props
+        .keys()
+        .map(String::as_str)
+        .filter(|k| patterns::is_secret_name(k))
+        .collect();
+    if hits.is_empty() {
+        return;
+    }
+    out.push(
+        Finding::fail(
+            SECRET_IN_SCHEMA,
+            format!(
+                "Tool \"{name}\" schema solicits secrets: {}",
+                hits.join(", ")
+            ),
+        )
+        .actual(hits.clone())
+        .location(name),
+    );
+}
+
+fn annotation(obj: &Map<String, Value>, name: &str, description: &str, out: &mut Vec<Finding>) {
+    let read_only = obj
+        .get("annotations")
+        .and_then(|a| a.get("readOnlyHint"))
+        .is_some_and(|v| *v == Value::Bool(true));
+    if read_only && patterns::implies_mutation(&format!("{name} {description}")) {
+        out.push(
+            Finding::fail(
+                ANNOTATION_MISMATCH,
+                format!(
+                    "Tool \"{name}\" has readOnlyHint=true but name/description implies mutation"
+                ),
+            )
+            .expected("readOnlyHint should be false for destructive operations")
+            .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))
+            .location(name),
+        );
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Collects `(path, description)` of every parameter description (security.md §8), then —
+/// beyond the original, because a model reads them too — `prefixItems` (`[]`),
+/// `patternProperties` (`{}`), `not`/`if`/`then`/`else`/`dependentSchemas` (same path), and
+/// `$defs`/`definitions` entries (`$defs.<name>` from the schema they sit in).
+fn walk<'a>(node: &'a Value, path: String, depth: usize, out: &mut Vec<(String, &'a str)>) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    let Some(obj) = node.as_object() else {
+        return;
+    };
+    if !path.is_empty() {
+        if let Some(d) = non_empty_str(obj.get("description")) {
+            out.push((path.clone(), d));
+        }
+    }
+    if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            walk(v, join(&path, k), depth + 1, out);
+        }
+    }
+    match obj.get("items") {
+        Some(Value::Array(items)) => {
+            for it in items {
+                walk(it, format!("{path}[]"), depth + 1, out);
+            }
+        }
+        Some(it) => walk(it, format!("{path}[]"), depth + 1, out),
+        None => {}
+    }
+    if let Some(ap) = obj.get("additionalProperties") {
+        walk(ap, format!("{path}{{}}"), depth + 1, out);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+            for b in branches {
+                walk(b, path.clone(), depth + 1, out);
+            }
+        }
+    }
+    // Additions (not in the original).
+    if let Some(items) = obj.get("prefixItems").and_then(Value::as_array) {
+        for it in items {
+            walk(it, format!("{path}[]"), depth + 1, out);
+        }
+    }
+    if let Some(pp) = obj.get("patternProperties").and_then(Value::as_object) {
+        for v in pp.values() {
+            walk(v, format!("{path}{{}}"), depth + 1, out);
+        }
+    }
+    for key in ["not", "if", "then", "else"] {
+        if let Some(v) = obj.get(key) {
+            walk(v, path.clone(), depth + 1, out);
+        }
+    }
+    if let Some(ds) = obj.get("dependentSchemas").and_then(Value::as_object) {
+        for v in ds.values() {
+            walk(v, path.clone(), depth + 1, out);
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        if let Some(defs) = obj.get(key).and_then(Value::as_object) {
+            for (k, v) in defs {
+                walk(v, join(&path, &format!("{key}.{k}")), depth + 1, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,107 @@
+//! Recall / false-positive corpus for the security family. Every poisoned description must
+//! be caught (as a tool description and as a nested parameter description); every benign one
+//! must stay silent in both places. Prints the catch rate and the original-patterns baseline.
+
+use mcpward::checks::security::{self, patterns};
+use mcpward::model::{Finding, Status};
+use serde_json::{json, Value};
+
+fn lines(file: &str) -> Vec<String> {
+    let path = format!("{}/tests/data/security/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+fn as_tool(text: &str) -> Value {
+    json!({"name": "t", "description": text, "inputSchema": {"type": "object"}})
+}
+
+/// The same text three levels down: `rows[].meta.note`.
+fn as_nested_param(text: &str) -> Value {
+    json!({"name": "t", "description": "Plain tool.", "inputSchema": {"type": "object", "properties": {
+        "rows": {"type": "array", "items": {"type": "object", "properties": {
+            "meta": {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
+        }}}
+    }}})
+}
+
+fn findings(tool: Value) -> Vec<Finding> {
+    security::check(&Ok(vec![tool]))
+        .into_iter()
+        .filter(|f| f.id != "security/summary")
+        .collect()
+}
+
+#[test]
+fn poisoned_corpus_is_caught() {
+    let corpus = lines("poisoned.txt");
+    assert!(corpus.len() >= 40, "corpus too small: {}", corpus.len());
+    let mut missed = Vec::new();
+    let mut baseline = 0;
+    for text in &corpus {
+        if !patterns::injection_matches(text).is_empty() {
+            baseline += 1;
+        }
+        let top = findings(as_tool(text));
+        let nested = findings(as_nested_param(text));
+        let caught_top = top.iter().any(|f| {
+            f.id == "security/injection-pattern"
+                && f.location.as_deref() == Some("t")
+                && f.status == Status::Fail
+        });
+        let caught_nested = nested.iter().any(|f| {
+            f.id == "security/injection-pattern"
+                && f.location.as_deref() == Some("t.rows[].meta.note")
+        });
+        // Evidence is quoted: every `actual` entry is a substring of the text.
+        for f in top.iter().chain(&nested) {
+            for e in f
+                .actual
+                .as_ref()
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let e = e.as_str().unwrap_or_default();
+                assert!(text.contains(e), "evidence {e:?} not in {text:?}");
+            }
+        }
+        if !(caught_top && caught_nested) {
+            missed.push(text.clone());
+        }
+    }
+    let caught = corpus.len() - missed.len();
+    println!(
+        "security corpus: caught {caught}/{} poisoned descriptions ({:.1}%); original 12 patterns alone: {baseline}/{}",
+        corpus.len(),
+        100.0 * caught as f64 / corpus.len() as f64,
+        corpus.len()
+    );
+    assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn benign_corpus_stays_silent() {
+    let corpus = lines("benign.txt");
+    assert!(corpus.len() >= 60, "corpus too small: {}", corpus.len());
+    let mut noisy = Vec::new();
+    for text in &corpus {
+        for f in findings(as_tool(text))
+            .into_iter()
+            .chain(findings(as_nested_param(text)))
+        {
+            noisy.push(format!("{text}\n    -> {} {}", f.id, f.message));
+        }
+    }
+    println!(
+        "security corpus: {} benign descriptions, {} findings",
+        corpus.len(),
+        noisy.len()
+    );
+    assert!(noisy.is_empty(), "false positives:\n{}", noisy.join("\n"));
+}
