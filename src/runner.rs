@@ -78,6 +78,20 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         let listing = tools.get().await.clone();
         out.extend(drift(client, ctx, dcfg, &listing).await);
     }
+    if cfg.checks.security {
+        (ctx.progress)("Running security checks...");
+        out.extend(checks::security::check(tools.get().await));
+    }
+    if cfg.checks.collision.enabled {
+        (ctx.progress)("Running collision lint...");
+        let c = &cfg.checks.collision;
+        let opts = checks::collision::CollisionOptions {
+            threshold: c.threshold,
+            max_tools: c.max_tools,
+            fail: c.fail,
+        };
+        out.extend(checks::collision::check(tools.get().await, &opts));
+    }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
         let listing = tools.get().await.clone();
