@@ -164,3 +164,61 @@ fn server_memory_stdio() {
     insta::assert_snapshot!("memory_stdio", non_pass(&report).join("\n"));
     assert!(processes_with_tag(&tag).is_empty());
 }
+
+/// A real dual-era server: `mcp-server-time` 2026.10.19 on the Python SDK 2.3.0 (pinned in
+/// tests/real/requirements.txt, installed by .ci/run into tests/real/.venv). Verified by hand:
+/// in `auto` and `modern` it is reached over the stateless revision (2026-07-28) and the only
+/// non-pass result is `compliance/ping skip` (ping was removed in 2026-07-28); in `legacy`
+/// the `initialize` handshake negotiates 2025-11-25 and every result passes. Its unknown-tool
+/// answer is a JSON-RPC -32602 and its validation failures are `isError` results, so the error
+/// contract passes in both eras.
+#[test]
+fn dual_era_time_server_in_every_era() {
+    let root =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/real/.venv/bin/mcp-server-time");
+    if !root.exists() {
+        if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
+            panic!("{} is missing: see .ci/run", root.display());
+        }
+        eprintln!("skipping: {} not installed (see .ci/run)", root.display());
+        return;
+    }
+    let mut by_era = Vec::new();
+    for era in ["auto", "modern", "legacy"] {
+        let tag = unique_tag("time");
+        let cfg = format!(
+            "server:\n  transport: stdio\n  command: {:?}\n  env:\n    MCPWARD_TEST_TAG: {tag:?}\n  protocol_era: {era}\ntimeouts:\n  connect_ms: 20000\n  call_ms: 10000\n  run_ms: 120000\n",
+            root.display().to_string()
+        );
+        let report = run_real(&cfg);
+        assert_eq!(report["server"]["name"], "mcp-time");
+        let want_version = if era == "legacy" {
+            "2025-11-25"
+        } else {
+            "2026-07-28"
+        };
+        assert_eq!(report["server"]["protocolVersion"], want_version, "{era}");
+        let np = non_pass(&report);
+        if era == "legacy" {
+            assert_eq!(np, Vec::<String>::new(), "{era}");
+        } else {
+            assert_eq!(np, vec!["compliance/ping skip ".to_string()], "{era}");
+        }
+        assert!(processes_with_tag(&tag).is_empty());
+        by_era.push(report);
+    }
+    // Same tools, same non-compliance findings whichever era carried them.
+    let strip = |r: &serde_json::Value| -> Vec<String> {
+        let mut v: Vec<String> = r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["family"] != "compliance")
+            .map(|x| format!("{}|{}|{}", x["id"], x["status"], x["location"]))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(strip(&by_era[0]), strip(&by_era[2]));
+    assert_eq!(strip(&by_era[1]), strip(&by_era[2]));
+}
