@@ -60,7 +60,7 @@ fn run_stdio(args: &[&str]) -> Value {
 fn poisoned_tools_on_page_two_are_found_over_both_transports() {
     let path = table_path("poisoned");
     let want = pure(&security::check(&Ok(table("poisoned"))));
-    assert!(want.iter().any(|f| f.2 == "clean_tool") == false);
+    assert!(!want.iter().any(|f| f.2 == "clean_tool"));
     let stdio = run_stdio(&["--tools-file", &path, "--page-size", "5"]);
     assert_eq!(family(&stdio, "security"), want);
     // Page 2 really is page 2: tools after the fifth are flagged.

@@ -2,54 +2,15 @@
 //! marker, the word diff for description changes, truncation, and control-character
 //! neutralisation for terminal output.
 //!
-//! NOTE: `src/surface` is to grow an equivalent word diff; the lead dedupes the two.
-
-use similar::{Algorithm, DiffOp};
 
 /// Word diffs are refused above this many tokens per side, so hostile-size input never
 /// costs more than a bounded diff (callers fall back to before/after).
-pub const MAX_DIFF_TOKENS: usize = 2000;
+pub use crate::surface::text::MAX_DIFF_TOKENS;
 
 /// Appended to a description cut for display.
 pub const TRUNCATION_NOTE: &str = "… (truncated, see JSON report for full text)";
 
-/// Display-only set of invisible / direction-changing code points (wider than the
-/// `security/hidden-unicode` rule's set).
-pub fn is_invisible(c: char) -> bool {
-    matches!(
-        c as u32,
-        0x00AD
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x202A..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x2069
-            | 0xFEFF
-            | 0xE0000..=0xE007F
-    )
-}
-
-/// Replaces every invisible character by `<U+XXXX>` (upper-case hex, at least 4 digits).
-pub fn mark_invisibles(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if is_invisible(c) {
-            out.push_str(&format!("<U+{:04X}>", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// `^sha256:[0-9a-f]{64}$`: a stored description hash (never recognised by length).
-pub fn is_description_hash(s: &str) -> bool {
-    s.strip_prefix("sha256:").is_some_and(|h| {
-        h.len() == 64
-            && h.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    })
-}
+pub use crate::surface::text::{is_hash as is_description_hash, mark_invisibles};
 
 /// Number of characters (Unicode scalar values; the original counted UTF-16 units).
 pub fn char_len(s: &str) -> usize {
@@ -64,126 +25,8 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SegmentKind {
-    Same,
-    Removed,
-    Added,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Segment {
-    pub kind: SegmentKind,
-    pub text: String,
-}
-
-/// ECMAScript `\s` (White_Space plus U+FEFF), so tokens split where the original split.
-fn is_js_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{FEFF}'
-}
-
-/// Alternating runs of whitespace and non-whitespace (`\s+|\S+`).
-fn tokenize(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut prev: Option<bool> = None;
-    for (i, c) in s.char_indices() {
-        let sp = is_js_space(c);
-        if prev.is_some_and(|p| p != sp) {
-            out.push(&s[start..i]);
-            start = i;
-        }
-        prev = Some(sp);
-    }
-    if start < s.len() {
-        out.push(&s[start..]);
-    }
-    out
-}
-
-/// Word-level diff of two texts. `None` when either side has more than
-/// [`MAX_DIFF_TOKENS`] tokens. Concatenating `Same`+`Removed` gives `old` back exactly,
-/// `Same`+`Added` gives `new`; adjacent segments of one kind are merged and, where a
-/// removal and an addition meet, the removal comes first.
-pub fn word_diff(old: &str, new: &str) -> Option<Vec<Segment>> {
-    let a = tokenize(old);
-    let b = tokenize(new);
-    if a.len() > MAX_DIFF_TOKENS || b.len() > MAX_DIFF_TOKENS {
-        return None;
-    }
-    let ops = similar::capture_diff_slices(Algorithm::Myers, &a, &b);
-    let mut segs: Vec<Segment> = Vec::new();
-    let mut push = |kind: SegmentKind, toks: &[&str]| {
-        if toks.is_empty() {
-            return;
-        }
-        let text: String = toks.concat();
-        match segs.last_mut() {
-            Some(last) if last.kind == kind => last.text.push_str(&text),
-            _ => segs.push(Segment { kind, text }),
-        }
-    };
-    for op in ops {
-        match op {
-            DiffOp::Equal { old_index, len, .. } => {
-                push(SegmentKind::Same, &a[old_index..old_index + len])
-            }
-            DiffOp::Delete {
-                old_index, old_len, ..
-            } => push(SegmentKind::Removed, &a[old_index..old_index + old_len]),
-            DiffOp::Insert {
-                new_index, new_len, ..
-            } => push(SegmentKind::Added, &b[new_index..new_index + new_len]),
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                push(SegmentKind::Removed, &a[old_index..old_index + old_len]);
-                push(SegmentKind::Added, &b[new_index..new_index + new_len]);
-            }
-        }
-    }
-    Some(normalise(segs))
-}
-
-/// Canonical order within a changed region: removal before addition, merged runs.
-/// (Myers can emit `added, removed, added` around an empty-equal boundary.)
-fn normalise(segs: Vec<Segment>) -> Vec<Segment> {
-    let mut out: Vec<Segment> = Vec::new();
-    let mut removed = String::new();
-    let mut added = String::new();
-    let flush = |out: &mut Vec<Segment>, removed: &mut String, added: &mut String| {
-        if !removed.is_empty() {
-            out.push(Segment {
-                kind: SegmentKind::Removed,
-                text: std::mem::take(removed),
-            });
-        }
-        if !added.is_empty() {
-            out.push(Segment {
-                kind: SegmentKind::Added,
-                text: std::mem::take(added),
-            });
-        }
-    };
-    for s in segs {
-        match s.kind {
-            SegmentKind::Removed => removed.push_str(&s.text),
-            SegmentKind::Added => added.push_str(&s.text),
-            SegmentKind::Same => {
-                flush(&mut out, &mut removed, &mut added);
-                match out.last_mut() {
-                    Some(last) if last.kind == SegmentKind::Same => last.text.push_str(&s.text),
-                    _ => out.push(s),
-                }
-            }
-        }
-    }
-    flush(&mut out, &mut removed, &mut added);
-    out
-}
+/// The word diff is the drift module's (its segments are pinned by the spec).
+pub use crate::surface::text::{word_diff, DiffSegment as Segment, SegmentKind};
 
 /// Inline rendering `same[-removed-]{+added+}` with invisible characters marked. `paint`
 /// wraps removed/added text (colour for the console, identity elsewhere).

@@ -57,56 +57,81 @@ fn tokenize(s: &str) -> Vec<&str> {
     out
 }
 
-/// Word-level diff of two descriptions; `None` when either side has over 2000 tokens.
-/// Joining the non-added segments gives `old`, the non-removed ones `new`.
+/// Word-level diff of two descriptions (the `similar` crate on word/whitespace tokens);
+/// `None` when either side has over 2000 tokens. Joining the non-added segments gives
+/// `old`, the non-removed ones `new`; within a changed region the removal comes first.
 pub fn word_diff(old: &str, new: &str) -> Option<Vec<DiffSegment>> {
+    use similar::{Algorithm, DiffOp};
     let a = tokenize(old);
     let b = tokenize(new);
     if a.len() > MAX_DIFF_TOKENS || b.len() > MAX_DIFF_TOKENS {
         return None;
     }
-    let (n, m) = (a.len(), b.len());
-    let w = m + 1;
-    // L[i][j] = LCS length of a[i..] and b[j..]; u16 fits since n, m ≤ 2000.
-    let mut l = vec![0u16; (n + 1) * w];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            l[i * w + j] = if a[i] == b[j] {
-                l[(i + 1) * w + j + 1] + 1
-            } else {
-                l[(i + 1) * w + j].max(l[i * w + j + 1])
-            };
-        }
-    }
     let mut segs: Vec<DiffSegment> = Vec::new();
-    let mut push = |kind: SegmentKind, text: &str| match segs.last_mut() {
-        Some(last) if last.kind == kind => last.text.push_str(text),
-        _ => segs.push(DiffSegment {
-            kind,
-            text: text.to_string(),
-        }),
+    let mut push = |kind: SegmentKind, toks: &[&str]| {
+        if toks.is_empty() {
+            return;
+        }
+        let text: String = toks.concat();
+        match segs.last_mut() {
+            Some(last) if last.kind == kind => last.text.push_str(&text),
+            _ => segs.push(DiffSegment { kind, text }),
+        }
     };
-    let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if a[i] == b[j] {
-            push(SegmentKind::Same, a[i]);
-            i += 1;
-            j += 1;
-        } else if l[(i + 1) * w + j] >= l[i * w + j + 1] {
-            push(SegmentKind::Removed, a[i]);
-            i += 1;
-        } else {
-            push(SegmentKind::Added, b[j]);
-            j += 1;
+    for op in similar::capture_diff_slices(Algorithm::Lcs, &a, &b) {
+        match op {
+            DiffOp::Equal { old_index, len, .. } => {
+                push(SegmentKind::Same, &a[old_index..old_index + len])
+            }
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => push(SegmentKind::Removed, &a[old_index..old_index + old_len]),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => push(SegmentKind::Added, &b[new_index..new_index + new_len]),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                push(SegmentKind::Removed, &a[old_index..old_index + old_len]);
+                push(SegmentKind::Added, &b[new_index..new_index + new_len]);
+            }
         }
     }
-    for t in &a[i..] {
-        push(SegmentKind::Removed, t);
+    Some(removals_first(segs))
+}
+
+/// Canonical order inside a changed region: all removed text, then all added text.
+fn removals_first(segs: Vec<DiffSegment>) -> Vec<DiffSegment> {
+    let mut out: Vec<DiffSegment> = Vec::new();
+    let (mut removed, mut added) = (String::new(), String::new());
+    let flush = |out: &mut Vec<DiffSegment>, removed: &mut String, added: &mut String| {
+        for (kind, text) in [(SegmentKind::Removed, removed), (SegmentKind::Added, added)] {
+            if !text.is_empty() {
+                out.push(DiffSegment {
+                    kind,
+                    text: std::mem::take(text),
+                });
+            }
+        }
+    };
+    for s in segs {
+        match s.kind {
+            SegmentKind::Removed => removed.push_str(&s.text),
+            SegmentKind::Added => added.push_str(&s.text),
+            SegmentKind::Same => {
+                flush(&mut out, &mut removed, &mut added);
+                match out.last_mut() {
+                    Some(last) if last.kind == SegmentKind::Same => last.text.push_str(&s.text),
+                    _ => out.push(s),
+                }
+            }
+        }
     }
-    for t in &b[j..] {
-        push(SegmentKind::Added, t);
-    }
-    Some(segs)
+    flush(&mut out, &mut removed, &mut added);
+    out
 }
 
 fn is_marked_invisible(c: char) -> bool {
