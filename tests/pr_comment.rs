@@ -607,3 +607,27 @@ fn binary_outside_a_pull_request_skips() {
         stderr(&o)
     );
 }
+
+#[test]
+fn binary_diff_posts_and_baseline_never_does() {
+    let m = Mock::start();
+    let w = Workdir::new();
+    let tag = unique_tag("pr-diff");
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(
+            &["--tools", "clean"],
+            &tag,
+            &format!("{FAST}checks:\n  drift:\n    baseline: ./mcpward.lock.json\n"),
+        ),
+    );
+    let o = run_in_pr(&w, &m.url, &["baseline", "--pr-comment"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(m.log().is_empty(), "baseline contacted the API");
+    assert!(!stderr(&o).contains("PR comment"));
+    let o = run_in_pr(&w, &m.url, &["diff", "--json", "--pr-comment"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json_report(&o)["schemaVersion"], 1);
+    assert!(stderr(&o).contains("PR comment created on o/r#7"));
+    assert!(m.comments()[0].body.starts_with(MARKER));
+}
