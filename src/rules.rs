@@ -162,6 +162,15 @@ mod tests {
             assert_eq!(github_slug(id), anchor);
             assert!(slugs.contains(anchor), "{id}");
         }
+        // reporters.md §12: the document covers more than 40 ids, including these.
+        assert!(all().count() > 40);
+        for id in [
+            "collision/description-collision",
+            "drift/breaking_output_shape_change",
+            "security/hidden-unicode",
+        ] {
+            assert!(slugs.contains(&anchor(id)), "{id}");
+        }
         // Family headings never collide with a rule anchor.
         let families: Vec<&str> = all().map(|r| r.family()).collect();
         for f in families {
