@@ -331,7 +331,8 @@ fn lockfiles_validate_and_malformed_ones_do_not() {
     });
     assert_valid(&v, &shaped, "outputShape");
 
-    let bad_cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    let bad_cases: Vec<(&str, Mutation)> = vec![
         (
             "missing tools",
             Box::new(|l| {
