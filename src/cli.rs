@@ -4,6 +4,7 @@
 use crate::config::{self, Loaded, ProtocolEra, Transport};
 use crate::model::{Report, ServerSummary};
 use crate::redact::Redactor;
+use crate::report::pr_comment::{self, PrContext};
 use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
 use crate::transport::http::HttpSpec;
@@ -41,6 +42,9 @@ pub struct Cli {
     /// Force a protocol era instead of server.protocol_era
     #[arg(long = "protocol-era", global = true, value_enum)]
     pub protocol_era: Option<EraArg>,
+    /// Post or update the report as a pull-request comment (GitHub Actions)
+    #[arg(long = "pr-comment", global = true)]
+    pub pr_comment: bool,
     /// Print the version
     #[arg(short = 'V', long = "version")]
     pub version: bool,
@@ -312,6 +316,12 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
         )),
         Mode::Run { .. } => {}
     }
+    // --pr-comment applies to run and diff (reporters.md §8).
+    let pr = if mode == Mode::Baseline {
+        None
+    } else {
+        pr_comment_context(cli, &mut redactor)
+    };
     let verbose = cli.verbose;
     let progress = move |line: &str| {
         if verbose {
@@ -413,7 +423,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
         crate::model::timestamp_now(),
     );
     redactor.redact_report(&mut report);
-    match emit(&report, kind, cli, &loaded) {
+    let code = match emit(&report, kind, cli, &loaded) {
         // DECISIONS #20: an unreadable baseline means drift was not tested.
         Ok(()) if baseline_invalid => 2,
         Ok(()) => report.exit_code(),
@@ -421,7 +431,11 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
             eprintln!("Error: {e}");
             2
         }
+    };
+    if let Some(ctx) = &pr {
+        post_pr_comment(ctx, &report, &redactor).await;
     }
+    code
 }
 
 /// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
@@ -522,4 +536,44 @@ pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> 
 fn is_tty() -> bool {
     use std::io::IsTerminal;
     std::io::stdout().is_terminal()
+}
+
+fn stderr_colour() -> bool {
+    use std::io::IsTerminal;
+    report::colour_enabled(|k| std::env::var(k).ok(), std::io::stderr().is_terminal())
+}
+
+/// `--pr-comment` setup (cli.md §8), before connecting: the token is registered for
+/// redaction first, then the PR context is detected; outside a PR the skip reason goes to
+/// stderr and the run continues without a comment.
+pub fn pr_comment_context(cli: &Cli, redactor: &mut Redactor) -> Option<PrContext> {
+    if !cli.pr_comment {
+        return None;
+    }
+    let env = |k: &str| std::env::var(k).ok();
+    if let Some(token) = pr_comment::token(env) {
+        redactor.register(&token);
+    }
+    match pr_comment::detect(env) {
+        Ok(ctx) => Some(ctx),
+        Err(reason) => {
+            let line = pr_comment::skipped_line(&redactor.redact_str(&reason));
+            eprintln!("{}", report::console::dim(&line, stderr_colour()));
+            None
+        }
+    }
+}
+
+/// Posts the Markdown rendering of the (redacted) report; only a stderr line comes out of
+/// it, whatever happens: the exit code and stdout never change.
+pub async fn post_pr_comment(ctx: &PrContext, report: &Report, redactor: &Redactor) {
+    let body = report::render(ReporterKind::Markdown, report, &RenderContext::default());
+    let colour = stderr_colour();
+    match pr_comment::publish(ctx, &body).await {
+        Ok(outcome) => eprintln!("{}", report::console::dim(&outcome.message(), colour)),
+        Err(e) => {
+            let line = pr_comment::warning_line(&redactor.redact_str(&e));
+            eprintln!("{}", report::console::yellow(&line, colour));
+        }
+    }
 }

@@ -40,9 +40,143 @@ pub fn lookup(id: &str) -> Option<&'static Rule> {
     all().find(|r| r.id == id)
 }
 
+/// Where [`rules_markdown`] is committed (relative to the repository root).
+pub const RULES_DOC_PATH: &str = "docs/rules.md";
+
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// `docs/rules.md`, generated from the registry: one `###` heading per rule whose GitHub
+/// anchor is [`anchor`] (the SARIF `helpUri` target), grouped by family in registry order.
+pub fn rules_markdown() -> String {
+    let mut families: Vec<(&str, Vec<&Rule>)> = Vec::new();
+    for r in all() {
+        match families.iter_mut().find(|(f, _)| *f == r.family()) {
+            Some((_, v)) => v.push(r),
+            None => families.push((r.family(), vec![r])),
+        }
+    }
+    let mut out = String::new();
+    out.push_str(
+        "<!-- Generated from the rule registry by mcpward::rules::rules_markdown(); do not edit.\n",
+    );
+    out.push_str("     Regenerate with: MCPWARD_BLESS=1 cargo test --lib rules -->\n");
+    out.push_str("# Rules\n\n");
+    out.push_str(
+        "Every result in a mcpward report carries a rule id `<family>/<rule>`. Ids are public \
+         contract: an id keeps its meaning and is never reused (see [stability](stability.md)). \
+         SARIF `helpUri` links point at the headings below.\n\n",
+    );
+    out.push_str(
+        "**Default severity** is the severity of the rule's failing result. A passing result is \
+         usually reported as `info`; some rules also report `warn` results (warnings never fail a run), \
+         and configuration can change drift severities (`checks.drift.severity`).\n\n",
+    );
+    out.push_str(
+        "**SARIF locations.** Every SARIF alert (and every GitHub or GitLab annotation) is \
+         anchored to the config file actually used (`--config`), as a path relative to the \
+         repository root (`GITHUB_WORKSPACE`, else the nearest directory holding `.git`), \
+         so code scanning shows findings on that file.\n\n",
+    );
+    out.push_str("## Families\n\n");
+    for (family, rules) in &families {
+        out.push_str(&format!(
+            "- [{family}](#{family}): {} rule{}\n",
+            rules.len(),
+            if rules.len() == 1 { "" } else { "s" }
+        ));
+    }
+    for (family, rules) in &families {
+        out.push_str(&format!("\n## {family}\n"));
+        for r in rules {
+            out.push_str(&format!(
+                "\n### {}\n\n- **Family:** {}\n- **Default severity:** {}\n- **Summary:** {}\n\n**What and why.** {}\n\n**How to fix.** {}\n",
+                r.id,
+                r.family(),
+                severity_name(r.severity),
+                r.short,
+                r.description,
+                r.fix
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GitHub's heading anchor: lower-case, drop everything but letters, digits, spaces,
+    /// `-` and `_`, spaces become `-`.
+    fn github_slug(heading: &str) -> String {
+        heading
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect()
+    }
+
+    #[test]
+    fn committed_rules_doc_is_generated() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(RULES_DOC_PATH);
+        let generated = rules_markdown();
+        if std::env::var("MCPWARD_BLESS").as_deref() == Ok("1") {
+            std::fs::write(&path, &generated).expect("write docs/rules.md");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "docs/rules.md is stale: run `MCPWARD_BLESS=1 cargo test --lib rules`"
+        );
+    }
+
+    /// Every rule (hence every SARIF helpUri) has a heading whose anchor is `anchor(id)`.
+    #[test]
+    fn every_rule_has_its_anchor() {
+        let doc = rules_markdown();
+        let slugs: std::collections::BTreeSet<String> = doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("### ").or_else(|| l.strip_prefix("## ")))
+            .map(github_slug)
+            .collect();
+        for r in all() {
+            assert!(slugs.contains(&r.anchor()), "{} (#{})", r.id, r.anchor());
+            assert!(
+                doc.contains(r.fix) && doc.contains(r.description),
+                "{}",
+                r.id
+            );
+        }
+        for (id, anchor) in [
+            ("compliance/handshake", "compliancehandshake"),
+            ("schema/tool-name", "schematool-name"),
+            ("drift/tool_removed", "drifttool_removed"),
+        ] {
+            assert_eq!(github_slug(id), anchor);
+            assert!(slugs.contains(anchor), "{id}");
+        }
+        // reporters.md §12: the document covers more than 40 ids, including these.
+        assert!(all().count() > 40);
+        for id in [
+            "collision/description-collision",
+            "drift/breaking_output_shape_change",
+            "security/hidden-unicode",
+        ] {
+            assert!(slugs.contains(&anchor(id)), "{id}");
+        }
+        // Family headings never collide with a rule anchor.
+        let families: Vec<&str> = all().map(|r| r.family()).collect();
+        for f in families {
+            assert!(all().all(|r| r.anchor() != f));
+        }
+    }
 
     #[test]
     fn ids_are_well_formed_and_unique() {

@@ -5,6 +5,7 @@
 //! its dot path, defaults apply only inside present objects, and unknown keys become warnings
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
+mod schema;
 mod template;
 mod tree;
 mod validate;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::INIT_TEMPLATE;
 
 /// Default `checks.drift.baseline` (resolved against the CWD by the caller).

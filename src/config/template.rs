@@ -2,7 +2,7 @@
 
 /// First line: the yaml-language-server modeline. Placeholders appear only in comments, so
 /// loading the template never needs an environment variable.
-pub const INIT_TEMPLATE: &str = r#"# yaml-language-server: $schema=https://raw.githubusercontent.com/TsvetanG2/mcpward/main/schemas/config.v1.schema.json
+pub const INIT_TEMPLATE: &str = r#"# yaml-language-server: $schema=https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json
 #
 # mcpward: contract tests for an MCP server, meant to run in CI.
 # Project and full reference: https://github.com/TsvetanG2/mcpward

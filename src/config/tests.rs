@@ -634,7 +634,7 @@ fn latency_defaults_and_values() {
 #[test]
 fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
     assert!(INIT_TEMPLATE.starts_with(
-        "# yaml-language-server: $schema=https://raw.githubusercontent.com/TsvetanG2/mcpward/main/schemas/config.v1.schema.json\n"
+        "# yaml-language-server: $schema=https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json\n"
     ));
     // §14.25: the template's only placeholder sits in a comment.
     assert!(INIT_TEMPLATE.contains("${MCP_TOKEN}"));

@@ -85,12 +85,12 @@ fn get<'a>(m: &'a Entries, key: &str) -> Option<&'a Node> {
     m.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-const ROOT_KEYS: &[&str] = &["server", "expect", "checks", "timeouts", "suites"];
+pub(super) const ROOT_KEYS: &[&str] = &["server", "expect", "checks", "timeouts", "suites"];
 const SERVER_COMMON: &[&str] = &["transport", "protocol_era"];
-const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
-const HTTP_KEYS: &[&str] = &["transport", "protocol_era", "url", "headers"];
-const EXPECT_KEYS: &[&str] = &["protocol_version"];
-const CHECKS_KEYS: &[&str] = &[
+pub(super) const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
+pub(super) const HTTP_KEYS: &[&str] = &["transport", "protocol_era", "url", "headers"];
+pub(super) const EXPECT_KEYS: &[&str] = &["protocol_version"];
+pub(super) const CHECKS_KEYS: &[&str] = &[
     "compliance",
     "schema",
     "security",
@@ -99,22 +99,22 @@ const CHECKS_KEYS: &[&str] = &[
     "latency",
     "collision",
 ];
-const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool"];
-const DRIFT_KEYS: &[&str] = &["baseline", "fail_on", "severity", "full_text", "output"];
-const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
-const TOOL_KEYS: &[&str] = &["name", "args"];
-const LATENCY_KEYS: &[&str] = &[
+pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool"];
+pub(super) const DRIFT_KEYS: &[&str] = &["baseline", "fail_on", "severity", "full_text", "output"];
+pub(super) const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
+pub(super) const TOOL_KEYS: &[&str] = &["name", "args"];
+pub(super) const LATENCY_KEYS: &[&str] = &[
     "samples",
     "p95_budget_ms",
     "call_readonly",
     "tools",
     "call_all",
 ];
-const COLLISION_KEYS: &[&str] = &["enabled", "threshold", "max_tools", "fail"];
-const TIMEOUT_KEYS: &[&str] = &["connect_ms", "call_ms", "run_ms"];
-const SUITE_KEYS: &[&str] = &["tool", "cases"];
-const CASE_KEYS: &[&str] = &["name", "args", "expect"];
-const CASE_EXPECT_KEYS: &[&str] = &[
+pub(super) const COLLISION_KEYS: &[&str] = &["enabled", "threshold", "max_tools", "fail"];
+pub(super) const TIMEOUT_KEYS: &[&str] = &["connect_ms", "call_ms", "run_ms"];
+pub(super) const SUITE_KEYS: &[&str] = &["tool", "cases"];
+pub(super) const CASE_KEYS: &[&str] = &["name", "args", "expect"];
+pub(super) const CASE_EXPECT_KEYS: &[&str] = &[
     "tool_is_error",
     "protocol_error_code",
     "output_matches_schema",

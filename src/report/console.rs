@@ -67,6 +67,11 @@ pub fn dim(s: &str, colour: bool) -> String {
     Paint(colour).s(Sgr::Dim, s)
 }
 
+/// Yellow when colours are on: for stderr warnings such as a failed PR comment.
+pub fn yellow(s: &str, colour: bool) -> String {
+    Paint(colour).s(Sgr::Yellow, s)
+}
+
 impl Reporter for ConsoleReporter {
     fn render(&self, report: &Report, ctx: &RenderContext) -> String {
         let p = Paint(ctx.colour);

@@ -18,6 +18,7 @@ pub mod gitlab;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod pr_comment;
 pub mod sarif;
 pub mod text;
 

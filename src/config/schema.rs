@@ -1,0 +1,454 @@
+//! The published JSON Schema of `mcpward.yaml` (`schemas/config.v1.schema.json`,
+//! config.md §12, reporters.md §11.2), generated here next to the parser's key tables.
+//!
+//! Design rule: the schema never rejects a config the parser accepts. It describes the input
+//! a user writes (defaults are annotations, only keys without a default are required) and
+//! allows unknown keys (the parser only warns about them). Enum-valued strings also accept
+//! a `${VAR}` placeholder, since interpolation happens before validation. The tests below
+//! keep every object's `properties` equal to the parser's key table, and the integration
+//! test `tests/schemas.rs` keeps the committed file equal to [`config_schema`].
+
+use serde_json::{json, Value};
+
+use super::{DriftClass, DriftSeverity, ProtocolEra, DEFAULT_BASELINE};
+
+pub const CONFIG_SCHEMA_ID: &str =
+    "https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json";
+
+/// Largest integer the parser accepts (the IEEE-754 safe range).
+const MAX_SAFE: i64 = 9_007_199_254_740_991;
+
+/// `http`/`https` (any case), `:`, any slashes or backslashes (WHATWG skips them for special
+/// schemes), optional user-info, a host (no `/ ? # : @ [ ] \` or whitespace) or a bracketed
+/// IPv6 literal, an optional port 0–65535 (leading zeros and an empty port allowed), then a
+/// path, query or fragment without whitespace. Surrounding whitespace is trimmed by the parser.
+pub const URL_PATTERN: &str = concat!(
+    r"^\s*[Hh][Tt][Tt][Pp][Ss]?:[/\\]*",
+    r"(?:[^/\\?#\s]*@)?",
+    r"(?:[^/\\?#:@\[\]\s]+|\[[0-9A-Fa-f:.]+\])",
+    r"(?::(?:0*(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?)?",
+    r"(?:[/\\?#]\S*)?\s*$"
+);
+
+/// A `${VAR}` placeholder that supplies the scheme itself (nothing but an `http(s)` prefix
+/// before it), or one that follows a literal `http:`/`https:`. A fixed `ftp://${HOST}` never
+/// matches: no value of `HOST` could make it valid.
+pub const URL_PLACEHOLDER_PATTERN: &str =
+    r"^\s*(?:[Hh][Tt][Tt][Pp][Ss]?:.*|[Hh](?:[Tt](?:[Tt](?:[Pp][Ss]?)?)?)?)?\$\{[^}]+\}";
+
+/// Any string holding a `${VAR}` placeholder (its value is only known at load time).
+const PLACEHOLDER_PATTERN: &str = r"\$\{[^}]+\}";
+
+fn positive_int(default: u64, description: &str) -> Value {
+    json!({
+        "type": "integer",
+        "exclusiveMinimum": 0,
+        "maximum": MAX_SAFE,
+        "default": default,
+        "description": description
+    })
+}
+
+fn boolean(default: bool, description: &str) -> Value {
+    json!({"type": "boolean", "default": default, "description": description})
+}
+
+/// One of `values`, or a string the environment fills in.
+fn enum_or_placeholder(values: Vec<&str>) -> Value {
+    json!({
+        "anyOf": [
+            {"type": "string", "enum": values},
+            {"$ref": "#/$defs/placeholder"}
+        ]
+    })
+}
+
+fn drift_classes() -> Vec<&'static str> {
+    DriftClass::ALL.iter().map(|c| c.as_str()).collect()
+}
+
+fn levels() -> Vec<&'static str> {
+    DriftSeverity::ALL.iter().map(|l| l.as_str()).collect()
+}
+
+fn string_map(description: &str) -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": {"type": "string"},
+        "default": {},
+        "description": description
+    })
+}
+
+/// The schema of `server` shared keys.
+fn protocol_era() -> Value {
+    let mut v = enum_or_placeholder(ProtocolEra::ALL.iter().map(|e| e.as_str()).collect());
+    v["default"] = json!(ProtocolEra::default().as_str());
+    v["description"] = json!(
+        "Protocol era: auto (discover first, fall back to the initialize handshake), modern (2026-07-28 stateless) or legacy (initialize handshake)."
+    );
+    v
+}
+
+/// The whole schema, in the order it is published.
+pub fn config_schema() -> Value {
+    let severity_properties: serde_json::Map<String, Value> = drift_classes()
+        .into_iter()
+        .map(|c| (c.to_string(), enum_or_placeholder(levels())))
+        .collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": CONFIG_SCHEMA_ID,
+        "title": "mcpward configuration (mcpward.yaml)",
+        "description": "Contract tests for an MCP server. Only `server` is required. Unknown keys are allowed (mcpward warns about them). `${VAR}` placeholders in string values are read from the environment.",
+        "type": "object",
+        "required": ["server"],
+        "properties": {
+            "server": {
+                "description": "The server under test, selected by `transport`.",
+                "oneOf": [
+                    {"$ref": "#/$defs/stdioServer"},
+                    {"$ref": "#/$defs/httpServer"}
+                ]
+            },
+            "expect": {
+                "type": "object",
+                "description": "Expectations about the server.",
+                "properties": {
+                    "protocol_version": {
+                        "type": "string",
+                        "description": "Fail when the negotiated protocol version differs (exact string; empty means not set)."
+                    }
+                }
+            },
+            "checks": {
+                "type": "object",
+                "description": "Which check families run and how.",
+                "properties": {
+                    "compliance": boolean(true, "Handshake, ping, server info, capabilities."),
+                    "schema": boolean(true, "Tool names and input/output schemas."),
+                    "security": boolean(true, "Tool-poisoning patterns in descriptions."),
+                    "errors": {
+                        "description": "Error contract (calls an unknown tool and tools with `{}` arguments): a boolean, or an object.",
+                        "default": true,
+                        "anyOf": [
+                            {"type": "boolean"},
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "enabled": boolean(true, "Run the error-contract family."),
+                                    "unknown_tool": {
+                                        "description": "Which layer may report an unknown tool: only a JSON-RPC error (protocol_error) or also an isError tool result (either).",
+                                        "default": "protocol_error",
+                                        "anyOf": enum_or_placeholder(vec!["protocol_error", "either"])["anyOf"].clone()
+                                    }
+                                }
+                            }
+                        ]
+                    },
+                    "drift": {"$ref": "#/$defs/drift"},
+                    "latency": {"$ref": "#/$defs/latency"},
+                    "collision": {
+                        "type": "object",
+                        "description": "Description-collision lint (runs unless enabled is false).",
+                        "properties": {
+                            "enabled": boolean(true, "Run the collision lint."),
+                            "threshold": {
+                                "type": "number",
+                                "minimum": 0,
+                                "maximum": 1,
+                                "default": 0.8,
+                                "description": "Description similarity (0 to 1) reported as a collision."
+                            },
+                            "max_tools": positive_int(500, "Skip the lint above this many tools."),
+                            "fail": boolean(false, "Report collisions as failures instead of warnings.")
+                        }
+                    }
+                }
+            },
+            "timeouts": {
+                "type": "object",
+                "description": "Timeouts in milliseconds.",
+                "properties": {
+                    "connect_ms": positive_int(10_000, "Connect and handshake."),
+                    "call_ms": positive_int(30_000, "Each request."),
+                    "run_ms": positive_int(300_000, "The whole run.")
+                }
+            },
+            "suites": {
+                "type": "array",
+                "default": [],
+                "description": "Behavioral tests: call a tool with fixed arguments and assert on the answer.",
+                "items": {"$ref": "#/$defs/suite"}
+            }
+        },
+        "$defs": {
+            "placeholder": {
+                "type": "string",
+                "pattern": PLACEHOLDER_PATTERN,
+                "description": "A value read from the environment at load time."
+            },
+            "stdioServer": {
+                "type": "object",
+                "required": ["transport", "command"],
+                "properties": {
+                    "transport": {"const": "stdio", "description": "Start the server as a child process and talk over stdin/stdout."},
+                    "protocol_era": protocol_era(),
+                    "command": {"type": "string", "description": "Executable (no shell is involved)."},
+                    "args": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "default": [],
+                        "description": "Arguments, passed verbatim (quote numbers and booleans)."
+                    },
+                    "env": string_map("Extra environment variables for the server process.")
+                }
+            },
+            "httpServer": {
+                "type": "object",
+                "required": ["transport", "url"],
+                "properties": {
+                    "transport": {"const": "http", "description": "A server reachable over Streamable HTTP."},
+                    "protocol_era": protocol_era(),
+                    "url": {
+                        "type": "string",
+                        "description": "Absolute http(s) URL, or one built from `${VAR}` placeholders.",
+                        "anyOf": [
+                            {"pattern": URL_PATTERN},
+                            {"pattern": URL_PLACEHOLDER_PATTERN}
+                        ]
+                    },
+                    "headers": string_map("Sent on every HTTP request (MCP protocol headers cannot be set).")
+                }
+            },
+            "toolArgs": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string", "description": "Tool name."},
+                    "args": {"type": "object", "default": {}, "description": "Arguments for the call."}
+                }
+            },
+            "drift": {
+                "type": "object",
+                "description": "Contract drift against the baseline lockfile (present: drift runs in `run`).",
+                "properties": {
+                    "baseline": {
+                        "type": "string",
+                        "default": DEFAULT_BASELINE,
+                        "description": "Lockfile path, relative to the working directory."
+                    },
+                    "fail_on": {
+                        "description": "A level (every change at or above it fails) or a list of drift classes that fail.",
+                        "default": [
+                            "tool_removed",
+                            "description_changed",
+                            "breaking_schema_change",
+                            "annotation_changed",
+                            "breaking_output_shape_change"
+                        ],
+                        "anyOf": [
+                            {"type": "string", "enum": levels()},
+                            {"$ref": "#/$defs/placeholder"},
+                            {"type": "array", "items": enum_or_placeholder(drift_classes())}
+                        ]
+                    },
+                    "severity": {
+                        "type": "object",
+                        "default": {},
+                        "description": "Severity overrides per drift class.",
+                        "propertyNames": {"enum": drift_classes()},
+                        "properties": severity_properties
+                    },
+                    "full_text": boolean(true, "Store description text in the lockfile (for before/after diffs)."),
+                    "output": {
+                        "type": "object",
+                        "description": "Output-shape drift: samples tool results (opt-in, calls tools).",
+                        "properties": {
+                            "enabled": boolean(false, "Sample output shapes."),
+                            "shape_samples": positive_int(3, "Calls per tool merged into one shape."),
+                            "call_readonly": boolean(true, "Call tools annotated readOnlyHint with `{}`."),
+                            "tools": {
+                                "type": "array",
+                                "default": [],
+                                "description": "Tools to call with explicit arguments.",
+                                "items": {"$ref": "#/$defs/toolArgs"}
+                            }
+                        }
+                    }
+                }
+            },
+            "latency": {
+                "type": "object",
+                "description": "Latency budget (present: latency runs).",
+                "properties": {
+                    "samples": positive_int(5, "Calls per tool."),
+                    "p95_budget_ms": {
+                        "type": "number",
+                        "exclusiveMinimum": 0,
+                        "default": 1000,
+                        "description": "95th-percentile budget in milliseconds."
+                    },
+                    "call_readonly": boolean(true, "Measure tools annotated readOnlyHint."),
+                    "tools": {
+                        "type": "array",
+                        "default": [],
+                        "description": "Tools to measure with explicit arguments.",
+                        "items": {"$ref": "#/$defs/toolArgs"}
+                    },
+                    "call_all": boolean(false, "Measure every tool.")
+                }
+            },
+            "suite": {
+                "type": "object",
+                "required": ["tool", "cases"],
+                "properties": {
+                    "tool": {"type": "string", "description": "Tool to call."},
+                    "cases": {
+                        "type": "array",
+                        "items": {"$ref": "#/$defs/case"}
+                    }
+                }
+            },
+            "case": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "args": {"type": "object", "default": {}},
+                    "expect": {
+                        "type": "object",
+                        "properties": {
+                            "tool_is_error": {"type": "boolean", "description": "Expect an isError tool result (true) or a successful one (false)."},
+                            "protocol_error_code": {
+                                "type": "integer",
+                                "minimum": -MAX_SAFE,
+                                "maximum": MAX_SAFE,
+                                "description": "Expect a JSON-RPC error with this code."
+                            },
+                            "output_matches_schema": {"type": "boolean", "description": "structuredContent must validate against the tool's outputSchema."},
+                            "jsonpath": {"type": "object", "description": "JSONPath → expected value."},
+                            "golden": {"type": "string", "description": "Golden file, relative to the config file's directory."}
+                        }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The committed file's text: pretty JSON plus a final newline.
+pub fn config_schema_text() -> String {
+    let mut s = serde_json::to_string_pretty(&config_schema()).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::validate;
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn props(v: &Value) -> BTreeSet<String> {
+        v["properties"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn set(keys: &[&str]) -> BTreeSet<String> {
+        keys.iter().map(|k| k.to_string()).collect()
+    }
+
+    /// Every object the parser knows has exactly the parser's keys in the schema.
+    #[test]
+    fn properties_follow_the_parser_key_tables() {
+        let s = config_schema();
+        let d = &s["$defs"];
+        let checks = &s["properties"]["checks"];
+        let pairs: Vec<(&str, &Value, &[&str])> = vec![
+            ("root", &s, validate::ROOT_KEYS),
+            ("stdio", &d["stdioServer"], validate::STDIO_KEYS),
+            ("http", &d["httpServer"], validate::HTTP_KEYS),
+            ("expect", &s["properties"]["expect"], validate::EXPECT_KEYS),
+            ("checks", checks, validate::CHECKS_KEYS),
+            (
+                "errors",
+                &checks["properties"]["errors"]["anyOf"][1],
+                validate::ERRORS_KEYS,
+            ),
+            ("drift", &d["drift"], validate::DRIFT_KEYS),
+            (
+                "output",
+                &d["drift"]["properties"]["output"],
+                validate::OUTPUT_KEYS,
+            ),
+            ("toolArgs", &d["toolArgs"], validate::TOOL_KEYS),
+            ("latency", &d["latency"], validate::LATENCY_KEYS),
+            (
+                "collision",
+                &checks["properties"]["collision"],
+                validate::COLLISION_KEYS,
+            ),
+            (
+                "timeouts",
+                &s["properties"]["timeouts"],
+                validate::TIMEOUT_KEYS,
+            ),
+            ("suite", &d["suite"], validate::SUITE_KEYS),
+            ("case", &d["case"], validate::CASE_KEYS),
+            (
+                "case.expect",
+                &d["case"]["properties"]["expect"],
+                validate::CASE_EXPECT_KEYS,
+            ),
+        ];
+        for (name, schema, keys) in pairs {
+            assert_eq!(props(schema), set(keys), "{name}");
+        }
+        let severity = &d["drift"]["properties"]["severity"];
+        assert_eq!(
+            props(severity),
+            DriftClass::ALL
+                .iter()
+                .map(|c| c.as_str().to_string())
+                .collect()
+        );
+    }
+
+    #[test]
+    fn defaults_match_the_parser() {
+        let s = config_schema();
+        let c = super::super::Checks::default();
+        let t = super::super::Timeouts::default();
+        let checks = &s["properties"]["checks"]["properties"];
+        assert_eq!(checks["compliance"]["default"], json!(c.compliance));
+        assert_eq!(checks["errors"]["default"], json!(c.errors.enabled));
+        let col = &checks["collision"]["properties"];
+        assert_eq!(col["threshold"]["default"], json!(c.collision.threshold));
+        assert_eq!(col["max_tools"]["default"], json!(c.collision.max_tools));
+        assert_eq!(col["fail"]["default"], json!(c.collision.fail));
+        let to = &s["properties"]["timeouts"]["properties"];
+        assert_eq!(to["connect_ms"]["default"], json!(t.connect_ms));
+        assert_eq!(to["call_ms"]["default"], json!(t.call_ms));
+        assert_eq!(to["run_ms"]["default"], json!(t.run_ms));
+        let drift = &s["$defs"]["drift"]["properties"];
+        let fail_on: Vec<Value> = super::super::FailOn::DEFAULT_CLASSES
+            .iter()
+            .map(|c| json!(c.as_str()))
+            .collect();
+        assert_eq!(drift["fail_on"]["default"], Value::Array(fail_on));
+        let out = super::super::OutputDriftConfig::default();
+        let o = &drift["output"]["properties"];
+        assert_eq!(o["shape_samples"]["default"], json!(out.shape_samples));
+        assert_eq!(o["enabled"]["default"], json!(out.enabled));
+        let lat = super::super::LatencyConfig::default();
+        let l = &s["$defs"]["latency"]["properties"];
+        assert_eq!(l["samples"]["default"], json!(lat.samples));
+        assert_eq!(
+            l["p95_budget_ms"]["default"].as_f64(),
+            Some(lat.p95_budget_ms)
+        );
+    }
+}
