@@ -1,7 +1,6 @@
 //! Text helpers shared by the human reporters (reporters.md §7.6): the invisible-character
 //! marker, the word diff for description changes, truncation, and control-character
 //! neutralisation for terminal output.
-//!
 
 /// Word diffs are refused above this many tokens per side, so hostile-size input never
 /// costs more than a bounded diff (callers fall back to before/after).
