@@ -156,6 +156,13 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         }
         out.extend(checks::latency::judge(&plan, &samples, &policy));
     }
+    // Run-level, last (DECISIONS #36): what the server sent during the whole run.
+    if cfg.checks.compliance && hello.era == Era::Modern {
+        out.push(checks::modern::server_messages(
+            &client.chatter(),
+            &client.input_requests(),
+        ));
+    }
     out
 }
 

@@ -239,3 +239,44 @@ fn legacy_era_sends_initialize_first() {
     assert!(text.contains("\"initialize\""), "first message: {text}");
     assert!(!text.contains("server/discover"));
 }
+
+/// compliance/server-messages is the last result in the modern era and fails on a server
+/// that sends a request and a log message during a call.
+#[test]
+fn server_messages_rule_is_last_and_catches_forbidden_messages() {
+    let (quiet, _) = run(&["--tools", "clean", "--era", "modern"], "modern");
+    let last = quiet["results"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["id"], "compliance/server-messages");
+    assert_eq!(last["status"], "pass");
+    let (noisy, _) = run(
+        &[
+            "--tools",
+            "clean",
+            "--era",
+            "modern",
+            "--behavior",
+            "notify",
+        ],
+        "modern",
+    );
+    let last = noisy["results"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["id"], "compliance/server-messages");
+    assert_eq!(last["status"], "fail", "{last}");
+    // The legacy era has no such rule.
+    let (legacy, _) = run(
+        &[
+            "--tools",
+            "clean",
+            "--era",
+            "legacy",
+            "--behavior",
+            "notify",
+        ],
+        "legacy",
+    );
+    assert!(!legacy["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["id"] == "compliance/server-messages"));
+}

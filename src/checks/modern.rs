@@ -67,6 +67,13 @@ pub const RULES: &[Rule] = &[
         description: "2026-07-28 removed HTTP sessions and the GET stream: GET and DELETE on the endpoint should answer 405 and responses should carry no Mcp-Session-Id.",
         fix: "Answer GET and DELETE with 405 and stop issuing Mcp-Session-Id in the 2026-07-28 era.",
     },
+    Rule {
+        id: "compliance/server-messages",
+        severity: Severity::Error,
+        short: "Server messages (stateless era)",
+        description: "In the 2026-07-28 revision a server may not send requests to the client, may not log without a requested logLevel and may not ask for input the client did not declare. Watched over the whole run; emitted as the report's last result.",
+        fix: "Do not send server-to-client requests or unsolicited notifications/message; return errors with the request's id.",
+    },
 ];
 
 const MAX_LISTED: usize = 5;
@@ -875,5 +882,110 @@ mod tests {
         obs.unsupported_version = err(-32022, Some(json!("not an object")), Some(400));
         let _ = check(&hello(Some(json!([]))), &obs);
         let _ = check(&hello(Some(Value::Null)), &ModernObservations::default());
+    }
+}
+
+/// `compliance/server-messages` (§12.2, DECISIONS #36): a run-level verdict over everything
+/// the server sent during the whole run in the modern era.
+pub fn server_messages(
+    chatter: &crate::transport::rpc::Chatter,
+    input_requests: &[Value],
+) -> Finding {
+    let logs: Vec<&Value> = chatter
+        .notifications
+        .iter()
+        .filter(|n| n.get("method").and_then(Value::as_str) == Some("notifications/message"))
+        .collect();
+    let mut kinds: Vec<(String, usize, String)> = Vec::new();
+    let first = |v: &Value| crate::transport::rpc::truncate(&v.to_string(), 160);
+    if let Some(f) = chatter.server_requests.first() {
+        kinds.push((
+            "server→client request(s)".into(),
+            chatter.server_requests.len(),
+            first(f),
+        ));
+    }
+    if let Some(f) = logs.first() {
+        kinds.push((
+            "notifications/message without a requested logLevel".into(),
+            logs.len(),
+            first(f),
+        ));
+    }
+    if let Some(f) = input_requests.first() {
+        kinds.push((
+            "inputRequests although no client capability was declared".into(),
+            input_requests.len(),
+            first(f),
+        ));
+    }
+    if let Some(f) = chatter.orphan_errors.first() {
+        kinds.push((
+            "error response(s) without the request's id".into(),
+            chatter.orphan_errors.len(),
+            first(f),
+        ));
+    }
+    if kinds.is_empty() {
+        return Finding::pass(
+            "compliance/server-messages",
+            "Server sent no request, log message or input request during the run",
+        );
+    }
+    let parts: Vec<String> = kinds
+        .iter()
+        .map(|(k, n, f)| format!("{n} {k} (first: {f})"))
+        .collect();
+    Finding::fail(
+        "compliance/server-messages",
+        format!(
+            "Server sent messages the 2026-07-28 revision forbids: {}",
+            parts.join("; ")
+        ),
+    )
+    .expected("No server requests, no unsolicited notifications/message, no input requests")
+    .actual(serde_json::json!(kinds
+        .iter()
+        .map(|(k, n, _)| serde_json::json!({"kind": k, "count": n}))
+        .collect::<Vec<_>>()))
+}
+
+#[cfg(test)]
+mod server_messages_tests {
+    use super::*;
+    use crate::model::Status;
+    use crate::transport::rpc::Chatter;
+
+    #[test]
+    fn quiet_server_passes() {
+        let f = server_messages(&Chatter::default(), &[]);
+        assert_eq!(
+            (f.id.as_str(), f.status),
+            ("compliance/server-messages", Status::Pass)
+        );
+    }
+
+    #[test]
+    fn requests_logs_and_input_requests_fail_with_counts() {
+        let c = Chatter {
+            notifications: vec![
+                json!({"method": "notifications/message", "params": {"level": "info"}}),
+                json!({"method": "notifications/progress"}),
+            ],
+            server_requests: vec![json!({"id": 1, "method": "roots/list"})],
+            ..Chatter::default()
+        };
+        let f = server_messages(&c, &[json!({"a": {"method": "elicitation/create"}})]);
+        assert_eq!(f.status, Status::Fail);
+        assert!(
+            f.message.contains("1 server→client request(s)"),
+            "{}",
+            f.message
+        );
+        assert!(f.message.contains("roots/list"));
+        assert!(f.message.contains("1 notifications/message"));
+        assert!(f.message.contains("1 inputRequests"));
+        // Progress notifications are allowed.
+        assert!(!f.message.contains("progress"));
     }
 }

@@ -134,11 +134,19 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         if let Some(ann) = tool.get("annotations") {
             out.push(tool_annotations(ann, &label));
         }
-        // Only tools that use x-mcp-header get a result; the rule is silent otherwise.
-        if let Some(problem) = tool
-            .get("inputSchema")
-            .and_then(crate::transport::modern::x_mcp_header_problem)
-        {
+        // Only tools that use x-mcp-header get a result (§12.3); silent otherwise.
+        let schema = tool.get("inputSchema");
+        let problem = schema.and_then(crate::transport::modern::x_mcp_header_problem);
+        if problem.is_none() && schema.is_some_and(|s| mentions_x_mcp_header(s, 0)) {
+            out.push(
+                Finding::pass(
+                    ID_X_MCP_HEADER,
+                    format!("Tool \"{label}\" has valid x-mcp-header annotations"),
+                )
+                .location(label.clone()),
+            );
+        }
+        if let Some(problem) = problem {
             out.push(
                 Finding::fail(
                     ID_X_MCP_HEADER,
@@ -213,6 +221,20 @@ fn name_of(tool: &Value) -> Option<&str> {
 
 /// How messages and locations refer to a tool: its name, or `tools[<index>]` when it has no
 /// usable name (the original printed `undefined`, which does not say which entry it was).
+/// Whether a schema uses `x-mcp-header` anywhere (depth-bounded for hostile input).
+fn mentions_x_mcp_header(v: &Value, depth: usize) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .any(|(k, v)| k == "x-mcp-header" || mentions_x_mcp_header(v, depth + 1)),
+        Value::Array(a) => a.iter().any(|v| mentions_x_mcp_header(v, depth + 1)),
+        _ => false,
+    }
+}
+
 fn label(tool: &Value, index: usize) -> String {
     name_of(tool).map_or_else(|| format!("tools[{index}]"), str::to_string)
 }
@@ -1167,7 +1189,16 @@ mod tests {
         assert_eq!(hit[0].status, Status::Fail);
         assert_eq!(hit[0].location.as_deref(), Some("t"));
         let fs = check(&Ok(good.as_array().unwrap().clone()), "2026-07-28");
-        assert!(!fs.iter().any(|f| f.id == "schema/x-mcp-header"));
+        let hit: Vec<_> = fs
+            .iter()
+            .filter(|f| f.id == "schema/x-mcp-header")
+            .collect();
+        assert_eq!(hit.len(), 1);
+        assert_eq!(hit[0].status, Status::Pass);
         assert_eq!(fs[0].id, "schema/summary");
+        // Tools without the annotation get no result.
+        let plain = json!([{"name": "t", "description": "d", "inputSchema": {"type": "object"}}]);
+        let fs = check(&Ok(plain.as_array().unwrap().clone()), "2026-07-28");
+        assert!(!fs.iter().any(|f| f.id == "schema/x-mcp-header"));
     }
 }

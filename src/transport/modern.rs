@@ -715,6 +715,12 @@ fn http_status_of(wire: &Wire, id: Option<u64>) -> Option<u16> {
 }
 
 impl Client {
+    /// Every `inputRequests` a server sent so far (modern era), for
+    /// `compliance/server-messages`.
+    pub fn input_requests(&self) -> Vec<Value> {
+        lock(&self.m.input_requests).clone()
+    }
+
     pub(super) fn is_http(&self) -> bool {
         matches!(&*self.wire, Wire::Http(_))
     }
