@@ -2,30 +2,20 @@
 //! (including opt-in output sampling, which calls tools), and map the config onto the
 //! pure drift check's policy. Talks to the server only through the client interface.
 
-use crate::checks::drift::{DriftPolicy, FailOn};
+use crate::checks::drift::DriftPolicy;
 use crate::config::{self, DriftConfig, Loaded};
 use crate::redact::Redactor;
 use crate::surface::capture::{self, CaptureOptions};
 use crate::surface::lockfile::{AuthContext, Lockfile, Target};
 
-use crate::surface::schema_diff::{DriftClass, Level};
 use crate::surface::shape::{self, SamplingConfig, SamplingNote};
 use crate::transport::{Client, Listing};
 use serde_json::Value;
 
 pub fn policy(cfg: &DriftConfig) -> DriftPolicy {
-    let level = |s: config::DriftSeverity| Level::parse(s.as_str()).unwrap_or(Level::High);
-    let class = |c: &config::DriftClass| DriftClass::parse(c.as_str());
     DriftPolicy {
-        fail_on: match &cfg.fail_on {
-            config::FailOn::Level(l) => FailOn::Level(level(*l)),
-            config::FailOn::Classes(cs) => FailOn::Classes(cs.iter().filter_map(class).collect()),
-        },
-        severity_overrides: cfg
-            .severity
-            .iter()
-            .filter_map(|(c, s)| Some((class(c)?, level(*s))))
-            .collect(),
+        fail_on: cfg.fail_on.clone(),
+        severity_overrides: cfg.severity.clone(),
     }
 }
 

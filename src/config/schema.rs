@@ -434,7 +434,7 @@ mod tests {
         assert_eq!(to["call_ms"]["default"], json!(t.call_ms));
         assert_eq!(to["run_ms"]["default"], json!(t.run_ms));
         let drift = &s["$defs"]["drift"]["properties"];
-        let fail_on: Vec<Value> = super::super::FailOn::DEFAULT_CLASSES
+        let fail_on: Vec<Value> = crate::checks::drift::DEFAULT_FAIL_ON
             .iter()
             .map(|c| json!(c.as_str()))
             .collect();

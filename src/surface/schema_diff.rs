@@ -71,6 +71,9 @@ pub enum Level {
 }
 
 impl Level {
+    /// In the order users write them (highest first).
+    pub const ALL: [Level; 3] = [Level::High, Level::Medium, Level::Low];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Level::High => "high",
@@ -85,6 +88,18 @@ impl Level {
             "low" => Some(Level::Low),
             _ => None,
         }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for DriftClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
