@@ -14,7 +14,6 @@ use serde_json::{json, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::OnceLock;
-use unicode_normalization::UnicodeNormalization;
 
 pub const SUMMARY: &str = "collision/summary";
 pub const LIST_TOOLS: &str = "collision/list-tools";
@@ -294,32 +293,9 @@ fn ecma_trim(s: &str) -> &str {
     s.trim_matches(is_ecma_space)
 }
 
-/// Description canonicalization v2 (lockfile.md §5): NFC, CRLF/CR → LF, space/tab runs
-/// collapsed per line, ASCII-only trims. Kept here so the lint has no dependency on drift.
+/// Description canonicalization v2 (lockfile.md §5), shared with the lockfile.
 fn canonicalize(s: &str) -> String {
-    let ascii_trim = |t: &str| t.trim_matches([' ', '\t', '\n']).to_string();
-    let nfc: String = s.nfc().collect();
-    let unified = nfc.replace("\r\n", "\n").replace('\r', "\n");
-    let lines: Vec<String> = unified
-        .split('\n')
-        .map(|line| {
-            let mut out = String::with_capacity(line.len());
-            let mut in_run = false;
-            for c in line.chars() {
-                if c == ' ' || c == '\t' {
-                    if !in_run {
-                        out.push(' ');
-                    }
-                    in_run = true;
-                } else {
-                    out.push(c);
-                    in_run = false;
-                }
-            }
-            ascii_trim(&out)
-        })
-        .collect();
-    ascii_trim(&lines.join("\n"))
+    crate::surface::canonical::canonicalize_description(s)
 }
 
 fn separators() -> &'static Regex {
