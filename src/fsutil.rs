@@ -4,8 +4,19 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Write via a temp file in the same directory, fsync, then rename: a reader never sees a
-/// partial file and a failure leaves the previous content intact.
+/// partial file and a failure leaves the previous content intact. A replaced file keeps
+/// its permissions; a new one is readable by everyone (lockfiles and goldens are committed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, bytes, |_| Ok(()))
+}
+
+/// [`write_atomic`] with a hook that runs after the data is synced and before the rename
+/// (a test seam: a failure there must leave the old file intact and no temp file behind).
+pub fn write_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -14,8 +25,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .prefix(".mcpward-tmp-")
         .tempfile_in(&dir)?;
     tmp.write_all(bytes)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o7777)
+            .unwrap_or(0o644);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
     tmp.as_file().sync_all()?;
+    before_rename(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable; not every platform can open a directory.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
     Ok(())
 }
 
@@ -31,6 +56,15 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(
+                mode, 0o644,
+                "a new file is world-readable like any committed file"
+            );
+        }
     }
 
     #[test]

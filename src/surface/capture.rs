@@ -59,30 +59,36 @@ pub fn capture(
     tools: &[Value],
     opts: &CaptureOptions,
 ) -> Result<Lockfile, String> {
+    let shapes: std::collections::HashMap<&str, &Value> = opts
+        .output_shapes
+        .iter()
+        .map(|(n, s)| (n.as_str(), s))
+        .collect();
     let mut entries: Vec<(String, ToolEntry)> = Vec::new();
+    let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for tool in tools {
         // A tool without a string name cannot be keyed; schema checks report it.
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
             continue;
         };
-        let entry = capture_tool(name, tool, opts)?;
+        let entry = capture_tool(name, tool, opts, shapes.get(name).copied())?;
         // A repeated name: the later value wins, the key keeps its first position.
-        match entries.iter_mut().find(|(n, _)| n == name) {
-            Some(slot) => slot.1 = entry,
-            None => entries.push((name.to_string(), entry)),
+        match slot_of.get(name) {
+            Some(&i) => entries[i].1 = entry,
+            None => {
+                slot_of.insert(name.to_string(), entries.len());
+                entries.push((name.to_string(), entry));
+            }
         }
     }
     // The original keys a JavaScript object by name: index-like names come first.
-    let order: Vec<String> = js_key_order(entries.iter().map(|(n, _)| n.as_str()))
+    let order: Vec<usize> = js_key_order(entries.iter().map(|(n, _)| n.as_str()))
         .into_iter()
-        .map(str::to_string)
+        .filter_map(|n| slot_of.get(n).copied())
         .collect();
-    let mut tools_sorted = Vec::with_capacity(entries.len());
-    for name in order {
-        if let Some(pos) = entries.iter().position(|(n, _)| *n == name) {
-            tools_sorted.push(entries.swap_remove(pos));
-        }
-    }
+    let mut taken: Vec<Option<(String, ToolEntry)>> = entries.into_iter().map(Some).collect();
+    let tools_sorted: Vec<(String, ToolEntry)> =
+        order.into_iter().filter_map(|i| taken[i].take()).collect();
     let cap = |key: &str| match hello.capabilities.get(key) {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(v) => v.clone(),
@@ -121,7 +127,12 @@ pub fn capture(
     })
 }
 
-fn capture_tool(name: &str, tool: &Value, opts: &CaptureOptions) -> Result<ToolEntry, String> {
+fn capture_tool(
+    name: &str,
+    tool: &Value,
+    opts: &CaptureOptions,
+    output_shape: Option<&Value>,
+) -> Result<ToolEntry, String> {
     let canonical = canonicalize_description(
         tool.get("description")
             .and_then(Value::as_str)
@@ -146,11 +157,7 @@ fn capture_tool(name: &str, tool: &Value, opts: &CaptureOptions) -> Result<ToolE
         input_schema: schema("inputSchema")?,
         output_schema: schema("outputSchema")?,
         annotations,
-        output_shape: opts
-            .output_shapes
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| s.clone()),
+        output_shape: output_shape.cloned(),
     })
 }
 

@@ -4,7 +4,6 @@
 use super::canonical::{canonical_version_warning, canonicalize_schema};
 use super::json::{js_key_order, js_number, path_segment, to_pretty};
 use serde_json::{Map, Value};
-use std::io::Write;
 use std::path::Path;
 
 /// The lockfile format this build reads and writes.
@@ -110,6 +109,11 @@ pub struct ProtocolMeta {
 impl Lockfile {
     pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
         self.tools.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    /// Tool entries by name, for lookups across large surfaces.
+    pub fn index(&self) -> std::collections::HashMap<&str, &ToolEntry> {
+        self.tools.iter().map(|(n, t)| (n.as_str(), t)).collect()
     }
 
     /// The era a lockfile was captured over: `meta.protocol.era`, absent ⇒ legacy.
@@ -622,33 +626,7 @@ pub fn load(path: &Path) -> BaselineState {
 /// Writes the lockfile atomically: a temp file in the same directory, fsync, rename. An
 /// interrupted write leaves the previous file untouched, never a truncated one.
 pub fn write(path: &Path, lockfile: &Lockfile) -> std::io::Result<()> {
-    write_atomic(path, lockfile.render().as_bytes(), |_| Ok(()))
-}
-
-/// `before_rename` runs after the data is synced; a failure there (a test seam) must leave
-/// the old file intact and remove the temp file.
-fn write_atomic(
-    path: &Path,
-    bytes: &[u8],
-    before_rename: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".mcpward.lock.")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    before_rename(tmp.as_file())?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    // Make the rename itself durable; not every platform can open a directory.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::fsutil::write_atomic(path, lockfile.render().as_bytes())
 }
 
 #[cfg(test)]
@@ -843,7 +821,7 @@ mod tests {
         std::fs::write(&p, "OLD CONTENT").unwrap();
         let lf = parse(EXAMPLE).unwrap().lockfile;
         // A failure between writing the temp file and the rename keeps the old file.
-        let err = write_atomic(&p, lf.render().as_bytes(), |_| {
+        let err = crate::fsutil::write_atomic_with(&p, lf.render().as_bytes(), |_| {
             Err(std::io::Error::other("simulated crash"))
         })
         .unwrap_err();

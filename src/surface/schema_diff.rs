@@ -1195,9 +1195,14 @@ pub fn diff_annotations(tool: &str, base: &ToolEntry, curr: &ToolEntry) -> Vec<C
 
 /// The whole surface diff, in the order of drift.md §5.3.
 pub fn diff_surfaces(base: &Lockfile, curr: &Lockfile) -> Vec<Change> {
+    // Name indexes: linear lookups made 10,000-tool surfaces quadratic.
+    let base_idx = base.index();
+    let curr_idx = curr.index();
+    let in_curr = |n: &str| curr_idx.get(n).copied();
+    let in_base = |n: &str| base_idx.get(n).copied();
     let mut out = Vec::new();
     for (name, entry) in &base.tools {
-        if curr.tool(name).is_none() {
+        if in_curr(name).is_none() {
             out.push(Change {
                 class: DriftClass::ToolRemoved,
                 tool: name.clone(),
@@ -1208,7 +1213,7 @@ pub fn diff_surfaces(base: &Lockfile, curr: &Lockfile) -> Vec<Change> {
         }
     }
     for (name, entry) in &curr.tools {
-        if base.tool(name).is_none() {
+        if in_base(name).is_none() {
             out.push(Change {
                 class: DriftClass::ToolAdded,
                 tool: name.clone(),
@@ -1219,7 +1224,7 @@ pub fn diff_surfaces(base: &Lockfile, curr: &Lockfile) -> Vec<Change> {
         }
     }
     for (name, b) in &base.tools {
-        let Some(c) = curr.tool(name) else { continue };
+        let Some(c) = in_curr(name) else { continue };
         if b.description_hash != c.description_hash {
             let shown = |e: &ToolEntry| {
                 Value::String(
