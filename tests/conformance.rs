@@ -9,7 +9,7 @@
 //! *and* parses checks.json (no FAILURE/WARNING, the scenario's own checks present as
 //! SUCCESS), and also reads mcpward's JSON report to prove the client got the answers.
 //!
-//! Scenarios the suite has that mcpward does not claim (see docs/benchmarks.md §Conformance):
+//! Scenarios the suite has that mcpward does not claim (docs/conformance.md):
 //! `elicitation-sep1034-client-defaults` (mcpward declares no elicitation capability and
 //! answers `elicitation/create` with -32601) and `auth/*` (no OAuth flow; only static
 //! headers).
