@@ -1,14 +1,14 @@
 //! `cargo bench --bench spine`: wall time and peak RSS of `mcpward run` against the real
 //! reference server (server-everything over stdio) compared with a raw client that only
 //! does initialize + tools/list, plus `mcpward --version` start-up time.
-//! Needs `npm ci` in tests/real and a release build (`cargo build --release`).
+//! Needs `npm ci` in tests/real; `cargo bench` builds the release binary it measures.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const RUNS: usize = 10;
+const RUNS: usize = 15;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -22,8 +22,10 @@ fn everything() -> PathBuf {
     root().join("tests/real/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
+/// The binary `cargo bench` built with this bench (release settings), wherever
+/// CARGO_TARGET_DIR puts it; `target/release/mcpward` is wrong when it is set.
 fn release_bin() -> PathBuf {
-    root().join("target/release/mcpward")
+    PathBuf::from(env!("CARGO_BIN_EXE_mcpward"))
 }
 
 /// Peak RSS (VmHWM, KiB) of a process, polled until it exits; VmHWM is a high-water mark,
@@ -121,7 +123,7 @@ fn config(dir: &Path, families: &str) -> PathBuf {
 
 fn main() {
     if !everything().exists() || !release_bin().exists() {
-        eprintln!("spine bench needs `npm ci` in tests/real and `cargo build --release`");
+        eprintln!("spine bench needs `npm ci` in tests/real");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -131,16 +133,20 @@ fn main() {
         "checks:\n  compliance: false\n  schema: true\n  security: false\n  errors: false\n  collision:\n    enabled: false\n",
     );
     let _ = raw_client(); // warm the file cache
-    let raw = median((0..RUNS).map(|_| raw_client()).collect());
+                          // Alternate the two clients so that load from other processes drifts over both alike
+                          // (node's start-up dominates both walls and varies a lot on a busy machine).
+    let mut raws = Vec::new();
     let mut walls = Vec::new();
     let mut peaks = Vec::new();
     for _ in 0..RUNS {
+        raws.push(raw_client());
         let mut c = Command::new(release_bin());
         c.args(["run", "--json", "-c"]).arg(&listing_only);
         let (wall, peak, _) = run_with_peak(c);
         walls.push(wall);
         peaks.push(peak);
     }
+    let raw = median(raws);
     let ours = median(walls);
     let full = config(dir.path(), "");
     let mut full_peaks = Vec::new();
@@ -151,6 +157,26 @@ fn main() {
         let (wall, peak, _) = run_with_peak(c);
         full_walls.push(wall);
         full_peaks.push(peak);
+    }
+    // Schemas without `$schema` (2020-12, the MCP default) cost jsonschema more memory than
+    // server-everything's draft-07 ones: measure that case too, on the bundled fixture.
+    let fixture = dir.path().join("fixture.yaml");
+    std::fs::write(
+        &fixture,
+        format!(
+            "server:\n  transport: stdio\n  command: {:?}\n  args: [\"--tools\", \"clean\"]\n  protocol_era: legacy\n",
+            env!("CARGO_BIN_EXE_mcpward-fixture")
+        ),
+    )
+    .unwrap();
+    let mut fixture_peaks = Vec::new();
+    let mut fixture_walls = Vec::new();
+    for _ in 0..RUNS {
+        let mut c = Command::new(release_bin());
+        c.args(["run", "--json", "-c"]).arg(&fixture);
+        let (wall, peak, _) = run_with_peak(c);
+        fixture_walls.push(wall);
+        fixture_peaks.push(peak);
     }
     let versions: Vec<Duration> = (0..50)
         .map(|_| {
@@ -179,6 +205,11 @@ fn main() {
         "mcpward run, all default families: median {:?}, peak RSS {} KiB",
         median(full_walls),
         full_peaks.iter().max().unwrap()
+    );
+    println!(
+        "mcpward run vs fixture --tools clean (2020-12 schemas), all default families: median {:?}, peak RSS {} KiB",
+        median(fixture_walls),
+        fixture_peaks.iter().max().unwrap()
     );
     println!("mcpward --version, median of 50: {:?}", median(versions));
 }
