@@ -280,3 +280,39 @@ fn server_messages_rule_is_last_and_catches_forbidden_messages() {
         .iter()
         .any(|r| r["id"] == "compliance/server-messages"));
 }
+
+/// compliance/subscriptions: skipped without tools.listChanged, passes when the server
+/// acknowledges subscriptions/listen, fails when it advertises but does not implement it;
+/// over stdio and HTTP.
+#[test]
+fn subscriptions_rule() {
+    let status = |r: &Value| -> String {
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == "compliance/subscriptions")
+            .map(|x| x["status"].as_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    for (behavior, want) in [
+        (None, "skip"),
+        (Some("list-changed"), "pass"),
+        (Some("list-changed-broken"), "fail"),
+    ] {
+        let mut args = vec!["--tools", "clean", "--era", "modern"];
+        if let Some(b) = behavior {
+            args.extend(["--behavior", b]);
+        }
+        let (r, _) = run(&args, "modern");
+        assert_eq!(status(&r), want, "stdio {behavior:?}");
+        let server = HttpFixture::start(&args);
+        let w = Workdir::new();
+        w.write(
+            "mcpward.yaml",
+            &http_config(&server.url, FAST).replace("protocol_era: legacy", "protocol_era: modern"),
+        );
+        let r = json_report(&w.run(&["run", "--json"]));
+        assert_eq!(status(&r), want, "http {behavior:?}");
+    }
+}

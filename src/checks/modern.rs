@@ -74,6 +74,13 @@ pub const RULES: &[Rule] = &[
         description: "In the 2026-07-28 revision a server may not send requests to the client, may not log without a requested logLevel and may not ask for input the client did not declare. Watched over the whole run; emitted as the report's last result.",
         fix: "Do not send server-to-client requests or unsolicited notifications/message; return errors with the request's id.",
     },
+    Rule {
+        id: ID_SUBSCRIPTIONS,
+        severity: Severity::Error,
+        short: "subscriptions/listen acknowledgment",
+        description: "A server that advertises tools.listChanged must accept subscriptions/listen and first send notifications/subscriptions/acknowledged tagged with the request's id; clients rely on it to learn about tool changes in the stateless revision.",
+        fix: "Implement subscriptions/listen and send the acknowledgment first, or stop advertising tools.listChanged.",
+    },
 ];
 
 const MAX_LISTED: usize = 5;
@@ -93,7 +100,61 @@ pub fn check(hello: &ServerHello, obs: &ModernObservations) -> Vec<Finding> {
         out.push(header_validation(obs));
         out.extend(stateless_http(obs));
     }
+    out.push(subscriptions(obs));
     out
+}
+
+const ID_SUBSCRIPTIONS: &str = "compliance/subscriptions";
+
+/// §12.2 `compliance/subscriptions`: only when discover advertised `tools.listChanged`,
+/// the first message for a `subscriptions/listen` must be its acknowledgment.
+pub fn subscriptions(obs: &ModernObservations) -> Finding {
+    let Some(p) = obs.listen.as_ref().filter(|_| obs.listen_advertised) else {
+        return Finding::skip(
+            ID_SUBSCRIPTIONS,
+            "Server does not advertise tools.listChanged; subscriptions/listen not probed",
+        );
+    };
+    let expected = "notifications/subscriptions/acknowledged tagged with the listen request's id";
+    if let Err(e) = &p.outcome {
+        if e.code == Some(-32601) {
+            return Finding::fail(
+                ID_SUBSCRIPTIONS,
+                "Server advertises tools.listChanged but does not implement subscriptions/listen",
+            )
+            .expected(expected)
+            .actual(e.to_string());
+        }
+    }
+    let Some(first) = &p.first else {
+        let got = match &p.outcome {
+            Ok(_) => "a response without any acknowledgment".to_string(),
+            Err(e) => e.to_string(),
+        };
+        return Finding::fail(
+            ID_SUBSCRIPTIONS,
+            format!("subscriptions/listen was not acknowledged: {got}"),
+        )
+        .expected(expected)
+        .actual(got);
+    };
+    let method = first.get("method").and_then(Value::as_str).unwrap_or("");
+    let filter_ok = first
+        .pointer("/params/notifications")
+        .is_some_and(Value::is_object);
+    if method == "notifications/subscriptions/acknowledged" && filter_ok {
+        Finding::pass(
+            ID_SUBSCRIPTIONS,
+            "subscriptions/listen acknowledged with its subscription id",
+        )
+    } else {
+        Finding::fail(
+            ID_SUBSCRIPTIONS,
+            format!("The first message for the subscription was {method:?}, not an acknowledgment with a notifications object"),
+        )
+        .expected(expected)
+        .actual(first.clone())
+    }
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -644,15 +705,19 @@ mod tests {
                 "compliance/meta-required",
                 "compliance/unknown-method",
                 "compliance/header-validation",
-                "compliance/stateless-http"
+                "compliance/stateless-http",
+                "compliance/subscriptions"
             ]
         );
-        assert!(fs.iter().all(|f| f.status == Status::Pass), "{fs:#?}");
+        // listChanged is not advertised: subscriptions is a skip, everything else passes.
+        let (last, rest) = fs.split_last().unwrap();
+        assert_eq!(last.status, Status::Skip);
+        assert!(rest.iter().all(|f| f.status == Status::Pass), "{fs:#?}");
         assert!(fs.iter().all(|f| f.severity == Severity::Info));
         // Over stdio the two HTTP-only rules do not exist.
         let fs = check(&hello(Some(discover_ok())), &clean(false));
-        assert_eq!(fs.len(), 6);
-        assert!(fs.iter().all(|f| f.status == Status::Pass), "{fs:#?}");
+        assert_eq!(fs.len(), 7);
+        assert!(fs[..6].iter().all(|f| f.status == Status::Pass), "{fs:#?}");
         // Every rule id emitted is in RULES.
         for f in check(&hello(Some(discover_ok())), &clean(true)) {
             assert!(RULES.iter().any(|r| r.id == f.id));
@@ -948,6 +1013,61 @@ pub fn server_messages(
         .iter()
         .map(|(k, n, _)| serde_json::json!({"kind": k, "count": n}))
         .collect::<Vec<_>>()))
+}
+
+#[cfg(test)]
+mod subscriptions_tests {
+    use super::*;
+    use crate::model::Status;
+    use crate::transport::modern::ListenProbe;
+
+    fn obs(
+        advertised: bool,
+        outcome: Result<Value, RpcError>,
+        first: Option<Value>,
+    ) -> ModernObservations {
+        ModernObservations {
+            listen_advertised: advertised,
+            listen: Some(ListenProbe {
+                id: Some(7),
+                outcome,
+                first,
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn rows() {
+        let ack = json!({"method": "notifications/subscriptions/acknowledged",
+            "params": {"notifications": {"toolsListChanged": true},
+                       "_meta": {"io.modelcontextprotocol/subscriptionId": 7}}});
+        let f = subscriptions(&ModernObservations::default());
+        assert_eq!(f.status, Status::Skip);
+        assert_eq!(
+            subscriptions(&obs(true, Ok(json!({})), Some(ack))).status,
+            Status::Pass
+        );
+        let f = subscriptions(&obs(
+            true,
+            Err(RpcError::protocol(-32601, "Method not found", None)),
+            None,
+        ));
+        assert_eq!(f.status, Status::Fail);
+        assert!(f.message.contains("does not implement"));
+        let f = subscriptions(&obs(
+            true,
+            Err(RpcError::plain("no answer within 2 s")),
+            None,
+        ));
+        assert_eq!(f.status, Status::Fail);
+        assert!(f.message.contains("not acknowledged"));
+        let other = json!({"method": "notifications/tools/list_changed", "params": {}});
+        assert_eq!(
+            subscriptions(&obs(true, Ok(json!({})), Some(other))).status,
+            Status::Fail
+        );
+    }
 }
 
 #[cfg(test)]

@@ -577,6 +577,18 @@ pub struct ProbeRecord {
     pub outcome: Result<Value, RpcError>,
 }
 
+/// Wait at most this long for a `subscriptions/listen` acknowledgment (§12.2).
+const LISTEN_WAIT: Duration = Duration::from_secs(2);
+
+/// The `subscriptions/listen` probe of `compliance/subscriptions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListenProbe {
+    pub id: Option<u64>,
+    pub outcome: Result<Value, RpcError>,
+    /// The first notification tagged with the listen request's id.
+    pub first: Option<Value>,
+}
+
 /// What the modern compliance rules judge (§12.2), gathered by
 /// [`Client::modern_observations`]. Fields are `None` when the probe was not made.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -607,6 +619,10 @@ pub struct ModernObservations {
     pub session_ids: Vec<String>,
     /// Server input requests seen in `input_required` results (for server-messages).
     pub input_requests: Vec<Value>,
+    /// `compliance/subscriptions`: whether discover advertised `tools.listChanged`, and
+    /// when it did, the listen probe.
+    pub listen_advertised: bool,
+    pub listen: Option<ListenProbe>,
 }
 
 /// Modern-era state of one connection. Empty (and inert) in the legacy era.
@@ -1067,6 +1083,41 @@ impl Client {
         }
     }
 
+    /// One short `subscriptions/listen` request (§10.4): its id, how it ended (a timeout
+    /// means it was still open after the wait and was cancelled) and the first notification
+    /// the server tagged with that id.
+    async fn listen_probe(&self, version: &str) -> ListenProbe {
+        let params = with_envelope(
+            Some(serde_json::json!({"notifications": {"toolsListChanged": true}})),
+            &envelope(version),
+        );
+        let headers = modern_headers(version, "subscriptions/listen", &params, None);
+        let headers = if self.is_http() { headers } else { Vec::new() };
+        let seen = self.d.chatter().notifications.len();
+        let (id, outcome) = self
+            .request_as(
+                "subscriptions/listen",
+                Some(params),
+                Some(headers),
+                LISTEN_WAIT,
+                Some("no answer within 2 s".into()),
+            )
+            .await;
+        let first = id.and_then(|id| {
+            self.d
+                .chatter()
+                .notifications
+                .into_iter()
+                .skip(seen)
+                .find(|n| {
+                    n.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId")
+                        .and_then(Value::as_u64)
+                        == Some(id)
+                })
+        });
+        ListenProbe { id, outcome, first }
+    }
+
     /// Send the deliberate compliance requests of §12.2 (never as the first message) and
     /// gather what the modern rules judge. `None` in the legacy era: the rules do not
     /// exist there.
@@ -1144,6 +1195,15 @@ impl Client {
                 .collect();
             ids.dedup();
             obs.session_ids = ids;
+        }
+        obs.listen_advertised = self
+            .hello()
+            .capabilities
+            .pointer("/tools/listChanged")
+            .and_then(Value::as_bool)
+            == Some(true);
+        if obs.listen_advertised {
+            obs.listen = Some(self.listen_probe(&version).await);
         }
         obs.input_requests = lock(&self.m.input_requests).clone();
         Some(obs)
