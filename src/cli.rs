@@ -286,6 +286,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
     }
     let dcfg = crate::drift_run::drift_config(&loaded);
     let mut baseline_invalid = false;
+    let mut preloaded = None;
     match mode {
         Mode::Diff => {
             use crate::surface::lockfile::{self, BaselineState};
@@ -298,8 +299,10 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
                     eprintln!("Error: {e}");
                     return 2;
                 }
-                BaselineState::Invalid(_) => baseline_invalid = true,
-                BaselineState::Loaded(_) => {}
+                state => {
+                    baseline_invalid = matches!(state, BaselineState::Invalid(_));
+                    preloaded = Some(state);
+                }
             }
             if kind == ReporterKind::Console {
                 out_line(&format!(
@@ -374,7 +377,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
             Mode::Run { .. } => Outcome::Findings(runner::run_families(&client, &ctx).await),
             Mode::Diff => {
                 let listing = client.list_tools().await;
-                Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing).await)
+                Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing, preloaded).await)
             }
             Mode::Baseline => {
                 let listing = client.list_tools().await;

@@ -76,7 +76,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     if let Some(dcfg) = &cfg.checks.drift {
         (ctx.progress)("Running drift checks...");
         let listing = tools.get().await.clone();
-        out.extend(drift(client, ctx, dcfg, &listing).await);
+        out.extend(drift(client, ctx, dcfg, &listing, None).await);
     }
     if cfg.checks.security {
         (ctx.progress)("Running security checks...");
@@ -259,9 +259,11 @@ pub async fn drift(
     ctx: &RunContext<'_>,
     dcfg: &crate::config::DriftConfig,
     listing: &Listing,
+    preloaded: Option<crate::surface::lockfile::BaselineState>,
 ) -> Vec<Finding> {
     use crate::surface::lockfile::{self, BaselineState};
-    let base = lockfile::load(Path::new(&dcfg.baseline));
+    // `diff` has already read the baseline to decide exit 2 before connecting.
+    let base = preloaded.unwrap_or_else(|| lockfile::load(Path::new(&dcfg.baseline)));
     match &base {
         BaselineState::Loaded(l) => {
             for w in &l.warnings {
