@@ -1111,6 +1111,11 @@ pub fn diff_schema(
     base: &Value,
     curr: &Value,
 ) -> Vec<Change> {
+    // Identical JSON cannot differ after canonicalization: the common case (an unchanged
+    // tool) costs one comparison instead of two canonicalizations and a walk.
+    if base == curr {
+        return Vec::new();
+    }
     let b = canonicalize_schema(base).unwrap_or_else(|_| base.clone());
     let c = canonicalize_schema(curr).unwrap_or_else(|_| curr.clone());
     let mut w = Walker {
