@@ -404,6 +404,18 @@ fn xmllint_validate(xml: &str) -> Result<(), String> {
 
 #[test]
 fn junit_validates_against_the_xsd() {
+    // .ci/run installs xmllint and sets MCPWARD_REQUIRE_REAL_SERVERS; elsewhere a missing
+    // xmllint is a loud skip so `cargo test` works on a fresh machine.
+    let have = std::process::Command::new("xmllint")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !have && std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_none() {
+        eprintln!(
+            "skipping JUnit XSD validation: xmllint not found (apt-get install -y libxml2-utils)"
+        );
+        return;
+    }
     for report in [fixed_report(), shared_report(), hostile_report()] {
         let xml = render(ReporterKind::Junit, &report, &plain());
         if let Err(e) = xmllint_validate(&xml) {
