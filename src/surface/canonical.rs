@@ -81,6 +81,8 @@ fn canon(v: &Value, depth: usize) -> Result<Value, String> {
         return Err(DEPTH_ERROR.to_string());
     }
     Ok(match v {
+        // ASCII is always NFC: skip the normalizer for the common case.
+        Value::String(s) if s.is_ascii() => Value::String(s.clone()),
         Value::String(s) => Value::String(s.nfc().collect()),
         Value::Array(a) => Value::Array(
             a.iter()
@@ -88,11 +90,13 @@ fn canon(v: &Value, depth: usize) -> Result<Value, String> {
                 .collect::<Result<_, _>>()?,
         ),
         Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
+            let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
             keys.sort_by(|a, b| utf16_cmp(a, b));
-            let mut sorted = Map::new();
-            for k in keys {
-                let val = &m[k.as_str()];
+            // The original builds a JavaScript object, whose own-key order puts index keys
+            // first; each value is canonicalized once, straight into its final place.
+            let mut ordered = Map::new();
+            for k in js_key_order(keys) {
+                let val = &m[k];
                 let out = match val {
                     Value::Array(items) if k == "required" => {
                         if depth + 1 > MAX_DEPTH {
@@ -105,12 +109,7 @@ fn canon(v: &Value, depth: usize) -> Result<Value, String> {
                     }
                     other => canon(other, depth + 1)?,
                 };
-                sorted.insert(k.clone(), out);
-            }
-            // The original builds a JavaScript object, whose own-key order puts index keys first.
-            let mut ordered = Map::new();
-            for k in js_key_order(sorted.keys().map(String::as_str)) {
-                ordered.insert(k.to_string(), sorted[k].clone());
+                ordered.insert(k.to_string(), out);
             }
             Value::Object(ordered)
         }
