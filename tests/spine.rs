@@ -498,3 +498,68 @@ fn out_file_and_reporter_routing() {
     let o = w.run(&["run", "--json", "--out", "no/such/dir/r.json"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Ctrl-C (SIGINT) or SIGTERM during a run: the server tree is shut down and mcpward exits
+/// 130 without a report.
+#[test]
+fn interrupt_cleans_up_and_exits_130() {
+    for sig in [
+        nix::sys::signal::Signal::SIGINT,
+        nix::sys::signal::Signal::SIGTERM,
+    ] {
+        let w = Workdir::new();
+        let tag = unique_tag("sigint");
+        w.write(
+            "mcpward.yaml",
+            &stdio_config(
+                &["--tools", "clean", "--behavior", "hang-after-init"],
+                &tag,
+                "timeouts:\n  connect_ms: 5000\n  call_ms: 60000\n  run_ms: 60000\n",
+            ),
+        );
+        let child = std::process::Command::new(mcpward())
+            .args(["run", "--json"])
+            .current_dir(w.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the server is up (its tagged process exists), then interrupt.
+        let start = std::time::Instant::now();
+        while processes_with_tag(&tag).is_empty() && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{sig:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "no report after an interrupt");
+        assert!(
+            processes_with_tag(&tag).is_empty(),
+            "{sig:?}: server survived"
+        );
+    }
+}
+
+/// `mcpward run | head -c 1`: a closed stdout is not an error.
+#[test]
+fn broken_pipe_on_stdout_is_not_an_error() {
+    let w = Workdir::new();
+    let tag = unique_tag("pipe");
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "clean"], &tag, FAST),
+    );
+    let mut child = std::process::Command::new(mcpward())
+        .args(["run", "--json"])
+        .current_dir(w.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before anything is written
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert!(processes_with_tag(&tag).is_empty());
+}
