@@ -563,3 +563,39 @@ fn broken_pipe_on_stdout_is_not_an_error() {
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     assert!(processes_with_tag(&tag).is_empty());
 }
+
+/// Compliance rules that a live fixture can make fail: missing serverInfo, null
+/// capabilities, and a protocol version other than the expected one.
+#[test]
+fn compliance_rules_fail_on_live_fixtures() {
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["--behavior", "no-server-info"],
+            "",
+            "compliance/server-info",
+        ),
+        (&["--capabilities", "null"], "", "compliance/capabilities"),
+        (
+            &[],
+            "expect:\n  protocol_version: \"2025-06-18\"\n",
+            "compliance/expected-protocol-version",
+        ),
+    ];
+    for (extra_args, extra_cfg, rule) in cases {
+        let w = Workdir::new();
+        let tag = unique_tag("compliance");
+        let mut args = vec!["--tools", "clean"];
+        args.extend_from_slice(extra_args);
+        w.write(
+            "mcpward.yaml",
+            &stdio_config(&args, &tag, &format!("{FAST}{extra_cfg}")),
+        );
+        let o = w.run(&["run", "--json"]);
+        assert_eq!(o.status.code(), Some(1), "{rule}: {}", stderr(&o));
+        let np = non_pass(&json_report(&o));
+        assert!(
+            np.iter().any(|l| l.starts_with(&format!("{rule} fail"))),
+            "{rule}: {np:#?}"
+        );
+    }
+}
