@@ -180,7 +180,7 @@ async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) ->
                 .map(|c| b::SuiteCase {
                     name: c.name.clone(),
                     args: c.args.clone(),
-                    expect: expect_of(&c.expect),
+                    expect: c.expect.clone(),
                 })
                 .collect(),
         })
@@ -233,23 +233,6 @@ async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) ->
         }
     }
     b::finish(results)
-}
-
-/// The config cannot tell `expect: {}` from no `expect`; both mean "the call must work".
-fn expect_of(e: &crate::config::CaseExpect) -> Option<checks::behavioral::CaseExpect> {
-    let x = checks::behavioral::CaseExpect {
-        tool_is_error: e.tool_is_error,
-        protocol_error_code: e.protocol_error_code,
-        output_matches_schema: e.output_matches_schema,
-        jsonpath: e.jsonpath.clone(),
-        golden: e.golden.clone(),
-    };
-    let empty = x.tool_is_error.is_none()
-        && x.protocol_error_code.is_none()
-        && x.output_matches_schema.is_none()
-        && x.jsonpath.is_none()
-        && x.golden.is_none();
-    (!empty).then_some(x)
 }
 
 /// The drift family: the baseline as found (missing/invalid are findings here), compared

@@ -285,20 +285,12 @@ pub struct Suite {
 pub struct Case {
     pub name: String,
     pub args: Map<String, Value>,
-    /// All `None` when the case has no `expect`.
-    pub expect: CaseExpect,
+    /// `None` when the case has no `expect` (a smoke test).
+    pub expect: Option<CaseExpect>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CaseExpect {
-    pub tool_is_error: Option<bool>,
-    pub protocol_error_code: Option<i64>,
-    pub output_matches_schema: Option<bool>,
-    /// JSONPath → expected value, in the order written.
-    pub jsonpath: Option<Map<String, Value>>,
-    /// Relative to [`Loaded::dir`].
-    pub golden: Option<String>,
-}
+/// A case's expectations are the behavioral family's own type.
+pub use crate::checks::behavioral::CaseExpect;
 
 /// A successfully loaded config plus what the caller needs around it.
 #[derive(Debug, Clone, PartialEq)]

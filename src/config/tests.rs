@@ -737,9 +737,9 @@ suites:
     assert_eq!(c.suites[0].cases.len(), 2);
     let case = &c.suites[0].cases[0];
     assert_eq!(case.name, "reads an existing file");
-    assert_eq!(case.expect.tool_is_error, Some(false));
+    assert_eq!(case.expect.as_ref().unwrap().tool_is_error, Some(false));
     assert_eq!(
-        Value::Object(case.expect.jsonpath.clone().unwrap()),
+        Value::Object(case.expect.as_ref().unwrap().jsonpath.clone().unwrap()),
         json!({"$.content[0].type": "text"})
     );
 }
@@ -1028,10 +1028,13 @@ fn keys_numbers_and_booleans_are_not_interpolated() {
         json!({"n": 5, "b": true, "s": "value"})
     );
     assert_eq!(
-        case.expect.jsonpath.as_ref().unwrap()["$.x"],
+        case.expect.as_ref().unwrap().jsonpath.as_ref().unwrap()["$.x"],
         json!("value")
     );
-    assert_eq!(case.expect.golden.as_deref(), Some("value.json"));
+    assert_eq!(
+        case.expect.as_ref().unwrap().golden.as_deref(),
+        Some("value.json")
+    );
 }
 
 #[test]
@@ -1178,11 +1181,20 @@ fn suites_load_with_every_expectation() {
         Value::Object(full.args.clone()),
         json!({"a": 1, "b": 2.5, "c": 18446744073709551615u64})
     );
-    assert_eq!(full.expect.tool_is_error, Some(true));
-    assert_eq!(full.expect.protocol_error_code, Some(-32602));
-    assert_eq!(full.expect.output_matches_schema, Some(false));
-    assert_eq!(full.expect.golden.as_deref(), Some("golden/out.json"));
-    let jp = full.expect.jsonpath.as_ref().unwrap();
+    assert_eq!(full.expect.as_ref().unwrap().tool_is_error, Some(true));
+    assert_eq!(
+        full.expect.as_ref().unwrap().protocol_error_code,
+        Some(-32602)
+    );
+    assert_eq!(
+        full.expect.as_ref().unwrap().output_matches_schema,
+        Some(false)
+    );
+    assert_eq!(
+        full.expect.as_ref().unwrap().golden.as_deref(),
+        Some("golden/out.json")
+    );
+    let jp = full.expect.as_ref().unwrap().jsonpath.as_ref().unwrap();
     assert_eq!(
         jp.keys().collect::<Vec<_>>(),
         vec!["$.z", "$.a", "$.m"],
@@ -1191,7 +1203,7 @@ fn suites_load_with_every_expectation() {
     assert_eq!(jp["$.m"], Value::Null);
     let bare = &s[1].cases[1];
     assert!(bare.args.is_empty());
-    assert_eq!(bare.expect, CaseExpect::default());
+    assert_eq!(bare.expect, None);
 }
 
 #[test]

@@ -869,10 +869,8 @@ impl V {
             None => Map::new(),
             Some(n) => self.free_map(n, &join(path, "args")),
         };
-        let expect = match get(m, "expect") {
-            None => CaseExpect::default(),
-            Some(n) => self.case_expect(n, &join(path, "expect")),
-        };
+        // No `expect` (a smoke test) and `expect: {}` (the call must not throw) differ.
+        let expect = get(m, "expect").map(|n| self.case_expect(n, &join(path, "expect")));
         Some(Case {
             name: name?,
             args,
