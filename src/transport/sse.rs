@@ -8,6 +8,10 @@ pub struct Event {
     pub id: Option<String>,
 }
 
+/// A line or an event's data beyond this is dropped: a hostile stream cannot make us
+/// buffer without bound.
+const MAX_BUFFER: usize = 64 * 1024 * 1024;
+
 #[derive(Default)]
 pub struct Parser {
     buf: Vec<u8>,
@@ -38,7 +42,8 @@ impl Parser {
                         out.push(ev);
                     }
                 }
-                _ => self.buf.push(b),
+                _ if self.buf.len() < MAX_BUFFER => self.buf.push(b),
+                _ => {}
             }
         }
         out
@@ -67,6 +72,7 @@ impl Parser {
         };
         match field {
             "data" => match &mut self.data {
+                Some(d) if d.len() + value.len() >= MAX_BUFFER => {}
                 Some(d) => {
                     d.push('\n');
                     d.push_str(value);
