@@ -771,16 +771,8 @@ pub fn to_fixed(x: f64, digits: usize) -> String {
     }
 }
 
-/// ECMAScript Number-to-String for the values we print (thresholds in [0, 1]).
-pub fn js_number(x: f64) -> String {
-    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e21 {
-        format!("{}", x as i64)
-    } else if x != 0.0 && x.abs() < 1e-6 {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
-}
+/// ECMAScript number formatting (shared with the lockfile and reports).
+pub use crate::surface::json::js_number;
 
 #[cfg(test)]
 mod tests;

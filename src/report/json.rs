@@ -95,43 +95,8 @@ impl<F: Formatter> Formatter for JsFormatter<F> {
     }
 }
 
-/// ECMAScript `Number::prototype::toString` for finite values (JSON has no NaN/Infinity:
-/// those become `null`, as `JSON.stringify` does).
-pub fn js_number(v: f64) -> String {
-    if !v.is_finite() {
-        return "null".to_string();
-    }
-    if v == 0.0 {
-        return "0".to_string();
-    }
-    let sign = if v < 0.0 { "-" } else { "" };
-    // Rust's `{:e}` gives the shortest round-tripping digits, like ECMAScript.
-    let sci = format!("{:e}", v.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let k = digits.len() as i64;
-    let n = exp.parse::<i64>().unwrap_or(0) + 1; // decimal point position
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let e = if e >= 0 {
-            format!("+{e}")
-        } else {
-            e.to_string()
-        };
-        if k == 1 {
-            format!("{digits}e{e}")
-        } else {
-            format!("{}.{}e{e}", &digits[..1], &digits[1..])
-        }
-    };
-    format!("{sign}{body}")
-}
+/// ECMAScript number formatting, shared with the lockfile and the golden files.
+pub use crate::surface::json::js_number;
 
 #[cfg(test)]
 mod tests {

@@ -115,44 +115,8 @@ fn number_text(n: &serde_json::Number) -> String {
     js_number(n.as_f64().unwrap_or(0.0))
 }
 
-/// ECMAScript `Number.prototype.toString()` for a finite double (non-finite → `null`,
-/// as `JSON.stringify` does).
-pub fn js_number(x: f64) -> String {
-    if !x.is_finite() {
-        return "null".into();
-    }
-    if x == 0.0 {
-        return "0".into();
-    }
-    let sign = if x < 0.0 { "-" } else { "" };
-    // `{:e}` gives the shortest round-trip digits: "d.ddde<exp>".
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let exp: i64 = exp.parse().unwrap_or(0);
-    let k = digits.len() as i64;
-    let n = exp + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let es = if e >= 0 {
-            format!("+{e}")
-        } else {
-            e.to_string()
-        };
-        if k == 1 {
-            format!("{digits}e{es}")
-        } else {
-            format!("{}.{}e{es}", &digits[..1], &digits[1..])
-        }
-    };
-    format!("{sign}{body}")
-}
+/// ECMAScript number formatting, shared with the lockfile and the JSON reporter.
+pub use crate::surface::json::js_number;
 
 /// What a golden file holds for a result: the pinned value, canonical, 2-space
 /// indentation, one trailing newline.
