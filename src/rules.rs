@@ -83,6 +83,16 @@ pub fn rules_markdown() -> String {
          repository root (`GITHUB_WORKSPACE`, else the nearest directory holding `.git`), \
          so code scanning shows findings on that file.\n\n",
     );
+    out.push_str(
+        "**Protocol eras.** mcpward talks to servers of the stateful revisions (2024-11-05 … \
+         2025-11-25, `initialize` handshake) and of the stateless 2026-07-28 revision \
+         (`server/discover`, `_meta` on every request). With `server.protocol_era: auto` (the \
+         default) it sends `server/discover` first and falls back to `initialize` when the \
+         server does not speak the new revision; `legacy` / `modern` (or `--protocol-era`) \
+         force one, and an `expect.protocol_version` of a pre-2026 version means `legacy`. \
+         Every rule below works in both eras; the compliance rules marked for the 2026-07-28 \
+         revision are only emitted there, and `compliance/ping` is a skip there.\n\n",
+    );
     out.push_str("## Families\n\n");
     for (family, rules) in &families {
         out.push_str(&format!(
