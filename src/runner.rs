@@ -75,8 +75,8 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if let Some(dcfg) = &cfg.checks.drift {
         (ctx.progress)("Running drift checks...");
-        let listing = tools.get().await.clone();
-        out.extend(drift(client, ctx, dcfg, &listing, None).await);
+        let listing = tools.get().await;
+        out.extend(drift(client, ctx, dcfg, listing, None).await);
     }
     if cfg.checks.security {
         (ctx.progress)("Running security checks...");
@@ -94,8 +94,8 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
-        let listing = tools.get().await.clone();
-        out.extend(behavioral(client, ctx, &listing).await);
+        let listing = tools.get().await;
+        out.extend(behavioral(client, ctx, listing).await);
     }
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
