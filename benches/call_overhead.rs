@@ -20,6 +20,10 @@ const WARMUP: usize = 50;
 const ROUNDS: usize = 5;
 const TOOL: &str = "get_status";
 
+/// The integration tests' fixture helpers (HTTP fixture start-up and teardown).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 fn fixture() -> &'static str {
     env!("CARGO_BIN_EXE_mcpward-fixture")
 }
@@ -164,40 +168,6 @@ async fn ours_round(opts: ConnectOptions, samples: &mut Vec<Duration>) {
 
 // ---- HTTP -----------------------------------------------------------------------------
 
-struct HttpFixture {
-    child: Child,
-    url: String,
-}
-
-impl HttpFixture {
-    fn start() -> Self {
-        let mut child = Command::new(fixture())
-            .args(["--tools", "suites", "--http", "0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected fixture banner: {line:?}"))
-            .to_string();
-        HttpFixture { child, url }
-    }
-}
-
-impl Drop for HttpFixture {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 async fn raw_post(
     http: &reqwest::Client,
     url: &str,
@@ -309,7 +279,7 @@ fn main() {
     }
     report("stdio", raw, ours);
 
-    let server = HttpFixture::start();
+    let server = common::HttpFixture::start(&["--tools", "suites"]);
     let (mut raw, mut ours) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         rt.block_on(raw_http_round(&server.url, &mut raw));

@@ -136,12 +136,9 @@ fn init() -> u8 {
         out_line("Config file already exists: mcpward.yaml");
         return 0;
     }
-    // create_new: never clobber a file that appeared between the check and the write.
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(config::INIT_TEMPLATE.as_bytes()));
+    // Atomic and no-clobber: never a half-written template, never over a file that
+    // appeared between the check and the write.
+    let written = crate::fsutil::write_new_atomic(path, config::INIT_TEMPLATE.as_bytes());
     match written {
         Ok(()) => {
             out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");

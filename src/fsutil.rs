@@ -10,6 +10,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, bytes, |_| Ok(()))
 }
 
+/// Like [`write_atomic`], but never replaces an existing file (`init`): the rename fails
+/// with `AlreadyExists` instead.
+pub fn write_new_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let (tmp, _) = synced_temp(path, bytes, 0o644)?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// [`write_atomic`] with a hook that runs after the data is synced and before the rename
 /// (a test seam: a failure there must leave the old file intact and no temp file behind).
 pub fn write_atomic_with(
@@ -17,6 +25,23 @@ pub fn write_atomic_with(
     bytes: &[u8],
     before_rename: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    let mode = existing_mode(path).unwrap_or(0o644);
+    let (tmp, dir) = synced_temp(path, bytes, mode)?;
+    before_rename(tmp.as_file())?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable; not every platform can open a directory.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// The data in a temp file beside `path`, with `mode`, synced to disk.
+fn synced_temp(
+    path: &Path,
+    bytes: &[u8],
+    mode: u32,
+) -> std::io::Result<(tempfile::NamedTempFile, PathBuf)> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -28,20 +53,26 @@ pub fn write_atomic_with(
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o7777)
-            .unwrap_or(0o644);
         tmp.as_file()
             .set_permissions(std::fs::Permissions::from_mode(mode))?;
     }
+    #[cfg(not(unix))]
+    let _ = mode;
     tmp.as_file().sync_all()?;
-    before_rename(tmp.as_file())?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    // Make the rename itself durable; not every platform can open a directory.
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    Ok((tmp, dir))
+}
+
+#[cfg(unix)]
+fn existing_mode(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn existing_mode(_: &Path) -> Option<u32> {
+    None
 }
 
 #[cfg(test)]
@@ -65,6 +96,17 @@ mod tests {
                 "a new file is world-readable like any committed file"
             );
         }
+    }
+
+    #[test]
+    fn write_new_never_replaces() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("mcpward.yaml");
+        write_new_atomic(&p, b"first").unwrap();
+        let e = write_new_atomic(&p, b"second").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&p).unwrap(), b"first");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 
     #[test]

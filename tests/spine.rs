@@ -387,29 +387,27 @@ fn config_errors_exit_2_naming_the_key() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Config file not found"));
 
-    w.write(
-        "mcpward.yaml",
-        "server:\n  transport: http\n  url: file:///etc/passwd\n",
-    );
-    let o = w.run(&["run"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("server.url"), "{}", stderr(&o));
-
-    w.write(
-        "mcpward.yaml",
-        "server:\n  transport: stdio\n  command: x\ntimeouts:\n  call_ms: fast\n",
-    );
-    let o = w.run(&["run"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("timeouts.call_ms"), "{}", stderr(&o));
-
-    w.write(
-        "mcpward.yaml",
-        "server:\n  transport: stdio\n  command: ${MCPWARD_SURELY_UNSET_VAR}\n",
-    );
-    let o = w.run(&["run"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("Environment variable \"MCPWARD_SURELY_UNSET_VAR\" is not set"));
+    // Each broken config exits 2 with a message naming the key or variable.
+    let cases = [
+        (
+            "server:\n  transport: http\n  url: file:///etc/passwd\n",
+            "server.url",
+        ),
+        (
+            "server:\n  transport: stdio\n  command: x\ntimeouts:\n  call_ms: fast\n",
+            "timeouts.call_ms",
+        ),
+        (
+            "server:\n  transport: stdio\n  command: ${MCPWARD_SURELY_UNSET_VAR}\n",
+            "Environment variable \"MCPWARD_SURELY_UNSET_VAR\" is not set",
+        ),
+    ];
+    for (config, named) in cases {
+        w.write("mcpward.yaml", config);
+        let o = w.run(&["run"]);
+        assert_eq!(o.status.code(), Some(2), "{config}");
+        assert!(stderr(&o).contains(named), "{named}: {}", stderr(&o));
+    }
 
     // A typo'd key is a warning naming it (DECISIONS #10); the run goes on.
     let tag = unique_tag("typo");

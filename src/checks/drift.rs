@@ -537,19 +537,7 @@ mod tests {
 
     #[test]
     fn legacy_v1_baseline_diffs_clean() {
-        let legacy = r#"{
-  "protocolVersion": "2025-11-25",
-  "capabilities": { "tools": {}, "resources": {}, "prompts": {} },
-  "tools": {
-    "read_data": {
-      "descriptionHash": "sha256:405ef34966d12a6d1a86c5aed4b332524e0e61db9c23906322fd0e12979a8605",
-      "inputSchema": { "type": "object", "properties": { "path": { "type": "string", "description": "Path to read" } }, "required": ["path"] },
-      "outputSchema": null,
-      "annotations": { "readOnlyHint": true }
-    }
-  },
-  "meta": { "mcpwardVersion": "0.1.0", "capturedAt": "2026-07-21T23:33:17.604Z", "serverName": "drift-server", "serverVersion": "1.0.0" }
-}"#;
+        let legacy = include_str!("../../fixtures/lockfiles/legacy-v1.lock.json");
         let loaded = parse(legacy).unwrap();
         assert_eq!(loaded.warnings.len(), 2);
         let tools: Vec<Value> = tools_of(include_str!(

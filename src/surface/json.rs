@@ -44,6 +44,30 @@ pub fn js_number(x: f64) -> String {
     }
 }
 
+/// The JSON type name of a value (`null`, `boolean`, `number`, `string`, `array`, `object`).
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The string members of an array value (non-strings skipped; anything else is empty).
+pub fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The double a JSON number becomes in JavaScript.
 pub fn as_f64(n: &serde_json::Number) -> f64 {
     n.as_f64().unwrap_or(0.0)

@@ -2,7 +2,7 @@
 //! and an atomic write (lockfile.md §2, §4, §9; DECISIONS #18–#20, #39).
 
 use super::canonical::{canonical_version_warning, canonicalize_schema};
-use super::json::{js_key_order, js_number, path_segment, to_pretty};
+use super::json::{js_key_order, js_number, path_segment, to_pretty, type_name};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -251,17 +251,6 @@ impl LockfileError {
 pub struct Loaded {
     pub lockfile: Lockfile,
     pub warnings: Vec<String>,
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 fn invalid(path: &str, reason: impl Into<String>) -> LockfileError {
@@ -669,19 +658,8 @@ mod tests {
         assert_eq!(back.era(), "modern");
     }
 
-    const LEGACY: &str = r#"{
-  "protocolVersion": "2025-11-25",
-  "capabilities": { "tools": {}, "resources": {}, "prompts": {} },
-  "tools": {
-    "read_data": {
-      "descriptionHash": "sha256:405ef34966d12a6d1a86c5aed4b332524e0e61db9c23906322fd0e12979a8605",
-      "inputSchema": { "type": "object", "properties": { "path": { "type": "string", "description": "Path to read" } }, "required": ["path"] },
-      "outputSchema": null,
-      "annotations": { "readOnlyHint": true }
-    }
-  },
-  "meta": { "mcpwardVersion": "0.1.0", "capturedAt": "2026-07-21T23:33:17.604Z", "serverName": "drift-server", "serverVersion": "1.0.0" }
-}"#;
+    /// The lockfile.md §9.3 legacy v1 example, as committed for the end-to-end test too.
+    const LEGACY: &str = include_str!("../../fixtures/lockfiles/legacy-v1.lock.json");
 
     #[test]
     fn legacy_v1_migrates() {

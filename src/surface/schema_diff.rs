@@ -873,17 +873,7 @@ impl<'a> Walker<'a> {
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let req = |v: &Value| -> Vec<String> {
-            v.get("required")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
+        let req = |v: &Value| crate::surface::json::strings(v.get("required"));
         let (rb, rc) = (req(b), req(c));
         let mut names: Vec<String> = Vec::new();
         for n in pb.keys().chain(pc.keys()).chain(rb.iter()).chain(rc.iter()) {

@@ -6,6 +6,7 @@ use super::canonical::MAX_DEPTH;
 use super::json::{js_key_order, js_string_form, to_compact_opt};
 use super::schema_diff::{Change, DriftClass};
 use crate::model::Finding;
+use crate::surface::json::type_name as type_of;
 use crate::transport::CallOutcome;
 use serde_json::{json, Map, Value};
 
@@ -218,17 +219,6 @@ pub fn extract(result: &Value) -> Option<(Source, Value)> {
     Some((Source::Content, Value::Object(kinds)))
 }
 
-fn type_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 fn new_node() -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("types".into(), Value::Array(vec![]));
@@ -363,15 +353,7 @@ struct ShapeDiff<'a> {
 }
 
 fn types_of(node: &Value) -> Vec<String> {
-    node.get("types")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+    crate::surface::json::strings(node.get("types"))
 }
 
 fn count(v: &Value, key: &str) -> u64 {

@@ -827,20 +827,9 @@ impl Client {
             let list_versions = |l: &[String]| format!("[{}]", l.join(", "));
             match verdict {
                 Verdict::Modern(result) => {
-                    let supported = string_list(result.get("supportedVersions")).unwrap_or_else(
-                        || {
-                            result
-                                .get("supportedVersions")
-                                .and_then(Value::as_array)
-                                .map(|a| {
-                                    a.iter()
-                                        .filter_map(Value::as_str)
-                                        .map(str::to_string)
-                                        .collect()
-                                })
-                                .unwrap_or_default()
-                        },
-                    );
+                    // All strings when well-formed; otherwise the string members.
+                    let supported = string_list(result.get("supportedVersions"))
+                        .unwrap_or_else(|| crate::surface::json::strings(result.get("supportedVersions")));
                     return match choose_version(&supported) {
                         VersionChoice::Modern(v) => {
                             *lock(&self.m.discover_status) = status;
