@@ -2,7 +2,8 @@
 //! Canonical forms feed only the drift hash and the stored text; security checks read the
 //! raw server text.
 
-use super::json::{js_key_order, js_string_form, utf16_cmp};
+use super::json::{escape_into, js_key_order, js_string_form, utf16_cmp, write_compact};
+use super::schema_text::SchemaText;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
@@ -115,6 +116,67 @@ fn canon(v: &Value, depth: usize) -> Result<Value, String> {
         }
         other => other.clone(),
     })
+}
+
+/// `canonicalize_schema` written straight to compact text, without building the canonical
+/// tree: the same bytes as `to_compact(&canonicalize_schema(v)?)` (a test holds them equal).
+pub fn canonical_schema_text(v: &Value) -> Result<SchemaText, String> {
+    let mut out = String::new();
+    canon_text(v, 0, &mut out)?;
+    Ok(SchemaText::from_compact(out))
+}
+
+fn canon_text(v: &Value, depth: usize, out: &mut String) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(DEPTH_ERROR.to_string());
+    }
+    match v {
+        Value::String(s) if s.is_ascii() => escape_into(s, out),
+        Value::String(s) => escape_into(&s.nfc().collect::<String>(), out),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, e) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canon_text(e, depth + 1, out)?;
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
+            keys.sort_by(|a, b| utf16_cmp(a, b));
+            out.push('{');
+            for (i, k) in js_key_order(keys).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                escape_into(k, out);
+                out.push(':');
+                match &m[k] {
+                    Value::Array(items) if k == "required" => {
+                        if depth + 1 > MAX_DEPTH {
+                            return Err(DEPTH_ERROR.to_string());
+                        }
+                        let mut items: Vec<&Value> = items.iter().collect();
+                        items.sort_by(|a, b| utf16_cmp(&js_string_form(a), &js_string_form(b)));
+                        out.push('[');
+                        for (j, item) in items.into_iter().enumerate() {
+                            if j > 0 {
+                                out.push(',');
+                            }
+                            write_compact(item, out);
+                        }
+                        out.push(']');
+                    }
+                    other => canon_text(other, depth + 1, out)?,
+                }
+            }
+            out.push('}');
+        }
+        other => write_compact(other, out),
+    }
+    Ok(())
 }
 
 /// The stderr warning of lockfile.md §7.1, when the baseline used other rules.
@@ -314,6 +376,28 @@ mod tests {
         assert_eq!(out["enum"], json!(["b", "a"]));
         assert_eq!(out["required"], json!(["e\u{301}"]));
         assert!(out["properties"].get("__proto__").is_some());
+    }
+
+    #[test]
+    fn canonical_text_is_the_compact_canonical_tree() {
+        use crate::surface::json::to_compact;
+        let deep = (0..70).fold(json!("leaf"), |v, _| json!({ "x": v }));
+        let cases = [
+            json!(null),
+            json!({"type":"object","required":["z","a",3,null,{"b":1,"a":2}],"properties":{"z":{"type":"string","enum":["Cafe\u{301}", 1.50, 1e21]},"10":{},"2":[]}}),
+            json!({"properties": {"b":{}, "10":{}, "2":{}, "B":{}, "é":{}, "_x":{}}, "required": ["b","10","2","B"]}),
+            json!({"enum": ["b", "a"], "required": ["e\u{301}"], "nested": [[{"y": 1, "x": [true, "ü"]}]]}),
+            json!(["top", "level", {"k": -0.0}]),
+            json!({"required": "not an array", "anyOf": [{"required": []}]}),
+            deep,
+        ];
+        for v in cases {
+            match (canonical_schema_text(&v), canonicalize_schema(&v)) {
+                (Ok(text), Ok(tree)) => assert_eq!(text.as_str(), to_compact(&tree), "{v}"),
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!("disagree on {v}: {a:?} vs {b:?}"),
+            }
+        }
     }
 
     #[test]

@@ -2,12 +2,13 @@
 //! does the I/O (listing every page, output sampling) and passes the results in.
 
 use super::canonical::{
-    canonicalize_description, canonicalize_schema, sha256_tag, CANONICAL_VERSION,
+    canonical_schema_text, canonicalize_description, sha256_tag, CANONICAL_VERSION,
 };
 use super::json::js_key_order;
 use super::lockfile::{
     AuthContext, Capabilities, Environment, Lockfile, Meta, ProtocolMeta, Target, ToolEntry,
 };
+use super::schema_text::SchemaText;
 use crate::transport::{Era, ServerHello};
 use serde_json::{Map, Value};
 
@@ -139,8 +140,8 @@ fn capture_tool(
             .unwrap_or(""),
     );
     let schema = |key: &str| match tool.get(key) {
-        None | Some(Value::Null) => Ok(Value::Null),
-        Some(v) => canonicalize_schema(v).map_err(|e| format!("Tool \"{name}\" {key}: {e}")),
+        None | Some(Value::Null) => Ok(SchemaText::null()),
+        Some(v) => canonical_schema_text(v).map_err(|e| format!("Tool \"{name}\" {key}: {e}")),
     };
     let annotations = tool.get("annotations").and_then(Value::as_object).map(|a| {
         let mut m = Map::new();

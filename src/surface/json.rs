@@ -112,7 +112,13 @@ pub fn js_ordered(map: &Map<String, Value>) -> Map<String, Value> {
 
 /// Ascending UTF-16 code-unit order (JavaScript's default string sort), not code-point order.
 pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    // Without characters outside the BMP (4-byte UTF-8), UTF-8 byte order is UTF-16 order.
+    let bmp = |s: &str| s.bytes().all(|x| x < 0xF0);
+    if bmp(a) && bmp(b) {
+        a.as_bytes().cmp(b.as_bytes())
+    } else {
+        a.encode_utf16().cmp(b.encode_utf16())
+    }
 }
 
 /// JavaScript `String(value)` for the values a JSON document can hold.
@@ -134,21 +140,31 @@ pub fn js_string_form(v: &Value) -> String {
     }
 }
 
-fn escape_into(s: &str, out: &mut String) {
+pub(crate) fn escape_into(s: &str, out: &mut String) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    // Copy runs that need no escape in one go; lockfiles are megabytes of such text.
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0c => "\\f",
+            b'\r' => "\\r",
+            b if b < 0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            out.push_str(&format!("\\u{b:04x}"));
+        } else {
+            out.push_str(esc);
         }
+        start = i + 1;
     }
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
@@ -217,6 +233,16 @@ fn write(v: &Value, indent: Option<usize>, level: usize, out: &mut String) {
 }
 
 /// `JSON.stringify(v, null, 2)`: the lockfile layout (no trailing newline).
+/// `JSON.stringify(v, null, 2)` of a value nested `level` deep, appended to `out`.
+pub(crate) fn write_pretty_at(v: &Value, level: usize, out: &mut String) {
+    write(v, Some(2), level, out);
+}
+
+/// `JSON.stringify(v)`, appended to `out`.
+pub(crate) fn write_compact(v: &Value, out: &mut String) {
+    write(v, None, 0, out);
+}
+
 pub fn to_pretty(v: &Value) -> String {
     let mut out = String::new();
     write(v, Some(2), 0, &mut out);

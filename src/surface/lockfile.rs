@@ -1,8 +1,10 @@
 //! Lockfile v2: the model, its byte-exact rendering, reading (v2 as is, legacy v1 migrated),
 //! and an atomic write (lockfile.md §2, §4, §9; DECISIONS #18–#20, #39).
 
-use super::canonical::{canonical_version_warning, canonicalize_schema};
-use super::json::{js_key_order, js_number, path_segment, to_pretty, type_name};
+use super::canonical::{canonical_schema_text, canonical_version_warning};
+use super::json::{escape_into, js_key_order, js_number, path_segment, type_name, write_pretty_at};
+use super::schema_text::SchemaText;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -45,9 +47,9 @@ pub struct ToolEntry {
     pub description_hash: String,
     /// Canonical text; `None` is written as `null` (full_text off, or a legacy baseline).
     pub description: Option<String>,
-    /// Canonical schema, `Value::Null` when the tool has none.
-    pub input_schema: Value,
-    pub output_schema: Value,
+    /// Canonical schema (as stored, for a loaded v2 file), `null` when the tool has none.
+    pub input_schema: SchemaText,
+    pub output_schema: SchemaText,
     /// `None` is written as `null`; members in stored order.
     pub annotations: Option<Map<String, Value>>,
     /// Inferred output shape (`lockfile.md` §2.2.1); omitted from the file when `None`.
@@ -146,13 +148,91 @@ impl Lockfile {
         Value::Object(root)
     }
 
-    /// The file's bytes: `JSON.stringify(lockfile, null, 2)`, no trailing newline.
+    /// The file's bytes: `JSON.stringify(lockfile, null, 2)`, no trailing newline. Written
+    /// straight from the model (the same bytes as `to_pretty(&self.to_value())`, which a
+    /// test holds equal): a 10,000-tool surface is never copied into a tree.
     pub fn render(&self) -> String {
-        to_pretty(&self.to_value())
+        let schema_bytes: usize = self
+            .tools
+            .iter()
+            .map(|(_, t)| t.input_schema.as_str().len() + t.output_schema.as_str().len())
+            .sum();
+        let mut out = String::with_capacity(4096 + schema_bytes * 3);
+        out.push_str("{\n  \"protocolVersion\": ");
+        escape_into(&self.protocol_version, &mut out);
+        out.push_str(",\n  \"capabilities\": ");
+        let mut caps = Map::new();
+        caps.insert("tools".into(), self.capabilities.tools.clone());
+        caps.insert("resources".into(), self.capabilities.resources.clone());
+        caps.insert("prompts".into(), self.capabilities.prompts.clone());
+        write_pretty_at(&Value::Object(caps), 1, &mut out);
+        out.push_str(",\n  \"tools\": ");
+        if self.tools.is_empty() {
+            out.push_str("{}");
+        } else {
+            let slot: std::collections::HashMap<&str, &ToolEntry> =
+                self.tools.iter().map(|(n, t)| (n.as_str(), t)).collect();
+            out.push('{');
+            for (i, name) in js_key_order(self.tools.iter().map(|(n, _)| n.as_str()))
+                .into_iter()
+                .enumerate()
+            {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str("\n    ");
+                escape_into(name, &mut out);
+                out.push_str(": ");
+                slot[name].write_pretty(&mut out);
+            }
+            out.push_str("\n  }");
+        }
+        out.push_str(",\n  \"meta\": ");
+        write_pretty_at(&self.meta.to_value(), 1, &mut out);
+        out.push_str("\n}");
+        out
     }
 }
 
 impl ToolEntry {
+    /// The entry as `to_value` would render at its place in the file (two levels deep).
+    fn write_pretty(&self, out: &mut String) {
+        const MEMBER: &str = "\n      ";
+        out.push('{');
+        out.push_str(MEMBER);
+        out.push_str("\"descriptionHash\": ");
+        escape_into(&self.description_hash, out);
+        out.push(',');
+        out.push_str(MEMBER);
+        out.push_str("\"description\": ");
+        match &self.description {
+            Some(d) => escape_into(d, out),
+            None => out.push_str("null"),
+        }
+        out.push(',');
+        out.push_str(MEMBER);
+        out.push_str("\"inputSchema\": ");
+        self.input_schema.write_pretty(3, out);
+        out.push(',');
+        out.push_str(MEMBER);
+        out.push_str("\"outputSchema\": ");
+        self.output_schema.write_pretty(3, out);
+        out.push(',');
+        out.push_str(MEMBER);
+        out.push_str("\"annotations\": ");
+        match &self.annotations {
+            Some(a) => write_pretty_at(&Value::Object(a.clone()), 3, out),
+            None => out.push_str("null"),
+        }
+        if let Some(shape) = &self.output_shape {
+            out.push(',');
+            out.push_str(MEMBER);
+            out.push_str("\"outputShape\": ");
+            write_pretty_at(shape, 3, out);
+        }
+        out.push_str("\n    }");
+    }
+
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();
         m.insert(
@@ -163,8 +243,8 @@ impl ToolEntry {
             "description".into(),
             self.description.clone().map_or(Value::Null, Value::String),
         );
-        m.insert("inputSchema".into(), self.input_schema.clone());
-        m.insert("outputSchema".into(), self.output_schema.clone());
+        m.insert("inputSchema".into(), self.input_schema.to_value());
+        m.insert("outputSchema".into(), self.output_schema.to_value());
         m.insert(
             "annotations".into(),
             self.annotations.clone().map_or(Value::Null, Value::Object),
@@ -330,8 +410,47 @@ impl<'a> Obj<'a> {
     }
 }
 
+/// Members of one JSON object, each left as unparsed text (file order; a repeated key keeps
+/// its first position and its last value, like `JSON.parse`).
+type RawMap<'a> = indexmap::IndexMap<String, &'a RawValue>;
+
+/// Where the tool entries come from: a parsed tree, or (v2 fast path) the `tools` member
+/// as text, so a 10,000-tool file never becomes a tree of schemas.
+#[derive(Clone, Copy)]
+enum ToolsSource<'a> {
+    Tree,
+    Raw(Option<&'a RawValue>),
+}
+
+fn small_value(raw: &RawValue) -> Value {
+    // RawValue has been validated as JSON already.
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+/// The v2 fast path: every root member except `tools` parsed as usual, tool schemas kept as
+/// text. `None` when the text is not a v2 object; the tree path then decides (and reports
+/// syntax errors exactly as before).
+fn parse_v2_fast(text: &str) -> Option<Result<Lockfile, LockfileError>> {
+    let raw_root: RawMap = serde_json::from_str(text).ok()?;
+    let mut root = Map::new();
+    for (k, v) in &raw_root {
+        if k != "tools" {
+            root.insert(k.clone(), small_value(v));
+        }
+    }
+    let version = root.get("meta").and_then(|m| m.get("schemaVersion"));
+    if version.and_then(Value::as_f64) != Some(2.0) {
+        return None;
+    }
+    let tools = raw_root.get("tools").copied();
+    Some(parse_v2(&root, ToolsSource::Raw(tools)))
+}
+
 /// Parses lockfile text (lockfile.md §9.1): v2 as is, anything else below 2 as legacy v1.
 pub fn parse(text: &str) -> Result<Loaded, LockfileError> {
+    if let Some(lockfile) = parse_v2_fast(text) {
+        return Ok(with_version_warning(lockfile?, Vec::new()));
+    }
     let root: Value = serde_json::from_str(text).map_err(|e| LockfileError::Json(e.to_string()))?;
     let Value::Object(map) = &root else {
         return Err(wrong_type("$", "an object", &root));
@@ -339,7 +458,7 @@ pub fn parse(text: &str) -> Result<Loaded, LockfileError> {
     let schema_version = map.get("meta").and_then(|m| m.get("schemaVersion"));
     let mut warnings = Vec::new();
     let lockfile = match schema_version {
-        Some(Value::Number(n)) if n.as_f64() == Some(2.0) => parse_v2(map)?,
+        Some(Value::Number(n)) if n.as_f64() == Some(2.0) => parse_v2(map, ToolsSource::Tree)?,
         Some(Value::Number(n)) if n.as_f64().is_some_and(|x| x > 2.0) => {
             return Err(LockfileError::TooNew(js_number(n.as_f64().unwrap_or(0.0))))
         }
@@ -348,10 +467,14 @@ pub fn parse(text: &str) -> Result<Loaded, LockfileError> {
             parse_legacy(map)?
         }
     };
+    Ok(with_version_warning(lockfile, warnings))
+}
+
+fn with_version_warning(lockfile: Lockfile, mut warnings: Vec<String>) -> Loaded {
     if let Some(w) = canonical_version_warning(lockfile.meta.canonical_version) {
         warnings.push(w);
     }
-    Ok(Loaded { lockfile, warnings })
+    Loaded { lockfile, warnings }
 }
 
 fn parse_capabilities(root: &Obj) -> Result<Capabilities, LockfileError> {
@@ -371,8 +494,15 @@ fn parse_capabilities(root: &Obj) -> Result<Capabilities, LockfileError> {
     Ok(caps)
 }
 
-fn parse_tools(root: &Obj, legacy: bool) -> Result<Vec<(String, ToolEntry)>, LockfileError> {
+fn parse_tools(
+    root: &Obj,
+    source: ToolsSource,
+    legacy: bool,
+) -> Result<Vec<(String, ToolEntry)>, LockfileError> {
     let tools_path = root.child("tools");
+    if let ToolsSource::Raw(raw) = source {
+        return parse_tools_raw(&tools_path, raw);
+    }
     let tools = match root.map.get("tools") {
         None => return Err(invalid(&tools_path, "missing")),
         Some(Value::Object(m)) => m,
@@ -391,29 +521,88 @@ fn parse_tools(root: &Obj, legacy: bool) -> Result<Vec<(String, ToolEntry)>, Loc
             Some(v) => return Err(wrong_type(&path, "an object", v)),
             None => continue,
         };
-        out.push((name.to_string(), parse_entry(&entry, legacy)?));
+        let schema = |key: &str| match entry.map.get(key) {
+            None => SchemaIn::Missing,
+            Some(v) => SchemaIn::Tree(v),
+        };
+        let (input, output) = (schema("inputSchema"), schema("outputSchema"));
+        out.push((
+            name.to_string(),
+            parse_entry(&entry, input, output, legacy)?,
+        ));
     }
     Ok(out)
 }
 
-fn parse_entry(e: &Obj, legacy: bool) -> Result<ToolEntry, LockfileError> {
+/// `tools` of the v2 fast path: same checks and messages as the tree path.
+fn parse_tools_raw(
+    tools_path: &str,
+    raw: Option<&RawValue>,
+) -> Result<Vec<(String, ToolEntry)>, LockfileError> {
+    let raw = raw.ok_or_else(|| invalid(tools_path, "missing"))?;
+    let tools: RawMap = serde_json::from_str(raw.get())
+        .map_err(|_| wrong_type(tools_path, "an object", &small_value(raw)))?;
+    let mut out = Vec::with_capacity(tools.len());
+    for name in js_key_order(tools.keys().map(String::as_str)) {
+        let path = format!("{tools_path}{}", path_segment(name));
+        let entry_raw = tools[name];
+        let members: RawMap = serde_json::from_str(entry_raw.get())
+            .map_err(|_| wrong_type(&path, "an object", &small_value(entry_raw)))?;
+        let mut small = Map::new();
+        let (mut input, mut output) = (SchemaIn::Missing, SchemaIn::Missing);
+        for (k, v) in &members {
+            match k.as_str() {
+                "inputSchema" => input = SchemaIn::Raw(v),
+                "outputSchema" => output = SchemaIn::Raw(v),
+                _ => {
+                    small.insert(k.clone(), small_value(v));
+                }
+            }
+        }
+        let entry = Obj {
+            map: &small,
+            path,
+            strict: true,
+        };
+        out.push((name.to_string(), parse_entry(&entry, input, output, false)?));
+    }
+    Ok(out)
+}
+
+/// A tool entry's schema member as found.
+#[derive(Clone, Copy)]
+enum SchemaIn<'a> {
+    Missing,
+    Tree(&'a Value),
+    Raw(&'a RawValue),
+}
+
+fn parse_entry(
+    e: &Obj,
+    input: SchemaIn,
+    output: SchemaIn,
+    legacy: bool,
+) -> Result<ToolEntry, LockfileError> {
     let description_hash = match e.map.get("descriptionHash") {
         Some(Value::String(s)) => s.clone(),
         None => return Err(invalid(&e.child("descriptionHash"), "missing")),
         Some(v) => return Err(wrong_type(&e.child("descriptionHash"), "a string", v)),
     };
     let description = e.string_or_null("description")?;
-    let schema = |key: &str| -> Result<Value, LockfileError> {
-        match e.map.get(key) {
-            None if legacy => Ok(Value::Null),
-            None => Err(invalid(&e.child(key), "missing")),
+    let schema = |key: &str, found: SchemaIn| -> Result<SchemaText, LockfileError> {
+        match found {
+            SchemaIn::Missing if legacy => Ok(SchemaText::null()),
+            SchemaIn::Missing => Err(invalid(&e.child(key), "missing")),
             // v2 files are used as written; legacy schemas were stored raw (§9.2).
-            Some(v) if legacy => canonicalize_schema(v).map_err(|m| invalid(&e.child(key), m)),
-            Some(v) => Ok(v.clone()),
+            SchemaIn::Tree(v) if legacy => {
+                canonical_schema_text(v).map_err(|m| invalid(&e.child(key), m))
+            }
+            SchemaIn::Tree(v) => Ok(SchemaText::from_value(v)),
+            SchemaIn::Raw(r) => Ok(SchemaText::from_json_text(r.get())),
         }
     };
-    let input_schema = schema("inputSchema")?;
-    let output_schema = schema("outputSchema")?;
+    let input_schema = schema("inputSchema", input)?;
+    let output_schema = schema("outputSchema", output)?;
     let annotations = match e.map.get("annotations") {
         None | Some(Value::Null) => None,
         Some(Value::Object(m)) => Some(m.clone()),
@@ -434,7 +623,7 @@ fn parse_entry(e: &Obj, legacy: bool) -> Result<ToolEntry, LockfileError> {
     })
 }
 
-fn parse_v2(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
+fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, LockfileError> {
     let root = Obj {
         map,
         path: "$".into(),
@@ -442,7 +631,7 @@ fn parse_v2(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
     };
     let protocol_version = root.string("protocolVersion", "")?;
     let capabilities = parse_capabilities(&root)?;
-    let tools = parse_tools(&root, false)?;
+    let tools = parse_tools(&root, source, false)?;
     let meta = root
         .object("meta")?
         .ok_or_else(|| invalid("$.meta", "missing"))?;
@@ -544,7 +733,7 @@ fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
             _ => default.to_string(),
         }
     };
-    let tools = parse_tools(&root, true)?;
+    let tools = parse_tools(&root, ToolsSource::Tree, true)?;
     Ok(Lockfile {
         protocol_version: root.string("protocolVersion", "")?,
         capabilities: parse_capabilities(&root)?,
@@ -642,6 +831,65 @@ mod tests {
         assert_eq!(loaded.lockfile.era(), "legacy");
     }
 
+    /// A surface with the awkward cases: index-like names, empty and absent schemas, Unicode,
+    /// annotations, an output shape.
+    fn varied() -> Lockfile {
+        use crate::surface::capture::{capture, CaptureOptions};
+        use crate::transport::{Era, ServerHello};
+        let tools = vec![
+            json!({"name": "b", "description": "B\u{301}", "inputSchema": {"type": "object", "properties": {"10": {}, "2": {"enum": [1.5, -0.0, 1e21]}}, "required": ["2", "10"]}}),
+            json!({"name": "10", "inputSchema": {}, "outputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true, "idempotentHint": false}}),
+            json!({"name": "2", "description": "quote \" and \\ and \n", "inputSchema": {"anyOf": [[], {}, [[]]]}}),
+            json!({"name": "é", "inputSchema": {"type": "object"}, "annotations": {}}),
+        ];
+        let hello = ServerHello {
+            era: Era::Modern,
+            protocol_version: "2026-07-28".into(),
+            server_info: json!({"name": "s", "version": "1"}),
+            capabilities: json!({"tools": {"listChanged": true}}),
+            instructions: None,
+            supported_versions: vec!["2026-07-28".into()],
+            discover: None,
+        };
+        let mut opts = CaptureOptions::new("2026-01-01T00:00:00.000Z");
+        opts.output_shapes = vec![("é".into(), json!({"type": "object", "fields": {}}))];
+        capture(&hello, &tools, &opts).unwrap()
+    }
+
+    #[test]
+    fn streamed_rendering_is_the_tree_rendering() {
+        use crate::surface::json::to_pretty;
+        let lf = varied();
+        assert_eq!(lf.render(), to_pretty(&lf.to_value()));
+        let empty = Lockfile {
+            tools: vec![],
+            ..lf.clone()
+        };
+        assert_eq!(empty.render(), to_pretty(&empty.to_value()));
+        // Tools out of JavaScript key order (a hand-built model) still render in it.
+        let mut reversed = lf.clone();
+        reversed.tools.reverse();
+        assert_eq!(reversed.render(), to_pretty(&reversed.to_value()));
+    }
+
+    #[test]
+    fn fast_and_tree_paths_read_the_same_lockfile() {
+        let text = varied().render();
+        let fast = parse(&text).unwrap().lockfile;
+        let root: Value = serde_json::from_str(&text).unwrap();
+        let tree = parse_v2(root.as_object().unwrap(), ToolsSource::Tree).unwrap();
+        assert_eq!(fast, tree);
+        assert_eq!(fast, varied());
+        assert_eq!(fast.render(), text);
+        // A hand-formatted file: other whitespace, same values.
+        let compact = serde_json::to_string(&root).unwrap();
+        let reread = parse(&compact).unwrap().lockfile;
+        for ((n1, a), (n2, b)) in reread.tools.iter().zip(&fast.tools) {
+            assert_eq!(n1, n2);
+            assert_eq!(a.input_schema.to_value(), b.input_schema.to_value());
+        }
+    }
+
     #[test]
     fn modern_protocol_member_is_last() {
         let mut lf = parse(EXAMPLE).unwrap().lockfile;
@@ -681,7 +929,14 @@ mod tests {
         let t = lf.tool("read_data").unwrap();
         assert_eq!(t.description, None);
         // Schema canonicalized on migration: keys sorted.
-        let keys: Vec<&String> = t.input_schema.as_object().unwrap().keys().collect();
+        let keys: Vec<String> = t
+            .input_schema
+            .to_value()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
         assert_eq!(keys, ["properties", "required", "type"]);
     }
 

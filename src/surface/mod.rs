@@ -6,5 +6,6 @@ pub mod capture;
 pub mod json;
 pub mod lockfile;
 pub mod schema_diff;
+pub mod schema_text;
 pub mod shape;
 pub mod text;

@@ -1236,20 +1236,32 @@ pub fn diff_surfaces(base: &Lockfile, curr: &Lockfile) -> Vec<Change> {
                 current: Some(shown(c)),
             });
         }
-        out.extend(diff_schema(
-            name,
-            "inputSchema",
-            Direction::Input,
-            &b.input_schema,
-            &c.input_schema,
-        ));
-        out.extend(diff_schema(
-            name,
-            "outputSchema",
-            Direction::Output,
-            &b.output_schema,
-            &c.output_schema,
-        ));
+        for (label, dir, bs, cs) in [
+            (
+                "inputSchema",
+                Direction::Input,
+                &b.input_schema,
+                &c.input_schema,
+            ),
+            (
+                "outputSchema",
+                Direction::Output,
+                &b.output_schema,
+                &c.output_schema,
+            ),
+        ] {
+            // Equal text is equal JSON: the unchanged tool costs one memory compare. Only a
+            // schema whose text differs is parsed for the structural walk.
+            if bs != cs {
+                out.extend(diff_schema(
+                    name,
+                    label,
+                    dir,
+                    &bs.to_value(),
+                    &cs.to_value(),
+                ));
+            }
+        }
         if let (Some(sb), Some(sc)) = (&b.output_shape, &c.output_shape) {
             out.extend(super::shape::diff_shapes(name, sb, sc));
         }
@@ -2128,8 +2140,8 @@ mod tests {
         ToolEntry {
             description_hash: String::new(),
             description: None,
-            input_schema: Value::Null,
-            output_schema: Value::Null,
+            input_schema: crate::surface::schema_text::SchemaText::null(),
+            output_schema: crate::surface::schema_text::SchemaText::null(),
             annotations: ann.and_then(|a| a.as_object().cloned()),
             output_shape: None,
         }

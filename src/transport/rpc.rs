@@ -162,7 +162,7 @@ impl Dispatcher {
     }
 
     fn dispatch_one(&self, msg: Value) {
-        let Value::Object(obj) = msg else {
+        let Value::Object(mut obj) = msg else {
             self.record_stray(msg.to_string().as_bytes());
             return;
         };
@@ -186,9 +186,10 @@ impl Dispatcher {
             .remove(&id);
         // A response for an unknown or abandoned id is ignored, like the reference client.
         let Some(p) = pending else { return };
+        // The result is moved out, not cloned: a listing page can be megabytes.
         let outcome = match obj.get("error") {
             Some(err) => Err(protocol_error(err)),
-            None => Ok(obj.get("result").cloned().unwrap_or(Value::Null)),
+            None => Ok(obj.remove("result").unwrap_or(Value::Null)),
         };
         let _ = p.tx.send(outcome);
     }
