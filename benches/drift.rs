@@ -8,9 +8,11 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// `MCPWARD_BENCH_BIN_DIR` (for a profiling build elsewhere), else `target/release`.
 fn bin(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("target/release")
+    std::env::var_os("MCPWARD_BENCH_BIN_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release"))
         .join(name)
 }
 
@@ -78,21 +80,14 @@ fn main() {
         };
         std::fs::write(dir.path().join("v1.yaml"), cfg("")).unwrap();
         std::fs::write(dir.path().join("v2.yaml"), cfg(":v2")).unwrap();
-        let raw = median(
-            (0..runs)
-                .map(|_| raw_listing(&format!("generated:{n}")))
-                .collect(),
-        );
-        let base = median(
-            (0..runs)
-                .map(|_| timed(&["baseline", "-c", "v1.yaml"], dir.path()))
-                .collect(),
-        );
-        let diff = median(
-            (0..runs)
-                .map(|_| timed(&["diff", "-c", "v2.yaml", "--json"], dir.path()))
-                .collect(),
-        );
+        // Interleaved rounds, so a load change on the machine hits all three alike.
+        let (mut raws, mut bases, mut diffs) = (vec![], vec![], vec![]);
+        for _ in 0..runs {
+            raws.push(raw_listing(&format!("generated:{n}")));
+            bases.push(timed(&["baseline", "-c", "v1.yaml"], dir.path()));
+            diffs.push(timed(&["diff", "-c", "v2.yaml", "--json"], dir.path()));
+        }
+        let (raw, base, diff) = (median(raws), median(bases), median(diffs));
         let ours = |d: Duration| d.saturating_sub(raw);
         println!(
             "{n} tools: raw initialize+list {raw:?}; baseline {base:?} (ours {:?}); diff {diff:?} (ours {:?}); baseline+diff ours {:?}",

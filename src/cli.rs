@@ -372,12 +372,13 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
     let work = async {
         match mode {
             Mode::Run { .. } => Outcome::Findings(runner::run_families(&client, &ctx).await),
+            // Only the surface is needed: tools stay text until captured one at a time.
             Mode::Diff => {
-                let listing = client.list_tools().await;
+                let listing = client.list_tools_text().await;
                 Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing, preloaded).await)
             }
             Mode::Baseline => {
-                let listing = client.list_tools().await;
+                let listing = client.list_tools_text().await;
                 Outcome::Captured(Box::new(
                     crate::drift_run::capture_surface(&client, &listing, &loaded, &dcfg, &redactor)
                         .await,

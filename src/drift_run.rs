@@ -5,11 +5,11 @@
 use crate::checks::drift::DriftPolicy;
 use crate::config::{self, DriftConfig, Loaded};
 use crate::redact::Redactor;
-use crate::surface::capture::{self, CaptureOptions};
+use crate::surface::capture::{self, CaptureOptions, ToolObject};
 use crate::surface::lockfile::{AuthContext, Lockfile, Target};
 
 use crate::surface::shape::{self, SamplingConfig, SamplingNote};
-use crate::transport::{Client, Listing};
+use crate::transport::Client;
 use serde_json::Value;
 
 pub fn policy(cfg: &DriftConfig) -> DriftPolicy {
@@ -62,9 +62,9 @@ pub struct Captured {
 
 /// Capture the current surface from an already obtained listing. Output sampling (opt-in)
 /// calls only the tools the side-effect policy allows.
-pub async fn capture_surface(
+pub async fn capture_surface<T: ToolObject>(
     client: &Client,
-    listing: &Listing,
+    listing: &Result<Vec<T>, String>,
     loaded: &Loaded,
     cfg: &DriftConfig,
     redactor: &Redactor,
@@ -90,7 +90,9 @@ pub async fn capture_surface(
                 .map(|t| (t.name.clone(), Value::Object(t.args.clone())))
                 .collect(),
         };
-        let (calls, refused) = shape::output_sampling_plan(tools, &sampling);
+        // Opt-in sampling reads the whole listing as values; the default path never does.
+        let values: Vec<Value> = tools.iter().map(|t| t.tool_value().into_owned()).collect();
+        let (calls, refused) = shape::output_sampling_plan(&values, &sampling);
         notes.extend(refused);
         for (name, args) in calls {
             let args = match args {

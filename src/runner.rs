@@ -237,11 +237,11 @@ async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) ->
 
 /// The drift family: the baseline as found (missing/invalid are findings here), compared
 /// with a fresh capture.
-pub async fn drift(
+pub async fn drift<T: crate::surface::capture::ToolObject>(
     client: &Client,
     ctx: &RunContext<'_>,
     dcfg: &crate::config::DriftConfig,
-    listing: &Listing,
+    listing: &Result<Vec<T>, String>,
     preloaded: Option<crate::surface::lockfile::BaselineState>,
 ) -> Vec<Finding> {
     use crate::surface::lockfile::{self, BaselineState};

@@ -10,7 +10,9 @@ use super::lockfile::{
 };
 use super::schema_text::SchemaText;
 use crate::transport::{Era, ServerHello};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// The annotation members a lockfile records, in their fixed order.
 pub const RECORDED_ANNOTATIONS: [&str; 4] = [
@@ -53,11 +55,30 @@ impl CaptureOptions {
     }
 }
 
+/// A tool object of a `tools/list` answer: parsed already, or still its JSON text (then
+/// parsed one at a time, so a large surface is never held as one tree).
+pub trait ToolObject {
+    fn tool_value(&self) -> Cow<'_, Value>;
+}
+
+impl ToolObject for Value {
+    fn tool_value(&self) -> Cow<'_, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl ToolObject for Box<RawValue> {
+    fn tool_value(&self) -> Cow<'_, Value> {
+        // Validated JSON: parsing it again cannot fail.
+        Cow::Owned(serde_json::from_str(self.get()).unwrap_or(Value::Null))
+    }
+}
+
 /// Builds the surface from the hello and the raw tool objects in listing order. Fails only
 /// when a schema is too deep to canonicalize (the whole capture fails, lockfile.md §3).
-pub fn capture(
+pub fn capture<T: ToolObject>(
     hello: &ServerHello,
-    tools: &[Value],
+    tools: &[T],
     opts: &CaptureOptions,
 ) -> Result<Lockfile, String> {
     let shapes: std::collections::HashMap<&str, &Value> = opts
@@ -68,6 +89,8 @@ pub fn capture(
     let mut entries: Vec<(String, ToolEntry)> = Vec::new();
     let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for tool in tools {
+        let tool = tool.tool_value();
+        let tool = tool.as_ref();
         // A tool without a string name cannot be keyed; schema checks report it.
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
             continue;
@@ -327,7 +350,7 @@ pub(crate) mod tests {
 
     #[test]
     fn modern_capture_records_protocol() {
-        let lf = capture(&hello(Era::Modern), &[], &opts()).unwrap();
+        let lf = capture::<Value>(&hello(Era::Modern), &[], &opts()).unwrap();
         assert_eq!(
             lf.meta.protocol,
             Some(ProtocolMeta {
@@ -335,7 +358,7 @@ pub(crate) mod tests {
                 supported_versions: vec!["2026-07-28".into()]
             })
         );
-        assert!(capture(&hello(Era::Legacy), &[], &opts())
+        assert!(capture::<Value>(&hello(Era::Legacy), &[], &opts())
             .unwrap()
             .meta
             .protocol

@@ -2,9 +2,10 @@
 
 use super::http::{ExtraHeaders, HttpSpec, HttpWire};
 use super::modern::{self, Handshake};
-use super::rpc::{notification_message, Chatter, Dispatcher};
+use super::rpc::{notification_message, Answer, Chatter, Dispatcher};
 use super::stdio::{StdioSpec, StdioWire};
-use super::{Era, Listing, RpcError, ServerHello, LEGACY_VERSIONS};
+use super::{Era, Listing, RpcError, ServerHello, TextListing, LEGACY_VERSIONS};
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -292,12 +293,40 @@ impl Client {
         timeout: Duration,
         timeout_msg: Option<String>,
     ) -> (Option<u64>, Result<Value, RpcError>) {
+        let (id, r) = self
+            .exchange(method, params, raw, timeout, timeout_msg, false)
+            .await;
+        (id, r.map(Answer::into_value))
+    }
+
+    /// `request` whose result stays text (see `Dispatcher::register`).
+    pub(super) async fn request_text(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) -> Result<Box<RawValue>, RpcError> {
+        self.exchange(method, params, None, timeout, None, true)
+            .await
+            .1
+            .map(Answer::into_raw)
+    }
+
+    async fn exchange(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        raw: Option<ExtraHeaders>,
+        timeout: Duration,
+        timeout_msg: Option<String>,
+        text_result: bool,
+    ) -> (Option<u64>, Result<Answer, RpcError>) {
         if self.d.is_closed() {
             return (None, Err(RpcError::not_connected()));
         }
         let id = self.d.next_id();
         let (msg, extra) = self.shape(id, method, params, raw);
-        let (rx, progress) = self.d.register(id);
+        let (rx, progress) = self.d.register(id, text_result);
         let exchange = async {
             self.wire.send(&msg, &extra).await?;
             rx.await.unwrap_or_else(|_| Err(RpcError::closed()))
@@ -345,36 +374,56 @@ impl Client {
     /// Every page of `tools/list`, with the loop and page guards. Individual tools are
     /// passed through raw: malformed ones are for the checks to report (DECISIONS #5).
     pub async fn list_tools(&self) -> Listing {
-        let mut tools = Vec::new();
+        let tools = self.list_tools_text().await?;
+        Ok(tools.iter().map(|t| parse_tool(t)).collect())
+    }
+
+    /// Every page of `tools/list` like `list_tools`, each tool left as its JSON text:
+    /// `baseline` and `diff` parse one tool at a time, so a 10,000-tool surface is never
+    /// held as one tree.
+    pub async fn list_tools_text(&self) -> TextListing {
+        let mut tools: Vec<Box<RawValue>> = Vec::new();
         self.m.begin_listing();
         let mut seen = std::collections::HashSet::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({"cursor": c}));
             let page = self
-                .request("tools/list", params, PROTOCOL_TIMEOUT, None)
+                .request_text("tools/list", params, PROTOCOL_TIMEOUT)
                 .await
                 .map_err(|e| e.to_string())?;
-            let Value::Object(mut page) = page else {
+            let Ok(members) = serde_json::from_str::<RawMembers>(page.get()) else {
                 return Err(format!(
                     "tools/list result is not an object: {}",
-                    short(&page)
+                    short(&parse_tool(&page))
                 ));
             };
-            self.m.on_page(&page)?;
-            match page.remove("tools") {
-                Some(Value::Array(items)) => tools.extend(items),
-                Some(other) => {
-                    return Err(format!(
-                        "tools/list result \"tools\" is not an array: {}",
-                        short(&other)
-                    ))
+            // Everything but the tools, parsed: small, and what the page checks read.
+            let mut rest = Map::new();
+            let mut page_tools = None;
+            for (k, v) in &members {
+                if k == "tools" {
+                    page_tools = Some(*v);
+                } else {
+                    rest.insert(k.clone(), parse_tool(v));
                 }
+            }
+            self.m.on_page(&rest)?;
+            match page_tools {
+                Some(t) => match serde_json::from_str::<Vec<Box<RawValue>>>(t.get()) {
+                    Ok(items) => tools.extend(items),
+                    Err(_) => {
+                        return Err(format!(
+                            "tools/list result \"tools\" is not an array: {}",
+                            short(&parse_tool(t))
+                        ))
+                    }
+                },
                 None => return Err("tools/list result has no \"tools\" array".into()),
             }
-            match page.get("nextCursor") {
+            match rest.get("nextCursor") {
                 None => {
-                    self.m.remember_tools(&tools);
+                    self.m.remember_tools(tools.iter().map(|t| parse_tool(t)));
                     return Ok(tools);
                 }
                 Some(Value::String(c)) => {
@@ -447,6 +496,14 @@ impl Client {
         self.d.close_all();
         *done = true;
     }
+}
+
+/// Members of a JSON object left as text (order kept, a repeated key's last value wins).
+type RawMembers<'a> = indexmap::IndexMap<String, &'a RawValue>;
+
+/// One validated JSON text as a value.
+fn parse_tool(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
 }
 
 fn short(v: &Value) -> String {

@@ -210,6 +210,7 @@ impl HttpWire {
         } else if ctype.contains("application/json") {
             let body = read_capped(resp).await.map_err(RpcError::plain)?;
             match serde_json::from_slice::<Value>(&body) {
+                _ if self.s.d.try_dispatch_raw(&body) => {}
                 Ok(mut v) => {
                     if stateless {
                         self.s.adopt_orphan_error(&mut v, id);
@@ -428,6 +429,9 @@ impl Shared {
             let Ok(chunk) = chunk else { break };
             for ev in parser.feed(&chunk) {
                 if ev.event.as_deref().is_some_and(|e| e != "message") || ev.data.is_empty() {
+                    continue;
+                }
+                if self.d.try_dispatch_raw(ev.data.as_bytes()) {
                     continue;
                 }
                 match serde_json::from_str::<Value>(&ev.data) {

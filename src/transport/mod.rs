@@ -142,6 +142,9 @@ pub type CallOutcome = Result<Value, RpcError>;
 /// order, duplicates kept, or the error text.
 pub type Listing = Result<Vec<Value>, String>;
 
+/// A listing whose tools are still their JSON text (`Client::list_tools_text`).
+pub type TextListing = Result<Vec<Box<serde_json::value::RawValue>>, String>;
+
 pub mod client;
 pub mod http;
 pub mod modern;

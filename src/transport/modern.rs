@@ -688,7 +688,7 @@ impl State {
             )),
         }
     }
-    pub fn remember_tools(&self, tools: &[Value]) {
+    pub fn remember_tools(&self, tools: impl IntoIterator<Item = Value>) {
         if !self.is_modern() {
             return;
         }

@@ -2,6 +2,7 @@
 //! and dispatch of everything the server sends (responses, notifications, requests).
 
 use super::RpcError;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -11,9 +12,49 @@ use tokio::sync::{mpsc, oneshot, Notify};
 /// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory.
 const MAX_RECORDED: usize = 200;
 
+/// A response result: parsed, or (for a request registered as raw) the result's text.
+#[derive(Debug)]
+pub enum Answer {
+    Value(Value),
+    Raw(Box<RawValue>),
+}
+
+impl Answer {
+    pub fn into_value(self) -> Value {
+        match self {
+            Answer::Value(v) => v,
+            // Validated JSON: parsing it again cannot fail.
+            Answer::Raw(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
+        }
+    }
+
+    pub fn into_raw(self) -> Box<RawValue> {
+        match self {
+            Answer::Raw(r) => r,
+            Answer::Value(v) => serde_json::value::to_raw_value(&v)
+                .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON")),
+        }
+    }
+}
+
 struct Pending {
-    tx: oneshot::Sender<Result<Value, RpcError>>,
+    tx: oneshot::Sender<Result<Answer, RpcError>>,
     progress: Arc<Notify>,
+    raw: bool,
+}
+
+/// The members of a message that decide whether it answers a raw request; everything else
+/// is skipped without being built.
+#[derive(serde::Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Option<&'a RawValue>,
+    #[serde(borrow)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
 }
 
 /// What the server sent besides responses: kept for diagnostics and compliance checks.
@@ -38,6 +79,8 @@ pub struct Dispatcher {
     modern: AtomicBool,
     /// Replies to server→client requests, written by the wire's writer.
     replies: mpsc::UnboundedSender<Value>,
+    /// Pending requests registered as raw: while none is, no message is pre-scanned.
+    raw_waiting: AtomicU64,
 }
 
 impl Dispatcher {
@@ -51,6 +94,7 @@ impl Dispatcher {
                 closed: AtomicBool::new(false),
                 modern: AtomicBool::new(false),
                 replies: tx,
+                raw_waiting: AtomicU64::new(0),
             }),
             rx,
         )
@@ -64,8 +108,17 @@ impl Dispatcher {
         self.closed.load(Ordering::SeqCst)
     }
 
-    pub fn register(&self, id: u64) -> (oneshot::Receiver<Result<Value, RpcError>>, Arc<Notify>) {
+    /// `raw`: hand the result over as text (a 10,000-tool listing page is never built as
+    /// one tree; the caller parses it piecewise).
+    pub fn register(
+        &self,
+        id: u64,
+        raw: bool,
+    ) -> (oneshot::Receiver<Result<Answer, RpcError>>, Arc<Notify>) {
         let (tx, rx) = oneshot::channel();
+        if raw {
+            self.raw_waiting.fetch_add(1, Ordering::SeqCst);
+        }
         let progress = Arc::new(Notify::new());
         self.pending
             .lock()
@@ -75,26 +128,31 @@ impl Dispatcher {
                 Pending {
                     tx,
                     progress: progress.clone(),
+                    raw,
                 },
             );
         (rx, progress)
     }
 
-    pub fn forget(&self, id: u64) {
-        self.pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-    }
-
-    /// Fail one pending request (a wire-level failure of its own exchange).
-    pub fn fail(&self, id: u64, err: RpcError) {
+    fn take(&self, id: u64) -> Option<Pending> {
         let p = self
             .pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&id);
-        if let Some(p) = p {
+        if p.as_ref().is_some_and(|p| p.raw) {
+            self.raw_waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+        p
+    }
+
+    pub fn forget(&self, id: u64) {
+        self.take(id);
+    }
+
+    /// Fail one pending request (a wire-level failure of its own exchange).
+    pub fn fail(&self, id: u64, err: RpcError) {
+        if let Some(p) = self.take(id) {
             let _ = p.tx.send(Err(err));
         }
     }
@@ -116,6 +174,7 @@ impl Dispatcher {
             .drain()
             .map(|(_, p)| p)
             .collect();
+        self.raw_waiting.store(0, Ordering::SeqCst);
         for p in drained {
             let _ = p.tx.send(Err(RpcError::closed()));
         }
@@ -149,6 +208,54 @@ impl Dispatcher {
         }
     }
 
+    /// Decode and dispatch one message text (a stdio line, an HTTP body, an SSE event).
+    /// `false`: it is not a JSON object or array; the caller records it as stray.
+    pub fn dispatch_text(&self, text: &[u8]) -> bool {
+        if self.try_dispatch_raw(text) {
+            return true;
+        }
+        match serde_json::from_slice::<Value>(text) {
+            Ok(v) if v.is_object() || v.is_array() => {
+                self.dispatch(v);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A success response to a request registered as raw is delivered as text. Anything
+    /// else (errors, notifications, batches, odd shapes) takes the parsed path unchanged.
+    pub fn try_dispatch_raw(&self, text: &[u8]) -> bool {
+        if self.raw_waiting.load(Ordering::SeqCst) == 0 {
+            return false;
+        }
+        let Ok(env) = serde_json::from_slice::<Envelope>(text) else {
+            return false;
+        };
+        let is_null = |r: Option<&RawValue>| r.map_or(true, |r| r.get() == "null");
+        let (Some(id), Some(result), None, true) =
+            (env.id, env.result, env.error, is_null(env.method))
+        else {
+            return false;
+        };
+        let Ok(id) = serde_json::from_str::<u64>(id.get()) else {
+            return false;
+        };
+        let raw_pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .is_some_and(|p| p.raw);
+        if !raw_pending {
+            return false;
+        }
+        if let Some(p) = self.take(id) {
+            let _ = p.tx.send(Ok(Answer::Raw(result.to_owned())));
+        }
+        true
+    }
+
     /// Dispatch one decoded JSON value from the server (an object or a batch array).
     pub fn dispatch(&self, msg: Value) {
         match msg {
@@ -179,17 +286,12 @@ impl Dispatcher {
             self.record_stray(Value::Object(obj).to_string().as_bytes());
             return;
         };
-        let pending = self
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
         // A response for an unknown or abandoned id is ignored, like the reference client.
-        let Some(p) = pending else { return };
+        let Some(p) = self.take(id) else { return };
         // The result is moved out, not cloned: a listing page can be megabytes.
         let outcome = match obj.get("error") {
             Some(err) => Err(protocol_error(err)),
-            None => Ok(obj.remove("result").unwrap_or(Value::Null)),
+            None => Ok(Answer::Value(obj.remove("result").unwrap_or(Value::Null))),
         };
         let _ = p.tx.send(outcome);
     }
@@ -298,7 +400,7 @@ mod tests {
     async fn routes_responses_notifications_and_requests() {
         let (d, mut replies) = Dispatcher::new();
         let id = d.next_id();
-        let (rx, _) = d.register(id);
+        let (rx, _) = d.register(id, false);
         d.dispatch(json!({"jsonrpc":"2.0","method":"notifications/message","params":{}}));
         d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}));
         d.dispatch(json!({"jsonrpc":"2.0","id":77,"result":{}}));
@@ -329,9 +431,42 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn raw_requests_get_their_result_as_text_and_nothing_else_changes() {
+        let (d, _r) = Dispatcher::new();
+        let raw_id = d.next_id();
+        let (raw_rx, _) = d.register(raw_id, true);
+        let plain_id = d.next_id();
+        let (plain_rx, _) = d.register(plain_id, false);
+        // A notification while a raw request waits still takes the parsed path.
+        assert!(d.dispatch_text(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#));
+        assert_eq!(d.chatter().notifications.len(), 1);
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":{raw_id},"result":{{"tools": [ {{"name":"a"}} ]}}}}"#
+        );
+        assert!(d.dispatch_text(text.as_bytes()));
+        match raw_rx.await.unwrap().unwrap() {
+            Answer::Raw(r) => assert_eq!(r.get(), r#"{"tools": [ {"name":"a"} ]}"#),
+            other => panic!("{other:?}"),
+        }
+        let text = format!(r#"{{"jsonrpc":"2.0","id":{plain_id},"result":{{"x":1}}}}"#);
+        assert!(d.dispatch_text(text.as_bytes()));
+        assert!(matches!(plain_rx.await.unwrap().unwrap(), Answer::Value(v) if v["x"] == 1));
+        // An error answer to a raw request is an error, as before.
+        let id = d.next_id();
+        let (rx, _) = d.register(id, true);
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":{{"code":-1,"message":"m"}}}}"#
+        );
+        assert!(d.dispatch_text(text.as_bytes()));
+        assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-1));
+        assert!(!d.dispatch_text(b"not json"));
+        assert!(!d.dispatch_text(b"42"));
+    }
+
+    #[tokio::test]
     async fn close_fails_pending_with_local_32000() {
         let (d, _r) = Dispatcher::new();
-        let (rx, _) = d.register(d.next_id());
+        let (rx, _) = d.register(d.next_id(), false);
         d.close_all();
         let e = rx.await.unwrap().unwrap_err();
         assert_eq!(e.code, Some(-32000));

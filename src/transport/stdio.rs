@@ -270,9 +270,8 @@ fn handle_line(d: &Dispatcher, line: &[u8]) {
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    match serde_json::from_slice::<Value>(line) {
-        Ok(v) if v.is_object() || v.is_array() => d.dispatch(v),
-        _ => d.record_stray(line),
+    if !d.dispatch_text(line) {
+        d.record_stray(line);
     }
 }
 
