@@ -8,7 +8,7 @@ use mcpward::checks::drift::{check, DriftPolicy};
 use mcpward::surface::capture::{capture, CaptureOptions};
 use mcpward::surface::lockfile::{self, BaselineState};
 use mcpward::transport::{Era, ServerHello};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -43,12 +43,19 @@ fn hello() -> ServerHello {
     }
 }
 
-fn tools_of(line: &str) -> Vec<Value> {
-    let mut v: Value = serde_json::from_str(line).unwrap();
-    match v["result"]["tools"].take() {
-        Value::Array(a) => a,
-        _ => panic!("no tools"),
+/// The tools of the answer as `Client::list_tools_text` hands them over: each one's text.
+fn tools_of(line: &str) -> Vec<Box<RawValue>> {
+    #[derive(serde::Deserialize)]
+    struct Answer<'a> {
+        #[serde(borrow)]
+        result: &'a RawValue,
     }
+    #[derive(serde::Deserialize)]
+    struct Page {
+        tools: Vec<Box<RawValue>>,
+    }
+    let answer: Answer = serde_json::from_str(line).unwrap();
+    serde_json::from_str::<Page>(answer.result.get()).unwrap().tools
 }
 
 fn main() {

@@ -4,8 +4,11 @@
 
 use super::json::{escape_into, js_key_order, js_string_form, utf16_cmp, write_compact};
 use super::schema_text::SchemaText;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
 
 /// The canonicalization rules this build writes (`meta.canonicalVersion`).
@@ -177,6 +180,219 @@ fn canon_text(v: &Value, depth: usize, out: &mut String) -> Result<(), String> {
         other => write_compact(other, out),
     }
     Ok(())
+}
+
+/// `canonical_schema_text` of a value still in its JSON text: the same bytes (a test holds
+/// them equal). The text is read once into a light tree (strings borrowed, members as a
+/// list), which is sorted in place and written; no map or owned key is built.
+pub fn canonical_schema_text_raw(raw: &RawValue) -> Result<SchemaText, String> {
+    // Validated JSON fails to read past the reader's nesting limit (128, beyond ours) or
+    // with a number out of range.
+    let node: Node = serde_json::from_str(raw.get()).map_err(|e| {
+        if e.to_string().contains("recursion limit") {
+            DEPTH_ERROR.to_string()
+        } else {
+            format!("unreadable schema: {e}")
+        }
+    })?;
+    let mut out = String::new();
+    canon_node(node, 0, &mut out)?;
+    Ok(SchemaText::from_compact(out))
+}
+
+/// A JSON value as read for canonicalization.
+enum Node<'a> {
+    Null,
+    Bool(bool),
+    Num(serde_json::Number),
+    Str(Cow<'a, str>),
+    Arr(Vec<Node<'a>>),
+    Obj(Vec<(Cow<'a, str>, Node<'a>)>),
+}
+
+impl Node<'_> {
+    fn into_value(self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(b),
+            Node::Num(n) => Value::Number(n),
+            Node::Str(s) => Value::String(s.into_owned()),
+            Node::Arr(a) => Value::Array(a.into_iter().map(Node::into_value).collect()),
+            Node::Obj(m) => Value::Object(
+                m.into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.into_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Node<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Node<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Node::Null)
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+                Ok(Node::Bool(b))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+                Ok(Node::Num(n.into()))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+                Ok(Node::Num(n.into()))
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+                Ok(serde_json::Number::from_f64(n).map_or(Node::Null, Node::Num))
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(Node::Str(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(Node::Str(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+                Ok(Node::Str(Cow::Owned(s)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(e) = a.next_element::<Node<'de>>()? {
+                    out.push(e);
+                }
+                Ok(Node::Arr(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<JsonStr<'de>, Node<'de>>()? {
+                    out.push((k.0, v));
+                }
+                Ok(Node::Obj(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn canon_node(node: Node, depth: usize, out: &mut String) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(DEPTH_ERROR.to_string());
+    }
+    match node {
+        Node::Str(s) if s.is_ascii() => escape_into(&s, out),
+        Node::Str(s) => escape_into(&s.nfc().collect::<String>(), out),
+        Node::Arr(items) => {
+            out.push('[');
+            for (i, e) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canon_node(e, depth + 1, out)?;
+            }
+            out.push(']');
+        }
+        Node::Obj(mut members) => {
+            // Stable sort: among repeated keys the last written stays last and wins, as in
+            // a parsed map (JSON.parse keeps the last value too).
+            members.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
+            let mut unique: Vec<(Cow<str>, Node)> = Vec::with_capacity(members.len());
+            for (k, v) in members {
+                match unique.last_mut() {
+                    Some(last) if last.0 == k => last.1 = v,
+                    _ => unique.push((k, v)),
+                }
+            }
+            // JavaScript own-key order: index keys ascending first, then the sorted rest.
+            let (mut index, rest): (Vec<_>, Vec<_>) = unique
+                .into_iter()
+                .partition(|(k, _)| super::json::array_index(k).is_some());
+            index.sort_by_key(|(k, _)| super::json::array_index(k));
+            out.push('{');
+            for (i, (k, v)) in index.into_iter().chain(rest).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                escape_into(&k, out);
+                out.push(':');
+                match v {
+                    Node::Arr(items) if k == "required" => {
+                        if depth + 1 > MAX_DEPTH {
+                            return Err(DEPTH_ERROR.to_string());
+                        }
+                        let mut items: Vec<Value> =
+                            items.into_iter().map(Node::into_value).collect();
+                        items.sort_by(|a, b| utf16_cmp(&js_string_form(a), &js_string_form(b)));
+                        write_compact(&Value::Array(items), out);
+                    }
+                    other => canon_node(other, depth + 1, out)?,
+                }
+            }
+            out.push('}');
+        }
+        Node::Null => out.push_str("null"),
+        Node::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Node::Num(n) => out.push_str(&super::json::js_number(super::json::as_f64(&n))),
+    }
+    Ok(())
+}
+
+/// A JSON string, borrowed from the text when it has no escapes.
+pub(crate) struct JsonStr<'a>(pub Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for JsonStr<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = JsonStr<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(JsonStr(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(JsonStr(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+                Ok(JsonStr(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An object's members in written order, repeats included, values left as text.
+pub(crate) struct Members<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> Members<'a> {
+    /// The member as a parsed object would hold it: the last of repeated keys.
+    pub fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<JsonStr<'de>, &'de RawValue>()? {
+                    out.push((k.0, v));
+                }
+                Ok(Members(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// The stderr warning of lockfile.md §7.1, when the baseline used other rules.
@@ -398,6 +614,42 @@ mod tests {
                 (a, b) => panic!("disagree on {v}: {a:?} vs {b:?}"),
             }
         }
+    }
+
+    #[test]
+    fn canonical_text_from_raw_json_is_the_same() {
+        let deep = (0..70).fold(json!("leaf"), |v, _| json!({ "x": v }));
+        let values = [
+            json!(null),
+            json!({"type":"object","required":["z","a",3,null,{"b":1,"a":2}],"properties":{"z":{"type":"string","enum":["Cafe\u{301}", 1.50, 1e21, -0.0]},"10":{},"2":[]}}),
+            json!({"properties": {"b":{}, "10":{}, "2":{}, "B":{}, "é":{}, "_x":{}, "\u{1F600}": {}, "\u{FFFD}": {}}, "required": ["b","10","2","B"]}),
+            json!({"enum": ["b", "a"], "required": ["e\u{301}"], "nested": [[{"y": 1, "x": [true, "ü"]}]]}),
+            json!(["top", "level", {"k": -0.0, "esc\"aped\n": "tab\tand \u{1}"}]),
+            json!({"required": "not an array", "anyOf": [{"required": []}]}),
+            deep,
+        ];
+        for v in values {
+            let text = serde_json::to_string(&v).unwrap();
+            let raw: &RawValue = serde_json::from_str(&text).unwrap();
+            match (canonical_schema_text(&v), canonical_schema_text_raw(raw)) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!("disagree on {text}: {a:?} vs {b:?}"),
+            }
+        }
+        // Text a parsed map cannot show: repeated keys (the last wins), escaped keys,
+        // whitespace, numbers spelled differently.
+        let text = r#" { "b" : 1 , "a" : { "y" : [ 1.0 , 2e0 ] } , "b" : { "z" : "\u0041" } , "\u0063" : null } "#;
+        let raw: &RawValue = serde_json::from_str(text).unwrap();
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            canonical_schema_text_raw(raw).unwrap(),
+            canonical_schema_text(&parsed).unwrap()
+        );
+        assert_eq!(
+            canonical_schema_text_raw(raw).unwrap().as_str(),
+            r#"{"a":{"y":[1,2]},"b":{"z":"A"},"c":null}"#
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! does the I/O (listing every page, output sampling) and passes the results in.
 
 use super::canonical::{
-    canonical_schema_text, canonicalize_description, sha256_tag, CANONICAL_VERSION,
+    canonical_schema_text, canonical_schema_text_raw, canonicalize_description, sha256_tag,
+    JsonStr, Members, CANONICAL_VERSION,
 };
 use super::json::js_key_order;
 use super::lockfile::{
@@ -56,14 +57,64 @@ impl CaptureOptions {
 }
 
 /// A tool object of a `tools/list` answer: parsed already, or still its JSON text (then
-/// parsed one at a time, so a large surface is never held as one tree).
+/// read member by member, so a large surface is never held as a tree).
 pub trait ToolObject {
+    /// The tool as a value (output sampling reads whole tools).
     fn tool_value(&self) -> Cow<'_, Value>;
+    /// What a lockfile entry records; `None` when the tool has no string name.
+    fn parts(&self) -> Option<ToolParts<'_>>;
+}
+
+/// The members of a tool a lockfile entry is built from.
+pub struct ToolParts<'a> {
+    pub name: Cow<'a, str>,
+    /// `""` when absent or not a string.
+    pub description: Cow<'a, str>,
+    /// `None` when absent or `null`.
+    pub input_schema: Option<SchemaIn<'a>>,
+    pub output_schema: Option<SchemaIn<'a>>,
+    /// The recorded hints, when `annotations` is an object.
+    pub annotations: Option<Map<String, Value>>,
+}
+
+pub enum SchemaIn<'a> {
+    Tree(&'a Value),
+    Text(&'a RawValue),
+}
+
+fn recorded_annotations(a: &Map<String, Value>) -> Map<String, Value> {
+    let mut m = Map::new();
+    for key in RECORDED_ANNOTATIONS {
+        if let Some(v) = a.get(key) {
+            m.insert(key.to_string(), v.clone());
+        }
+    }
+    m
 }
 
 impl ToolObject for Value {
     fn tool_value(&self) -> Cow<'_, Value> {
         Cow::Borrowed(self)
+    }
+    fn parts(&self) -> Option<ToolParts<'_>> {
+        let schema = |key: &str| match self.get(key) {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(SchemaIn::Tree(v)),
+        };
+        Some(ToolParts {
+            name: Cow::Borrowed(self.get("name")?.as_str()?),
+            description: Cow::Borrowed(
+                self.get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or(""),
+            ),
+            input_schema: schema("inputSchema"),
+            output_schema: schema("outputSchema"),
+            annotations: self
+                .get("annotations")
+                .and_then(Value::as_object)
+                .map(recorded_annotations),
+        })
     }
 }
 
@@ -71,6 +122,33 @@ impl ToolObject for Box<RawValue> {
     fn tool_value(&self) -> Cow<'_, Value> {
         // Validated JSON: parsing it again cannot fail.
         Cow::Owned(serde_json::from_str(self.get()).unwrap_or(Value::Null))
+    }
+    fn parts(&self) -> Option<ToolParts<'_>> {
+        let members: Members = serde_json::from_str(self.get()).ok()?;
+        let string = |key: &str| {
+            members
+                .get(key)
+                .and_then(|r| serde_json::from_str::<JsonStr>(r.get()).ok())
+                .map(|s| s.0)
+        };
+        let schema = |key: &str| match members.get(key) {
+            Some(r) if r.get() != "null" => Some(SchemaIn::Text(r)),
+            _ => None,
+        };
+        let annotations =
+            members
+                .get("annotations")
+                .and_then(|r| match serde_json::from_str::<Value>(r.get()) {
+                    Ok(Value::Object(a)) => Some(recorded_annotations(&a)),
+                    _ => None,
+                });
+        Some(ToolParts {
+            name: string("name")?,
+            description: string("description").unwrap_or(Cow::Borrowed("")),
+            input_schema: schema("inputSchema"),
+            output_schema: schema("outputSchema"),
+            annotations,
+        })
     }
 }
 
@@ -89,13 +167,12 @@ pub fn capture<T: ToolObject>(
     let mut entries: Vec<(String, ToolEntry)> = Vec::new();
     let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for tool in tools {
-        let tool = tool.tool_value();
-        let tool = tool.as_ref();
         // A tool without a string name cannot be keyed; schema checks report it.
-        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+        let Some(parts) = tool.parts() else {
             continue;
         };
-        let entry = capture_tool(name, tool, opts, shapes.get(name).copied())?;
+        let name: &str = &parts.name;
+        let entry = capture_tool(&parts, opts, shapes.get(name).copied())?;
         // A repeated name: the later value wins, the key keeps its first position.
         match slot_of.get(name) {
             Some(&i) => entries[i].1 = entry,
@@ -152,35 +229,26 @@ pub fn capture<T: ToolObject>(
 }
 
 fn capture_tool(
-    name: &str,
-    tool: &Value,
+    parts: &ToolParts,
     opts: &CaptureOptions,
     output_shape: Option<&Value>,
 ) -> Result<ToolEntry, String> {
-    let canonical = canonicalize_description(
-        tool.get("description")
-            .and_then(Value::as_str)
-            .unwrap_or(""),
-    );
-    let schema = |key: &str| match tool.get(key) {
-        None | Some(Value::Null) => Ok(SchemaText::null()),
-        Some(v) => canonical_schema_text(v).map_err(|e| format!("Tool \"{name}\" {key}: {e}")),
-    };
-    let annotations = tool.get("annotations").and_then(Value::as_object).map(|a| {
-        let mut m = Map::new();
-        for key in RECORDED_ANNOTATIONS {
-            if let Some(v) = a.get(key) {
-                m.insert(key.to_string(), v.clone());
-            }
+    let canonical = canonicalize_description(&parts.description);
+    let name = &parts.name;
+    let schema = |key: &str, found: &Option<SchemaIn>| {
+        match found {
+            None => Ok(SchemaText::null()),
+            Some(SchemaIn::Tree(v)) => canonical_schema_text(v),
+            Some(SchemaIn::Text(r)) => canonical_schema_text_raw(r),
         }
-        m
-    });
+        .map_err(|e| format!("Tool \"{name}\" {key}: {e}"))
+    };
     Ok(ToolEntry {
         description_hash: sha256_tag(&canonical),
         description: opts.full_text.then_some(canonical),
-        input_schema: schema("inputSchema")?,
-        output_schema: schema("outputSchema")?,
-        annotations,
+        input_schema: schema("inputSchema", &parts.input_schema)?,
+        output_schema: schema("outputSchema", &parts.output_schema)?,
+        annotations: parts.annotations.clone(),
         output_shape: output_shape.cloned(),
     })
 }
@@ -453,6 +521,31 @@ pub(crate) mod tests {
         assert_eq!(
             AuthContext::from_env(&[("AUTH".into(), "".into())], "x").fingerprint,
             None
+        );
+    }
+
+    #[test]
+    fn tools_as_text_capture_like_parsed_tools() {
+        let listing = r#"[
+            {"name": "b", "description": "Cafe\u0301 \n", "inputSchema": {"type": "object", "required": ["y", "x"], "properties": {"y": {}, "x": {"enum": [1.0, 2]}}}, "outputSchema": null, "annotations": {"readOnlyHint": true, "title": "t"}},
+            {"name": "10", "inputSchema": {}, "annotations": "not an object", "description": 5},
+            {"name": 7, "description": "no string name: skipped"},
+            "not an object",
+            {"name": "dup", "description": "first", "description": "second", "inputSchema": {"a": 1, "a": {"z": 1, "y": 2}}},
+            {"name": "b", "description": "a repeated name: the later one wins"}
+        ]"#;
+        let parsed: Vec<Value> = serde_json::from_str(listing).unwrap();
+        let text: Vec<Box<RawValue>> = serde_json::from_str(listing).unwrap();
+        let hello = hello(Era::Legacy);
+        let a = capture(&hello, &parsed, &opts()).unwrap();
+        let b = capture(&hello, &text, &opts()).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.render(), b.render());
+        let names: Vec<&str> = a.tools.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["10", "b", "dup"]);
+        assert_eq!(
+            a.tool("dup").unwrap().input_schema.as_str(),
+            r#"{"a":{"y":2,"z":1}}"#
         );
     }
 }
