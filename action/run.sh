@@ -25,6 +25,11 @@ REPO_URL="https://github.com/mcpward/mcpward-rs"
 # The crate this action belongs to (the repository root above action/).
 SOURCE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUTPUT_FILE="${GITHUB_OUTPUT:-/dev/null}"
+# The binary's file name ends in .exe on Windows (release archive and cargo install alike).
+EXE=""
+case "${RUNNER_OS:-$(uname -s)}" in
+  Windows | MINGW* | MSYS* | CYGWIN*) EXE=.exe ;;
+esac
 
 error() {
   printf '::error::%s\n' "$1"
@@ -106,7 +111,7 @@ install_mcpward() {
     cargo install --locked --quiet --path "$SOURCE_DIR" --root "$root/local" --bin mcpward ||
       abort "building mcpward from the repository failed"
     echo "::endgroup::"
-    MCPWARD_BIN="$root/local/bin/mcpward"
+    MCPWARD_BIN="$root/local/bin/mcpward$EXE"
     return
   fi
   # The version becomes part of a URL and a git ref: accept only version syntax.
@@ -117,14 +122,14 @@ install_mcpward() {
   local target status
   target="$(release_target)"
   if [[ -n "$target" ]]; then
-    if [[ -x "$root/bin/mcpward" || -x "$root/bin/mcpward.exe" ]]; then
-      MCPWARD_BIN="$root/bin/mcpward"
+    if [[ -x "$root/bin/mcpward$EXE" ]]; then
+      MCPWARD_BIN="$root/bin/mcpward$EXE"
       return
     fi
     download_release "$target" "$root"
     status=$?
     if [[ $status -eq 0 ]]; then
-      MCPWARD_BIN="$root/bin/mcpward"
+      MCPWARD_BIN="$root/bin/mcpward$EXE"
       return
     fi
     # A bad checksum is never papered over by building from source.
@@ -139,7 +144,7 @@ install_mcpward() {
   cargo install --locked --quiet --git "$REPO_URL" ${ref[@]+"${ref[@]}"} --root "$root" --bin mcpward mcpward ||
     abort "cargo install of mcpward failed"
   echo "::endgroup::"
-  MCPWARD_BIN="$root/bin/mcpward"
+  MCPWARD_BIN="$root/bin/mcpward$EXE"
 }
 
 # A newline would add lines to $GITHUB_OUTPUT (forged outputs).

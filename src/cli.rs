@@ -225,6 +225,7 @@ pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
 }
 
 /// Waits for SIGINT or SIGTERM.
+#[cfg(unix)]
 async fn interrupted() {
     use tokio::signal::unix::{signal, SignalKind};
     let mut term = match signal(SignalKind::terminate()) {
@@ -234,6 +235,14 @@ async fn interrupted() {
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = term.recv() => {}
+    }
+}
+
+/// Waits for Ctrl-C (Windows: the console's Ctrl-C event; it reaches the server too).
+#[cfg(not(unix))]
+async fn interrupted() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
     }
 }
 

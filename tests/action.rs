@@ -1,5 +1,7 @@
 //! The GitHub Action (reporters.md §10, cli.md §10, DECISIONS #16): `action/run.sh` run
 //! with bash against a fake `mcpward` that records its argv, and the shape of `action.yml`.
+//! Unix only (executable scripts run with bash).
+#![cfg(unix)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -298,21 +300,34 @@ src="$FAKE_DIR/../releases/${url##*/}"
 cp "$src" "$out"
 "#;
 
-/// Publishes a release archive for `target` holding the fake binary; `good_sum` false
-/// writes a wrong checksum.
+/// Publishes a release archive for `target` holding the fake binary (as the release
+/// workflow packs it: `.zip` with `mcpward.exe` for Windows, `.tar.gz` otherwise);
+/// `good_sum` false writes a wrong checksum.
 fn publish_release(s: &Sandbox, target: &str, good_sum: bool) {
     let rel = s.p("releases");
     let stage = s.p(&format!("stage/mcpward-{target}"));
     std::fs::create_dir_all(&rel).unwrap();
     std::fs::create_dir_all(&stage).unwrap();
-    write_exec(&stage.join("mcpward"), FAKE);
-    let asset = format!("mcpward-{target}.tar.gz");
-    let ok = Command::new("tar")
-        .args(["-czf"])
-        .arg(rel.join(&asset))
-        .arg("-C")
-        .arg(s.p("stage"))
+    let windows = target.contains("windows");
+    let exe = if windows { "mcpward.exe" } else { "mcpward" };
+    write_exec(&stage.join(exe), FAKE);
+    let asset = if windows {
+        format!("mcpward-{target}.zip")
+    } else {
+        format!("mcpward-{target}.tar.gz")
+    };
+    let mut pack = if windows {
+        let mut c = Command::new("zip");
+        c.arg("-qr").arg(rel.join(&asset));
+        c
+    } else {
+        let mut c = Command::new("tar");
+        c.arg("-czf").arg(rel.join(&asset));
+        c
+    };
+    let ok = pack
         .arg(format!("mcpward-{target}"))
+        .current_dir(s.p("stage"))
         .status()
         .unwrap();
     assert!(ok.success());
@@ -381,6 +396,41 @@ fn installs_the_pinned_release_binary_after_checking_its_checksum() {
     assert!(urls.starts_with(
         "https://github.com/mcpward/mcpward-rs/releases/latest/download/mcpward-x86_64-unknown-linux-musl.tar.gz\n"
     ));
+}
+
+/// Windows runners (Git Bash): the `.zip` asset, and the binary run by its `.exe` name.
+#[test]
+fn installs_the_windows_release_binary_by_its_exe_name() {
+    let s = Sandbox::new();
+    publish_release(&s, "x86_64-pc-windows-msvc", true);
+    let temp = s.p("runner-temp").display().to_string();
+    let mut env = install_env(&temp, "0.1.0");
+    env.retain(|(k, _)| *k != "RUNNER_OS");
+    env.push(("RUNNER_OS", "Windows"));
+    let r = s.run(&env);
+    assert_eq!(
+        r.code(),
+        Some(0),
+        "{}{}",
+        r.stdout(),
+        String::from_utf8_lossy(&r.out.stderr)
+    );
+    assert_eq!(r.argv, strs(&["run", "--config=mcpward.yaml"]));
+    let urls = std::fs::read_to_string(s.p("fake/urls")).unwrap();
+    assert_eq!(
+        urls,
+        "https://github.com/mcpward/mcpward-rs/releases/download/v0.1.0/mcpward-x86_64-pc-windows-msvc.zip\n\
+         https://github.com/mcpward/mcpward-rs/releases/download/v0.1.0/mcpward-x86_64-pc-windows-msvc.zip.sha256\n"
+    );
+    let bin = s.p("runner-temp/mcpward-action/0.1.0/bin");
+    assert!(bin.join("mcpward.exe").is_file());
+    assert!(!bin.join("mcpward").exists());
+    // A second run in the same job reuses the installed binary.
+    std::fs::remove_file(s.p("fake/urls")).unwrap();
+    let r = s.run(&env);
+    assert_eq!(r.code(), Some(0));
+    assert_eq!(r.argv, strs(&["run", "--config=mcpward.yaml"]));
+    assert!(!s.p("fake/urls").exists());
 }
 
 #[test]

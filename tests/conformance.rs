@@ -16,6 +16,8 @@
 //!
 //! Without the packages these tests print why they skip, unless
 //! MCPWARD_REQUIRE_REAL_SERVERS=1 (set by .ci/run), where a missing install is a failure.
+//! Unix only (the wrapper is a shell script; process groups end a hung suite).
+#![cfg(unix)]
 
 mod common;
 use common::*;

@@ -1,5 +1,6 @@
 //! Drives the `mcpward-fixture` binary with raw JSON-RPC (stdio) and raw HTTP requests, so
-//! the server the other integration tests rely on is itself pinned down.
+//! the server the other integration tests rely on is itself pinned down. Unix only (signals).
+#![cfg(unix)]
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};

@@ -499,6 +499,7 @@ fn out_file_and_reporter_routing() {
 
 /// Ctrl-C (SIGINT) or SIGTERM during a run: the server tree is shut down and mcpward exits
 /// 130 without a report.
+#[cfg(unix)]
 #[test]
 fn interrupt_cleans_up_and_exits_130() {
     for sig in [

@@ -50,6 +50,8 @@ fn release_builds_every_target_and_publishes_checksums() {
             "x86_64-pc-windows-msvc"
         ]
     );
+    // Every target blocks the release (Windows included, since it cleans up with a job).
+    assert!(wf["jobs"]["build"].get("continue-on-error").is_none());
     let scripts = run_scripts(&wf).join("\n");
     assert!(scripts.contains("cargo build --release --locked"));
     assert!(scripts.contains(".sha256"));
@@ -66,6 +68,12 @@ fn ci_runs_the_test_entry_point() {
     let scripts = run_scripts(&wf);
     assert!(scripts.iter().any(|s| s.trim() == ".ci/run"), "{scripts:?}");
     assert!(scripts.iter().any(|s| s.contains("clippy --all-targets")));
+    // Windows and macOS are built on every pull request, not first at release time.
+    let oses = &wf["jobs"]["portable"]["strategy"]["matrix"]["os"];
+    assert_eq!(
+        *oses,
+        serde_yaml::from_str::<serde_yaml::Value>("[macos-latest, windows-latest]").unwrap()
+    );
     // The repository's own action is exercised from the checkout.
     assert!(steps(&wf)
         .iter()

@@ -25,6 +25,7 @@ pub struct StdioSpec {
     pub args: Vec<String>,
     pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     /// Signal every descendant of this process on close (the CLI owns no other children).
+    /// Unix only: on Windows the server's job holds its whole tree anyway.
     pub sweep_all_descendants: bool,
 }
 
@@ -32,16 +33,13 @@ pub struct StdioWire {
     out: mpsc::UnboundedSender<Vec<u8>>,
     child: tokio::sync::Mutex<Option<Child>>,
     stdin_closer: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
-    pid: Option<i32>,
+    /// The server's process tree, ended as a whole on close (DECISIONS #8).
+    tree: procs::ServerTree,
     stderr: Arc<Mutex<VecDeque<u8>>>,
-    sweep_all: bool,
 }
 
 impl StdioWire {
     pub fn spawn(spec: &StdioSpec, dispatcher: Arc<Dispatcher>) -> Result<Self, String> {
-        if spec.sweep_all_descendants {
-            procs::become_subreaper();
-        }
         let mut cmd = Command::new(&spec.command);
         cmd.args(&spec.args)
             .env_clear()
@@ -49,12 +47,12 @@ impl StdioWire {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
             .kill_on_drop(true);
+        procs::prepare(&mut cmd, spec.sweep_all_descendants);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start server command \"{}\": {e}", spec.command))?;
-        let pid = child.id().map(|p| p as i32);
+        let tree = procs::ServerTree::attach(&child, spec.sweep_all_descendants);
         let stdin = child.stdin.take().ok_or("server stdin unavailable")?;
         let stdout = child.stdout.take().ok_or("server stdout unavailable")?;
         let stderr_pipe = child.stderr.take();
@@ -74,9 +72,8 @@ impl StdioWire {
             out: out_tx,
             child: tokio::sync::Mutex::new(Some(child)),
             stdin_closer: Mutex::new(Some(close_tx)),
-            pid,
+            tree,
             stderr,
-            sweep_all: spec.sweep_all_descendants,
         })
     }
 
@@ -93,7 +90,8 @@ impl StdioWire {
     }
 
     /// Shutdown per transport.md §8.3, extended to the whole process tree (DECISIONS #8):
-    /// end stdin, wait, SIGTERM everything, wait, SIGKILL everything, reap.
+    /// end stdin, wait, then end what is left of the tree (Unix: SIGTERM, wait, SIGKILL,
+    /// reap; Windows: terminate the job). See `procs`.
     pub async fn close(&self) {
         self.shutdown(GRACE).await
     }
@@ -117,78 +115,7 @@ impl StdioWire {
         let Some(mut child) = guard.take() else {
             return;
         };
-        let pgid = self.pid;
-        let roots: Vec<i32> = if self.sweep_all {
-            vec![std::process::id() as i32]
-        } else {
-            self.pid.into_iter().collect()
-        };
-        // Remember the tree while the server is alive: once it exits, its children are
-        // re-parented and only the subreaper walk (sweep_all) can still find them.
-        let mut known = procs::tree_of(&roots, pgid);
-        let exited = tokio::time::timeout(grace, child.wait()).await.is_ok();
-        known.extend(procs::tree_of(&roots, pgid));
-        if !exited {
-            procs::signal_all(&known, pgid, nix::sys::signal::Signal::SIGTERM);
-            if tokio::time::timeout(grace, child.wait()).await.is_err() {
-                procs::signal_all(&known, pgid, nix::sys::signal::Signal::SIGKILL);
-                let _ = child.kill().await;
-            }
-        }
-        let _ = child.wait().await;
-        self.sweep(&roots, pgid, known, grace).await;
-    }
-
-    /// Descendants that outlive the server (escaped into their own session, ignoring
-    /// SIGTERM) get the same TERM-then-KILL treatment.
-    async fn sweep(
-        &self,
-        roots: &[i32],
-        pgid: Option<i32>,
-        known: std::collections::BTreeSet<i32>,
-        grace: Duration,
-    ) {
-        let alive = |set: &std::collections::BTreeSet<i32>| {
-            let mut now = procs::tree_of(roots, pgid);
-            now.extend(set.iter().copied().filter(|p| is_alive(*p)));
-            now
-        };
-        let rest = alive(&known);
-        if rest.is_empty() {
-            return;
-        }
-        procs::signal_all(&rest, pgid, nix::sys::signal::Signal::SIGTERM);
-        let deadline = tokio::time::Instant::now() + grace;
-        while tokio::time::Instant::now() < deadline {
-            if self.sweep_all {
-                procs::reap_orphans();
-            }
-            if alive(&rest).is_empty() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        for _ in 0..5 {
-            let left = alive(&rest);
-            if left.is_empty() {
-                break;
-            }
-            procs::signal_all(&left, pgid, nix::sys::signal::Signal::SIGKILL);
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            if self.sweep_all {
-                procs::reap_orphans();
-            }
-        }
-    }
-}
-
-fn is_alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rfind(')')
-            .map(|i| !stat[i + 1..].trim_start().starts_with('Z'))
-            .unwrap_or(false),
-        Err(_) => false,
+        self.tree.end(&mut child, grace).await;
     }
 }
 

@@ -1,0 +1,220 @@
+//! Unix: the server runs in its own process group; on Linux mcpward is also a child
+//! subreaper so orphaned descendants are re-parented to it, and close walks /proc to
+//! signal every descendant, including ones that left the group or session. Elsewhere
+//! (macOS, no /proc) the process group is what can be reached, and it gets the same
+//! TERM-then-KILL sequence.
+
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
+#[cfg(target_os = "linux")]
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::time::Duration;
+use tokio::process::{Child, Command};
+
+/// Before spawn: the server leads a new process group (and, for the CLI, mcpward becomes
+/// a subreaper first, so grandchildren that escape stay findable).
+pub fn prepare(cmd: &mut Command, sweep_all: bool) {
+    if sweep_all {
+        become_subreaper();
+    }
+    cmd.process_group(0);
+}
+
+/// The server's process tree, as far as it can be found.
+pub struct ServerTree {
+    /// The server's pid, which is also its process group id.
+    pid: Option<i32>,
+    /// Signal every descendant of mcpward on close (the CLI owns no other children).
+    sweep_all: bool,
+}
+
+impl ServerTree {
+    /// Right after spawn.
+    pub fn attach(child: &Child, sweep_all: bool) -> ServerTree {
+        ServerTree {
+            pid: child.id().map(|p| p as i32),
+            sweep_all,
+        }
+    }
+
+    /// After the server's stdin was closed (transport.md §8.3, extended to the whole tree,
+    /// DECISIONS #8): wait, SIGTERM everything, wait, SIGKILL everything, reap, sweep.
+    pub async fn end(&self, child: &mut Child, grace: Duration) {
+        let pgid = self.pid;
+        let roots: Vec<i32> = if self.sweep_all {
+            vec![std::process::id() as i32]
+        } else {
+            self.pid.into_iter().collect()
+        };
+        // Remember the tree while the server is alive: once it exits, its children are
+        // re-parented and only the subreaper walk (sweep_all) can still find them.
+        let mut known = tree_of(&roots, pgid);
+        let exited = tokio::time::timeout(grace, child.wait()).await.is_ok();
+        known.extend(tree_of(&roots, pgid));
+        if !exited {
+            signal_all(&known, pgid, Signal::SIGTERM);
+            if tokio::time::timeout(grace, child.wait()).await.is_err() {
+                signal_all(&known, pgid, Signal::SIGKILL);
+                let _ = child.kill().await;
+            }
+        }
+        let _ = child.wait().await;
+        self.sweep(&roots, pgid, known, grace).await;
+    }
+
+    /// Descendants that outlive the server (escaped into their own session, ignoring
+    /// SIGTERM) get the same TERM-then-KILL treatment.
+    async fn sweep(&self, roots: &[i32], pgid: Option<i32>, known: BTreeSet<i32>, grace: Duration) {
+        let alive = |set: &BTreeSet<i32>| {
+            let mut now = tree_of(roots, pgid);
+            now.extend(set.iter().copied().filter(|p| is_alive(*p)));
+            now
+        };
+        let rest = alive(&known);
+        if rest.is_empty() {
+            return;
+        }
+        signal_all(&rest, pgid, Signal::SIGTERM);
+        let deadline = tokio::time::Instant::now() + grace;
+        while tokio::time::Instant::now() < deadline {
+            if self.sweep_all {
+                reap_orphans();
+            }
+            if alive(&rest).is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        for _ in 0..5 {
+            let left = alive(&rest);
+            if left.is_empty() {
+                break;
+            }
+            signal_all(&left, pgid, Signal::SIGKILL);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            if self.sweep_all {
+                reap_orphans();
+            }
+        }
+    }
+}
+
+/// Become a subreaper so grandchildren that escape (setsid, double fork) stay findable.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    }
+}
+
+/// (pid, ppid, pgid) of every process, read from /proc.
+#[cfg(target_os = "linux")]
+fn process_table() -> Vec<(i32, i32, i32)> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // The command name may contain spaces and parentheses: fields start after the last ')'.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() < 3 || fields[0] == "Z" {
+            continue;
+        }
+        if let (Ok(ppid), Ok(pgid)) = (fields[1].parse(), fields[2].parse()) {
+            out.push((pid, ppid, pgid));
+        }
+    }
+    out
+}
+
+/// Every live descendant of any root, plus every member of the given process group.
+#[cfg(target_os = "linux")]
+fn tree_of(roots: &[i32], pgid: Option<i32>) -> BTreeSet<i32> {
+    let table = process_table();
+    let mut children: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+    for &(pid, ppid, _) in &table {
+        children.entry(ppid).or_default().push(pid);
+    }
+    let me = std::process::id() as i32;
+    let mut found = BTreeSet::new();
+    let mut stack: Vec<i32> = roots.to_vec();
+    while let Some(p) = stack.pop() {
+        for &c in children.get(&p).map(Vec::as_slice).unwrap_or(&[]) {
+            if c != me && found.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    if let Some(g) = pgid {
+        for &(pid, _, pg) in &table {
+            if pg == g && pid != me {
+                found.insert(pid);
+            }
+        }
+    }
+    found
+}
+
+/// Without /proc, descendants cannot be listed; the process group is what can be reached.
+/// While the group has any member its id stands for it (a live group's id is never handed
+/// out as a new pid), and [`signal_all`] signals the whole group through `killpg`.
+#[cfg(not(target_os = "linux"))]
+fn tree_of(_roots: &[i32], pgid: Option<i32>) -> BTreeSet<i32> {
+    pgid.filter(|&g| killpg(Pid::from_raw(g), None).is_ok())
+        .into_iter()
+        .collect()
+}
+
+fn signal_all(pids: &BTreeSet<i32>, pgid: Option<i32>, sig: Signal) {
+    if let Some(g) = pgid {
+        let _ = killpg(Pid::from_raw(g), sig);
+    }
+    for &p in pids {
+        let _ = kill(Pid::from_raw(p), sig);
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn is_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rfind(')')
+            .map(|i| !stat[i + 1..].trim_start().starts_with('Z'))
+            .unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn is_alive(pid: i32) -> bool {
+    kill(Pid::from_raw(pid), None).is_ok()
+}
+
+/// Reap re-parented zombies so they do not accumulate while mcpward runs. Only a
+/// subreaper (Linux) adopts orphans; elsewhere there is nothing of ours to reap here.
+fn reap_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+        for _ in 0..256 {
+            match waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) | Err(_) => break,
+                Ok(_) => continue,
+            }
+        }
+    }
+}
