@@ -33,7 +33,7 @@ fn schema(name: &str) -> jsonschema::Validator {
 
 fn errors(v: &jsonschema::Validator, instance: &Value) -> Vec<String> {
     v.iter_errors(instance)
-        .map(|e| format!("{} at {}", e, e.instance_path))
+        .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect()
 }
 

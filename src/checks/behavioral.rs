@@ -401,7 +401,7 @@ fn judge_output_schema(
         (Ok(v), Some(sc)) => v
             .iter_errors(sc)
             .map(|err| {
-                let p = err.instance_path.as_str();
+                let p = err.instance_path().as_str();
                 let path = if p.is_empty() {
                     "$".to_string()
                 } else {
@@ -434,7 +434,11 @@ fn judge_output_schema(
 pub(crate) fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, String> {
     // An unknown `$schema` (not one of the five drafts) falls back to 2020-12 rather
     // than failing: the dialect URI is a hint, not worth a failed case.
-    if jsonschema::Draft::default().detect(schema).is_err() {
+    let unknown = schema
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| !known_dialect(uri));
+    if unknown {
         if let Value::Object(m) = schema {
             let mut m = m.clone();
             m.remove("$schema");
@@ -445,6 +449,20 @@ pub(crate) fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, St
         .should_validate_formats(true)
         .build(schema)
         .map_err(|e| e.to_string())
+}
+
+/// The `$schema` URIs the validator recognises by itself (each in this exact spelling, with
+/// or without a trailing `#`): the set this family has always accepted. Any other string
+/// counts as an unknown dialect.
+fn known_dialect(uri: &str) -> bool {
+    matches!(
+        uri.trim_end_matches('#'),
+        "https://json-schema.org/draft/2020-12/schema"
+            | "https://json-schema.org/draft/2019-09/schema"
+            | "http://json-schema.org/draft-07/schema"
+            | "http://json-schema.org/draft-06/schema"
+            | "http://json-schema.org/draft-04/schema"
+    )
 }
 
 fn judge_jsonpaths(

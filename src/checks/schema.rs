@@ -450,7 +450,10 @@ fn tool_input_schema(tool: &Value, label: &str) -> Finding {
 struct Offline;
 
 impl Retrieve for Offline {
-    fn retrieve(&self, uri: &Uri<&str>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         Err(format!(
             "external reference {} is not resolved (mcpward never fetches schemas)",
             uri.as_str()
@@ -542,7 +545,7 @@ pub(crate) fn validate_schema(schema: &Value) -> Result<(), String> {
         .build(normalized.as_ref().unwrap_or(schema))
         .map(|_| ())
         .map_err(|e| {
-            let at = e.instance_path.as_str();
+            let at = e.instance_path().as_str();
             if at.is_empty() {
                 e.to_string()
             } else {

@@ -976,7 +976,7 @@ pub(crate) fn suggest(key: &str, known: &[&'static str]) -> Option<&'static str>
         let kl = k.chars().count();
         let limit = if kl <= 4 { 1 } else { 2 };
         let prefix = (n >= 4 && k.starts_with(norm.as_str())) || (kl >= 4 && norm.starts_with(k));
-        if (d <= limit || prefix) && best.map_or(true, |(bd, _)| d < bd) {
+        if (d <= limit || prefix) && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
     }

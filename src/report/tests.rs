@@ -351,7 +351,7 @@ fn assert_valid_sarif(validator: &jsonschema::Validator, doc: &str) {
     let v: Value = serde_json::from_str(doc).unwrap();
     let errors: Vec<String> = validator
         .iter_errors(&v)
-        .map(|e| format!("{} at {}", e, e.instance_path))
+        .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "invalid SARIF: {errors:#?}");
 }

@@ -352,7 +352,7 @@ impl Shared {
     /// missing or `null`; such a body is recorded for `compliance/server-messages`.
     fn adopt_orphan_error(&self, v: &mut Value, id: u64) {
         let Value::Object(o) = v else { return };
-        if o.contains_key("error") && o.get("id").map_or(true, Value::is_null) {
+        if o.contains_key("error") && o.get("id").is_none_or(Value::is_null) {
             self.d.record_orphan_error(&Value::Object(o.clone()));
             o.insert("id".into(), Value::from(id));
         }

@@ -459,10 +459,10 @@ fn number_value(o: &Map<String, Value>, integer: bool) -> Option<Value> {
     let step = num("multipleOf").filter(|m| *m > 0.0);
     let ok = |x: f64| {
         x.is_finite()
-            && lo.map_or(true, |l| x > l || (x == l && !lo_excl))
-            && hi.map_or(true, |h| x < h || (x == h && !hi_excl))
+            && lo.is_none_or(|l| x > l || (x == l && !lo_excl))
+            && hi.is_none_or(|h| x < h || (x == h && !hi_excl))
             && (!integer || x.fract() == 0.0)
-            && step.map_or(true, |m| {
+            && step.is_none_or(|m| {
                 let q = x / m;
                 (q - q.round()).abs() < 1e-9
             })

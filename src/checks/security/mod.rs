@@ -1,6 +1,7 @@
 //! `security` family: offline tool-poisoning heuristics over the raw `tools/list` surface
 //! (security.md). Never calls a tool, never canonicalises text before scanning it.
 
+mod engine;
 pub mod patterns;
 pub mod poisoning;
 pub mod unicode;

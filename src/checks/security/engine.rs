@@ -1,0 +1,421 @@
+//! How the security patterns are run: the same match positions as Unicode-mode,
+//! case-insensitive `regex::Regex`, at a fraction of the memory.
+//!
+//! A Unicode case-insensitive regex with Unicode `\w`, `\b` and bounded gaps such as
+//! `(?:[^.\n]|\.\S){0,160}` compiles to hundreds of KiB of automata; the ~40 security
+//! patterns cost several MiB that way. The same patterns compiled without Unicode (byte
+//! classes, ASCII case folding) are a fraction of that. They give the same answers on a
+//! *shadow* of the text with one byte per character:
+//!
+//! * ASCII characters are kept;
+//! * Unicode whitespace (the ECMAScript `\s` set, [`super::patterns::WS`]) becomes a space,
+//!   except U+FEFF, which is `\s` for the patterns yet also `\S` (it is not Unicode
+//!   White_Space), so it gets a byte of its own that both classes include;
+//! * the curly quotes the patterns name become one byte each ([`QUOTES`]);
+//! * every other character becomes [`OTHER`], a byte no pattern names.
+//!
+//! That is exact only for characters that are not word characters: Unicode `\w` and `\b`
+//! see a non-ASCII letter as part of a word, and case folding links `k` with U+212A and `s`
+//! with U+017F (both letters). A text with a non-ASCII word character (or U+0085, which is
+//! White_Space but not ECMAScript `\s`) is therefore matched by the Unicode regex itself,
+//! compiled on first need. Spans found on the shadow are mapped back to byte offsets of the
+//! text, so callers see the positions the Unicode regex would give.
+//!
+//! Each regex, either kind, is compiled the first time a text needs it.
+
+use regex::bytes::{Regex as BytesRegex, RegexBuilder, RegexSet as BytesSet, RegexSetBuilder};
+use regex::{Regex, RegexSet};
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// Byte span `[start, end)` in the original text.
+pub type Span = (usize, usize);
+
+/// Shadow byte of a character that no pattern names and that is neither a word character
+/// nor whitespace.
+pub const OTHER: u8 = 0x80;
+/// Shadow byte of U+FEFF: in `\s` (ECMAScript) and in `\S` (not Unicode White_Space).
+pub const FEFF: u8 = 0x86;
+/// The curly quotes the patterns name, each with its shadow byte.
+pub const QUOTES: [(char, u8); 4] = [
+    ('\u{2018}', 0x81),
+    ('\u{2019}', 0x82),
+    ('\u{201C}', 0x83),
+    ('\u{201D}', 0x84),
+];
+/// `\s` in the shadow patterns.
+const SHADOW_WS: &str = r"[\t\n\x0B\x0C\r \x86]";
+
+/// Unicode White_Space outside ASCII that is also ECMAScript `\s` (all but U+0085).
+fn is_unicode_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+/// A text prepared for matching: its shadow, or none when only the Unicode regexes give
+/// the right answer.
+pub struct Hay<'t> {
+    text: &'t str,
+    shadow: Option<Cow<'t, [u8]>>,
+    /// Byte offset in `text` of every shadow byte, plus `text.len()`; none when the text is
+    /// ASCII (the shadow is the text).
+    offsets: Option<Vec<usize>>,
+}
+
+impl<'t> Hay<'t> {
+    pub fn new(text: &'t str) -> Self {
+        if text.is_ascii() {
+            return Hay {
+                text,
+                shadow: Some(Cow::Borrowed(text.as_bytes())),
+                offsets: None,
+            };
+        }
+        let mut shadow = Vec::with_capacity(text.len());
+        let mut offsets = Vec::with_capacity(text.len() + 1);
+        for (i, c) in text.char_indices() {
+            let b = if c.is_ascii() {
+                c as u8
+            } else if c == '\u{FEFF}' {
+                FEFF
+            } else if is_unicode_space(c) {
+                b' '
+            } else if let Some(&(_, b)) = QUOTES.iter().find(|(q, _)| *q == c) {
+                b
+            } else if c == '\u{85}' || regex_syntax::is_word_character(c) {
+                return Hay {
+                    text,
+                    shadow: None,
+                    offsets: None,
+                };
+            } else {
+                OTHER
+            };
+            shadow.push(b);
+            offsets.push(i);
+        }
+        offsets.push(text.len());
+        Hay {
+            text,
+            shadow: Some(Cow::Owned(shadow)),
+            offsets: Some(offsets),
+        }
+    }
+
+    /// The same text matched only by the Unicode regexes (to check the shadow against them).
+    #[cfg(test)]
+    pub fn unicode_only(text: &'t str) -> Self {
+        Hay {
+            text,
+            shadow: None,
+            offsets: None,
+        }
+    }
+
+    #[cfg(test)]
+    pub fn has_shadow(&self) -> bool {
+        self.shadow.is_some()
+    }
+
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    fn orig(&self, i: usize) -> usize {
+        self.offsets.as_ref().map_or(i, |o| o[i])
+    }
+
+    fn span(&self, s: usize, e: usize) -> Span {
+        (self.orig(s), self.orig(e))
+    }
+}
+
+/// Rewrites a pattern for the shadow: `\s` and the curly quotes as in the module doc.
+/// Everything else keeps its meaning under ASCII rules.
+fn shadow_pattern(p: &str) -> String {
+    let mut out = p.replace(r"\s", SHADOW_WS);
+    for (q, b) in QUOTES {
+        out = out.replace(q, &format!(r"\x{b:02X}"));
+    }
+    out
+}
+
+/// One case-insensitive pattern, compiled lazily in each of its two forms.
+pub struct Pattern {
+    /// The pattern for the Unicode regex, without the `(?i)` flag.
+    unicode_src: String,
+    shadow_src: String,
+    unicode: OnceLock<Regex>,
+    shadow: OnceLock<BytesRegex>,
+}
+
+impl Pattern {
+    /// `unicode_src` is the exact pattern of the reference regex (case-insensitive); the
+    /// shadow form is derived from `pattern`, the same pattern before its `\s` and `\b` were
+    /// spelled for Unicode mode.
+    pub fn new(pattern: &str, unicode_src: String) -> Self {
+        Pattern {
+            unicode_src,
+            shadow_src: shadow_pattern(pattern),
+            unicode: OnceLock::new(),
+            shadow: OnceLock::new(),
+        }
+    }
+
+    fn unicode(&self) -> &Regex {
+        self.unicode.get_or_init(|| {
+            Regex::new(&format!("(?i){}", self.unicode_src)).expect("static pattern")
+        })
+    }
+
+    fn shadow(&self) -> &BytesRegex {
+        self.shadow.get_or_init(|| {
+            RegexBuilder::new(&self.shadow_src)
+                .unicode(false)
+                .case_insensitive(true)
+                .build()
+                .expect("static pattern")
+        })
+    }
+
+    /// Every non-overlapping match, leftmost first.
+    pub fn spans(&self, hay: &Hay) -> Vec<Span> {
+        match &hay.shadow {
+            Some(s) => self
+                .shadow()
+                .find_iter(s)
+                .map(|m| hay.span(m.start(), m.end()))
+                .collect(),
+            None => self
+                .unicode()
+                .find_iter(hay.text)
+                .map(|m| (m.start(), m.end()))
+                .collect(),
+        }
+    }
+
+    /// The leftmost match.
+    pub fn find(&self, hay: &Hay) -> Option<Span> {
+        match &hay.shadow {
+            Some(s) => self.shadow().find(s).map(|m| hay.span(m.start(), m.end())),
+            None => self.unicode().find(hay.text).map(|m| (m.start(), m.end())),
+        }
+    }
+
+    /// Every match with the span of the first of `names` that took part in it.
+    pub fn captures(&self, hay: &Hay, names: &[&str]) -> Vec<(Span, Option<Span>)> {
+        match &hay.shadow {
+            Some(s) => self
+                .shadow()
+                .captures_iter(s)
+                .filter_map(|c| {
+                    let m = c.get(0)?;
+                    let g = names.iter().find_map(|n| c.name(n));
+                    Some((
+                        hay.span(m.start(), m.end()),
+                        g.map(|g| hay.span(g.start(), g.end())),
+                    ))
+                })
+                .collect(),
+            None => self
+                .unicode()
+                .captures_iter(hay.text)
+                .filter_map(|c| {
+                    let m = c.get(0)?;
+                    let g = names.iter().find_map(|n| c.name(n));
+                    Some(((m.start(), m.end()), g.map(|g| (g.start(), g.end()))))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A set of case-insensitive patterns, compiled lazily in each of its two forms.
+pub struct PatternSet {
+    unicode_src: Vec<String>,
+    shadow_src: Vec<String>,
+    unicode: OnceLock<RegexSet>,
+    shadow: OnceLock<BytesSet>,
+}
+
+impl PatternSet {
+    /// `(pattern, unicode_src)` pairs as for [`Pattern::new`].
+    pub fn new(patterns: impl IntoIterator<Item = (String, String)>) -> Self {
+        let (shadow_src, unicode_src) = patterns
+            .into_iter()
+            .map(|(p, u)| (shadow_pattern(&p), u))
+            .unzip();
+        PatternSet {
+            unicode_src,
+            shadow_src,
+            unicode: OnceLock::new(),
+            shadow: OnceLock::new(),
+        }
+    }
+
+    fn shadow(&self) -> &BytesSet {
+        self.shadow.get_or_init(|| {
+            RegexSetBuilder::new(&self.shadow_src)
+                .unicode(false)
+                .case_insensitive(true)
+                .build()
+                .expect("static set")
+        })
+    }
+
+    fn unicode(&self) -> &RegexSet {
+        self.unicode.get_or_init(|| {
+            RegexSet::new(self.unicode_src.iter().map(|p| format!("(?i){p}"))).expect("static set")
+        })
+    }
+
+    /// Indexes of the patterns that match somewhere, ascending.
+    pub fn matches(&self, hay: &Hay) -> Vec<usize> {
+        match &hay.shadow {
+            Some(s) => self.shadow().matches(s).into_iter().collect(),
+            None => self.unicode().matches(hay.text).into_iter().collect(),
+        }
+    }
+
+    pub fn is_match(&self, hay: &Hay) -> bool {
+        match &hay.shadow {
+            Some(s) => self.shadow().is_match(s),
+            None => self.unicode().is_match(hay.text),
+        }
+    }
+}
+
+/// Test helper: asserts that the shadow and the Unicode regex agree on `text` (spans and
+/// every named group), whenever the text has a shadow.
+#[cfg(test)]
+pub fn assert_agree(p: &Pattern, names: &[&str], text: &str) {
+    let hay = Hay::new(text);
+    if !hay.has_shadow() {
+        return;
+    }
+    let uni = Hay::unicode_only(text);
+    assert_eq!(
+        p.spans(&hay),
+        p.spans(&uni),
+        "{} on {text:?}",
+        p.unicode_src
+    );
+    assert_eq!(p.find(&hay), p.find(&uni), "{} on {text:?}", p.unicode_src);
+    if !names.is_empty() {
+        assert_eq!(
+            p.captures(&hay, names),
+            p.captures(&uni, names),
+            "{} on {text:?}",
+            p.unicode_src
+        );
+    }
+}
+
+#[cfg(test)]
+pub fn assert_set_agrees(p: &PatternSet, text: &str) {
+    let hay = Hay::new(text);
+    if hay.has_shadow() {
+        assert_eq!(
+            p.matches(&hay),
+            p.matches(&Hay::unicode_only(text)),
+            "{text:?}"
+        );
+    }
+}
+
+/// Test corpus: every line of the security corpora and the given texts, each also with
+/// non-ASCII characters the shadow handles (dashes, curly quotes, Unicode spaces, U+FEFF,
+/// emoji, invisible and bidi characters) put in at pseudo-random places or in place of
+/// spaces and quotes.
+#[cfg(test)]
+pub fn variants(extra: &[&str]) -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/security/");
+    let mut base: Vec<String> = ["poisoned.txt", "benign.txt"]
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(format!("{dir}{f}"))
+                .unwrap_or_default()
+                .lines()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    base.extend(extra.iter().map(|s| s.to_string()));
+    let inserts = [
+        "\u{2014}",
+        "\u{2019}",
+        "\u{2018}",
+        "\u{201C}",
+        "\u{201D}",
+        "\u{A0}",
+        "\u{3000}",
+        "\u{FEFF}",
+        "\u{1F600}",
+        "\u{200B}",
+        "\u{202E}",
+        "\u{E0041}",
+        "\u{2026}",
+        "\u{2028}",
+        "\u{B7}",
+    ];
+    let mut seed = 0x2545_F491_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    for t in &base {
+        out.push(t.clone());
+        for round in 0..6 {
+            let chars: Vec<char> = t.chars().collect();
+            let mut v = String::new();
+            for c in chars {
+                let ins = inserts[next(inserts.len())];
+                match (round, c) {
+                    (0, ' ') => v.push_str(["\u{A0}", "\u{2003}", "\u{FEFF}", "\u{3000}"][next(4)]),
+                    (1, '\'') => v.push_str(["\u{2019}", "\u{2018}"][next(2)]),
+                    (1, '"' | '`') => v.push_str(["\u{201C}", "\u{201D}"][next(2)]),
+                    (2..=5, _) if next(12 - round) == 0 => {
+                        v.push_str(ins);
+                        v.push(c);
+                    }
+                    _ => v.push(c),
+                }
+            }
+            out.push(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shadow_maps_characters_and_offsets() {
+        let t = "a\u{2014}b\u{3000}c\u{FEFF}d\u{2019}e";
+        let h = Hay::new(t);
+        assert_eq!(
+            h.shadow.as_deref(),
+            Some(&[b'a', OTHER, b'b', b' ', b'c', FEFF, b'd', 0x82, b'e'][..])
+        );
+        assert_eq!(h.span(1, 2), (1, 4));
+        assert_eq!(h.span(8, 9), (t.len() - 1, t.len()));
+        for word in [
+            "caf\u{E9}",
+            "\u{212A}ey",
+            "\u{17F}end",
+            "a\u{200D}b",
+            "x\u{85}y",
+        ] {
+            assert!(Hay::new(word).shadow.is_none(), "{word:?}");
+        }
+        assert!(matches!(Hay::new("plain").shadow, Some(Cow::Borrowed(_))));
+    }
+}
