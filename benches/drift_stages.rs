@@ -55,7 +55,9 @@ fn tools_of(line: &str) -> Vec<Box<RawValue>> {
         tools: Vec<Box<RawValue>>,
     }
     let answer: Answer = serde_json::from_str(line).unwrap();
-    serde_json::from_str::<Page>(answer.result.get()).unwrap().tools
+    serde_json::from_str::<Page>(answer.result.get())
+        .unwrap()
+        .tools
 }
 
 fn main() {

@@ -232,7 +232,7 @@ impl Dispatcher {
         let Ok(env) = serde_json::from_slice::<Envelope>(text) else {
             return false;
         };
-        let is_null = |r: Option<&RawValue>| r.map_or(true, |r| r.get() == "null");
+        let is_null = |r: Option<&RawValue>| r.is_none_or(|r| r.get() == "null");
         let (Some(id), Some(result), None, true) =
             (env.id, env.result, env.error, is_null(env.method))
         else {
