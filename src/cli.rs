@@ -246,6 +246,23 @@ async fn interrupted() {
     }
 }
 
+/// `diff` exits 2 without comparing when the baseline is missing or newer than supported
+/// (DECISIONS #19); any other state is compared (an invalid file is a finding).
+fn baseline_refused(state: &crate::surface::lockfile::BaselineState) -> Option<u8> {
+    use crate::surface::lockfile::BaselineState;
+    match state {
+        BaselineState::Missing { path } => {
+            eprintln!("Error: baseline not found at {path}; run `mcpward baseline` first");
+            Some(2)
+        }
+        BaselineState::Invalid(e) if e.is_too_new() => {
+            eprintln!("Error: {e}");
+            Some(2)
+        }
+        _ => None,
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Run { update_golden: bool },
@@ -293,22 +310,21 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
     let dcfg = crate::drift_run::drift_config(&loaded);
     let mut baseline_invalid = false;
     let mut preloaded = None;
+    // `diff` reads the baseline while the server starts and lists its tools (a 10,000-tool
+    // lockfile is a noticeable read); its verdict is taken before the connection's.
+    let mut baseline_loader = None;
     match mode {
         Mode::Diff => {
             use crate::surface::lockfile::{self, BaselineState};
-            match lockfile::load(std::path::Path::new(&dcfg.baseline)) {
-                BaselineState::Missing { path } => {
-                    eprintln!("Error: baseline not found at {path}; run `mcpward baseline` first");
-                    return 2;
+            let path = std::path::PathBuf::from(&dcfg.baseline);
+            match std::fs::metadata(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let missing = BaselineState::Missing {
+                        path: path.display().to_string(),
+                    };
+                    return baseline_refused(&missing).unwrap_or(2);
                 }
-                BaselineState::Invalid(e) if e.is_too_new() => {
-                    eprintln!("Error: {e}");
-                    return 2;
-                }
-                state => {
-                    baseline_invalid = matches!(state, BaselineState::Invalid(_));
-                    preloaded = Some(state);
-                }
+                _ => baseline_loader = Some(std::thread::spawn(move || lockfile::load(&path))),
             }
             if kind == ReporterKind::Console {
                 out_line(&format!(
@@ -344,6 +360,19 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
         c = Client::connect(connect_options(&loaded, era)) => c,
         _ = interrupted() => return 130,
     };
+    if let Some(loader) = baseline_loader {
+        let state = loader
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        if let Some(code) = baseline_refused(&state) {
+            if let Ok(c) = &client {
+                c.close().await;
+            }
+            return code;
+        }
+        baseline_invalid = matches!(state, crate::surface::lockfile::BaselineState::Invalid(_));
+        preloaded = Some(state);
+    }
     let client = match client {
         Ok(c) => c,
         Err(e) => {

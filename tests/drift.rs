@@ -270,7 +270,7 @@ fn diff_without_usable_baseline_exits_2() {
     w.write("mcpward.lock.json", "not json at all");
     assert_eq!(w.run(&["diff", "-c", "v1.yaml"]).status.code(), Some(2));
 
-    // A newer schemaVersion is refused before connecting.
+    // A newer schemaVersion is refused (read while the server starts; reported first).
     w.write(
         "mcpward.lock.json",
         "{\"protocolVersion\":\"x\",\"capabilities\":{},\"tools\":{},\"meta\":{\"schemaVersion\":3}}",

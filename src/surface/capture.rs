@@ -58,7 +58,7 @@ impl CaptureOptions {
 
 /// A tool object of a `tools/list` answer: parsed already, or still its JSON text (then
 /// read member by member, so a large surface is never held as a tree).
-pub trait ToolObject {
+pub trait ToolObject: Sync {
     /// The tool as a value (output sampling reads whole tools).
     fn tool_value(&self) -> Cow<'_, Value>;
     /// What a lockfile entry records; `None` when the tool has no string name.
@@ -164,15 +164,17 @@ pub fn capture<T: ToolObject>(
         .iter()
         .map(|(n, s)| (n.as_str(), s))
         .collect();
+    let captured = parallel_map(tools, |tool| {
+        // A tool without a string name cannot be keyed; schema checks report it.
+        let parts = tool.parts()?;
+        let entry = capture_tool(&parts, opts, shapes.get(&*parts.name).copied());
+        Some(entry.map(|e| (parts.name.into_owned(), e)))
+    });
     let mut entries: Vec<(String, ToolEntry)> = Vec::new();
     let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for tool in tools {
-        // A tool without a string name cannot be keyed; schema checks report it.
-        let Some(parts) = tool.parts() else {
-            continue;
-        };
-        let name: &str = &parts.name;
-        let entry = capture_tool(&parts, opts, shapes.get(name).copied())?;
+    for one in captured.into_iter().flatten() {
+        let (name, entry) = one?;
+        let name = name.as_str();
         // A repeated name: the later value wins, the key keeps its first position.
         match slot_of.get(name) {
             Some(&i) => entries[i].1 = entry,
@@ -225,6 +227,34 @@ pub fn capture<T: ToolObject>(
                 supported_versions: hello.supported_versions.clone(),
             }),
         },
+    })
+}
+
+/// `items.iter().map(f)` in order, spread over the machine's cores when there are enough
+/// items to pay for the threads (a 10,000-tool capture is a few hundred milliseconds of
+/// independent per-tool work; small surfaces stay on one thread).
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    const MIN_PER_THREAD: usize = 500;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(8).min(items.len() / MIN_PER_THREAD);
+    if threads < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|s| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| s.spawn(move || c.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for w in workers {
+            match w.join() {
+                Ok(part) => out.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
     })
 }
 
@@ -547,5 +577,31 @@ pub(crate) mod tests {
             a.tool("dup").unwrap().input_schema.as_str(),
             r#"{"a":{"y":2,"z":1}}"#
         );
+    }
+
+    #[test]
+    fn large_surfaces_capture_in_parallel_with_sequential_results() {
+        let items: Vec<u32> = (0..5000).collect();
+        assert_eq!(
+            parallel_map(&items, |i| i * 3),
+            items.iter().map(|i| i * 3).collect::<Vec<_>>()
+        );
+        // A repeated name across chunks: the later entry wins at the first position.
+        let mut tools: Vec<Value> = (0..3000)
+            .map(|i| json!({"name": format!("t{i}"), "description": format!("tool {i}"), "inputSchema": {"type": "object"}}))
+            .collect();
+        tools[10] = json!({"name": "dup", "description": "first"});
+        tools[2990] = json!({"name": "dup", "description": "last"});
+        let lf = capture(&hello(Era::Legacy), &tools, &opts()).unwrap();
+        assert_eq!(lf.tools.len(), 2999);
+        assert_eq!(lf.tool("dup").unwrap().description.as_deref(), Some("last"));
+        let order: Vec<&str> = lf.tools.iter().take(12).map(|(n, _)| n.as_str()).collect();
+        assert_eq!(order[10], "dup");
+        // The first failing tool in listing order is the one reported.
+        let deep = (0..70).fold(json!({}), |v, _| json!({ "x": v }));
+        tools[2500] = json!({"name": "late", "inputSchema": deep.clone()});
+        tools[100] = json!({"name": "early", "inputSchema": deep});
+        let err = capture(&hello(Era::Legacy), &tools, &opts()).unwrap_err();
+        assert!(err.starts_with("Tool \"early\" inputSchema"), "{err}");
     }
 }
