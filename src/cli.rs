@@ -445,11 +445,37 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
         }
     };
     let hello = client.hello().clone();
-    client.close().await;
     let results = match outcome {
-        Outcome::Findings(r) => r,
+        Outcome::Findings(r) => {
+            client.close().await;
+            r
+        }
         Outcome::Captured(captured) => {
-            return finish_baseline(&hello, *captured, &dcfg.baseline, &redactor)
+            let crate::drift_run::Captured { lockfile, notes } = *captured;
+            let lockfile = match lockfile {
+                Ok(l) => l,
+                Err(e) => {
+                    client.close().await;
+                    eprintln!("Error: {}", redactor.redact_str(&e));
+                    return 2;
+                }
+            };
+            // The lockfile is rendered and written while the server shuts down.
+            let path = dcfg.baseline.clone();
+            let writer = std::thread::spawn(move || {
+                let written =
+                    crate::surface::lockfile::write(std::path::Path::new(&path), &lockfile);
+                (lockfile, written)
+            });
+            client.close().await;
+            let (lockfile, written) = writer
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if let Err(e) = written {
+                eprintln!("Error: cannot write baseline {}: {e}", dcfg.baseline);
+                return 2;
+            }
+            return finish_baseline(&hello, &lockfile, &notes, &dcfg.baseline, &redactor);
         }
     };
     let mut report = Report::new(
@@ -478,23 +504,14 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
 }
 
 /// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
+/// The summary of a written baseline.
 fn finish_baseline(
     hello: &crate::transport::ServerHello,
-    captured: crate::drift_run::Captured,
+    lockfile: &crate::surface::lockfile::Lockfile,
+    notes: &[crate::surface::shape::SamplingNote],
     path: &str,
     redactor: &Redactor,
 ) -> u8 {
-    let lockfile = match captured.lockfile {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("Error: {}", redactor.redact_str(&e));
-            return 2;
-        }
-    };
-    if let Err(e) = crate::surface::lockfile::write(std::path::Path::new(path), &lockfile) {
-        eprintln!("Error: cannot write baseline {path}: {e}");
-        return 2;
-    }
     let mut lines = vec![
         format!(
             "✓ Connected to {} v{}",
@@ -504,7 +521,7 @@ fn finish_baseline(
         format!("✓ Captured {} tool(s)", lockfile.tools.len()),
         format!("✓ Baseline saved to {path}"),
     ];
-    for note in &captured.notes {
+    for note in notes {
         lines.push(format!(
             "  output sampling: {} ({}): {}",
             note.tool,

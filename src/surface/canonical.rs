@@ -34,37 +34,51 @@ pub fn canonicalize_description(raw: &str) -> String {
     if raw.is_empty() {
         return String::new();
     }
-    let nfc: String = raw.nfc().collect();
-    let lf = nfc.replace("\r\n", "\n").replace('\r', "\n");
-    let lines: Vec<String> = lf
-        .split('\n')
-        .map(|line| {
-            let mut out = String::with_capacity(line.len());
-            let mut in_run = false;
-            for c in line.chars() {
-                if c == ' ' || c == '\t' {
-                    if !in_run {
-                        out.push(' ');
-                    }
-                    in_run = true;
-                } else {
-                    out.push(c);
-                    in_run = false;
+    // ASCII is always NFC, and text without CR needs no line-ending pass: the common case
+    // (10,000 plain descriptions) allocates only the result.
+    let nfc: Cow<str> = if raw.is_ascii() {
+        Cow::Borrowed(raw)
+    } else {
+        Cow::Owned(raw.nfc().collect())
+    };
+    let lf: Cow<str> = if nfc.contains('\r') {
+        Cow::Owned(nfc.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        nfc
+    };
+    let mut out = String::with_capacity(lf.len());
+    let mut line_buf = String::new();
+    for (i, line) in lf.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        line_buf.clear();
+        let mut in_run = false;
+        for c in line.chars() {
+            if c == ' ' || c == '\t' {
+                if !in_run {
+                    line_buf.push(' ');
                 }
+                in_run = true;
+            } else {
+                line_buf.push(c);
+                in_run = false;
             }
-            ascii_trim(&out).to_string()
-        })
-        .collect();
-    ascii_trim(&lines.join("\n")).to_string()
+        }
+        out.push_str(ascii_trim(&line_buf));
+    }
+    ascii_trim(&out).to_string()
 }
 
 /// `sha256:` + lowercase hex of the UTF-8 bytes of `text`.
 pub fn sha256_tag(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(71);
     out.push_str("sha256:");
     for b in digest {
-        out.push_str(&format!("{b:02x}"));
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 0xf)] as char);
     }
     out
 }
@@ -299,20 +313,29 @@ fn canon_node(node: Node, depth: usize, out: &mut String) -> Result<(), String> 
             // Stable sort: among repeated keys the last written stays last and wins, as in
             // a parsed map (JSON.parse keeps the last value too).
             members.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
-            let mut unique: Vec<(Cow<str>, Node)> = Vec::with_capacity(members.len());
-            for (k, v) in members {
-                match unique.last_mut() {
-                    Some(last) if last.0 == k => last.1 = v,
-                    _ => unique.push((k, v)),
+            // Of repeated keys (now adjacent, in written order) only the last is kept.
+            let mut unique = Vec::with_capacity(members.len());
+            let mut drain = members.into_iter().peekable();
+            while let Some(m) = drain.next() {
+                if drain.peek().is_some_and(|next| next.0 == m.0) {
+                    continue;
                 }
+                unique.push(m);
             }
             // JavaScript own-key order: index keys ascending first, then the sorted rest.
-            let (mut index, rest): (Vec<_>, Vec<_>) = unique
-                .into_iter()
-                .partition(|(k, _)| super::json::array_index(k).is_some());
-            index.sort_by_key(|(k, _)| super::json::array_index(k));
+            if unique
+                .iter()
+                .any(|(k, _)| super::json::array_index(k).is_some())
+            {
+                let (mut index, rest): (Vec<_>, Vec<_>) = unique
+                    .into_iter()
+                    .partition(|(k, _)| super::json::array_index(k).is_some());
+                index.sort_by_key(|(k, _)| super::json::array_index(k));
+                index.extend(rest);
+                unique = index;
+            }
             out.push('{');
-            for (i, (k, v)) in index.into_iter().chain(rest).enumerate() {
+            for (i, (k, v)) in unique.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }

@@ -164,7 +164,7 @@ pub fn capture<T: ToolObject>(
         .iter()
         .map(|(n, s)| (n.as_str(), s))
         .collect();
-    let captured = parallel_map(tools, |tool| {
+    let captured = super::parallel_map(tools, |tool| {
         // A tool without a string name cannot be keyed; schema checks report it.
         let parts = tool.parts()?;
         let entry = capture_tool(&parts, opts, shapes.get(&*parts.name).copied());
@@ -227,34 +227,6 @@ pub fn capture<T: ToolObject>(
                 supported_versions: hello.supported_versions.clone(),
             }),
         },
-    })
-}
-
-/// `items.iter().map(f)` in order, spread over the machine's cores when there are enough
-/// items to pay for the threads (a 10,000-tool capture is a few hundred milliseconds of
-/// independent per-tool work; small surfaces stay on one thread).
-pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    const MIN_PER_THREAD: usize = 500;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = cores.min(8).min(items.len() / MIN_PER_THREAD);
-    if threads < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|s| {
-        let workers: Vec<_> = items
-            .chunks(chunk)
-            .map(|c| s.spawn(move || c.iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for w in workers {
-            match w.join() {
-                Ok(part) => out.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
     })
 }
 
@@ -583,7 +555,7 @@ pub(crate) mod tests {
     fn large_surfaces_capture_in_parallel_with_sequential_results() {
         let items: Vec<u32> = (0..5000).collect();
         assert_eq!(
-            parallel_map(&items, |i| i * 3),
+            crate::surface::parallel_map(&items, |i| i * 3),
             items.iter().map(|i| i * 3).collect::<Vec<_>>()
         );
         // A repeated name across chunks: the later entry wins at the first position.

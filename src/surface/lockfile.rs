@@ -172,18 +172,22 @@ impl Lockfile {
         } else {
             let slot: std::collections::HashMap<&str, &ToolEntry> =
                 self.tools.iter().map(|(n, t)| (n.as_str(), t)).collect();
-            out.push('{');
-            for (i, name) in js_key_order(self.tools.iter().map(|(n, _)| n.as_str()))
-                .into_iter()
-                .enumerate()
-            {
-                if i > 0 {
-                    out.push(',');
+            let names = js_key_order(self.tools.iter().map(|(n, _)| n.as_str()));
+            // Entries are independent text: large surfaces render them in parallel chunks.
+            let chunks = super::parallel_chunks(&names, |names| {
+                let mut part = String::new();
+                for name in names {
+                    part.push_str(",\n    ");
+                    escape_into(name, &mut part);
+                    part.push_str(": ");
+                    slot[name].write_pretty(&mut part);
                 }
-                out.push_str("\n    ");
-                escape_into(name, &mut out);
-                out.push_str(": ");
-                slot[name].write_pretty(&mut out);
+                part
+            });
+            out.push('{');
+            for (i, part) in chunks.iter().enumerate() {
+                // Each chunk starts with a separator; the first entry has none.
+                out.push_str(if i == 0 { &part[1..] } else { part });
             }
             out.push_str("\n  }");
         }
@@ -866,6 +870,13 @@ mod tests {
             ..lf.clone()
         };
         assert_eq!(empty.render(), to_pretty(&empty.to_value()));
+        // A surface large enough to render in parallel chunks.
+        let mut large = lf.clone();
+        large.tools = (0..3000)
+            .rev()
+            .map(|i| (format!("{i}"), lf.tools[i % lf.tools.len()].1.clone()))
+            .collect();
+        assert_eq!(large.render(), to_pretty(&large.to_value()));
         // Tools out of JavaScript key order (a hand-built model) still render in it.
         let mut reversed = lf.clone();
         reversed.tools.reverse();
