@@ -59,8 +59,8 @@ fn timed(args: &[&str], dir: &std::path::Path) -> Duration {
     took
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
+fn median_f(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
@@ -69,7 +69,7 @@ fn main() {
         eprintln!("drift bench needs `cargo build --release`");
         return;
     }
-    let runs = 5;
+    let runs = 9;
     for n in [1_000usize, 10_000] {
         let dir = tempfile::tempdir().unwrap();
         let cfg = |variant: &str| {
@@ -80,20 +80,27 @@ fn main() {
         };
         std::fs::write(dir.path().join("v1.yaml"), cfg("")).unwrap();
         std::fs::write(dir.path().join("v2.yaml"), cfg(":v2")).unwrap();
-        // Interleaved rounds, so a load change on the machine hits all three alike.
-        let (mut raws, mut bases, mut diffs) = (vec![], vec![], vec![]);
+        // Interleaved rounds, each with its own raw run: the server's time varies by
+        // ±100 ms at 10,000 tools, so "ours" is taken per round (mcpward minus the raw
+        // client right before it) and the median of those differences is reported.
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let (mut raws, mut bases, mut diffs, mut sums) = (vec![], vec![], vec![], vec![]);
         for _ in 0..runs {
-            raws.push(raw_listing(&format!("generated:{n}")));
-            bases.push(timed(&["baseline", "-c", "v1.yaml"], dir.path()));
-            diffs.push(timed(&["diff", "-c", "v2.yaml", "--json"], dir.path()));
+            let raw = ms(raw_listing(&format!("generated:{n}")));
+            let base = ms(timed(&["baseline", "-c", "v1.yaml"], dir.path())) - raw;
+            let raw2 = ms(raw_listing(&format!("generated:{n}")));
+            let diff = ms(timed(&["diff", "-c", "v2.yaml", "--json"], dir.path())) - raw2;
+            raws.push((raw + raw2) / 2.0);
+            bases.push(base);
+            diffs.push(diff);
+            sums.push(base + diff);
         }
-        let (raw, base, diff) = (median(raws), median(bases), median(diffs));
-        let ours = |d: Duration| d.saturating_sub(raw);
         println!(
-            "{n} tools: raw initialize+list {raw:?}; baseline {base:?} (ours {:?}); diff {diff:?} (ours {:?}); baseline+diff ours {:?}",
-            ours(base),
-            ours(diff),
-            ours(base) + ours(diff)
+            "{n} tools ({runs} rounds, medians): raw initialize+list {:.0} ms; ours: baseline {:.0} ms, diff {:.0} ms, baseline+diff {:.0} ms",
+            median_f(raws),
+            median_f(bases),
+            median_f(diffs),
+            median_f(sums)
         );
     }
 }
