@@ -402,3 +402,50 @@ fn output_shape_drift_end_to_end() {
         );
     }
 }
+
+/// `baseline` and `diff` read listings as text on every wire: plain HTTP JSON answers, SSE
+/// answers and the modern era capture exactly what stdio does.
+#[test]
+fn baseline_and_diff_agree_across_transports() {
+    let lock_tools = |w: &Workdir| -> Value {
+        let text = std::fs::read_to_string(w.path().join("mcpward.lock.json")).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["tools"].clone()
+    };
+    let drift = "checks:\n  drift:\n    baseline: ./mcpward.lock.json\n";
+    let v1 = table("drift-v1.json");
+    let v2 = table("drift-v2.json");
+
+    let w = Workdir::new();
+    config(&w, &v1, "v1.yaml", &[], "");
+    config(&w, &v2, "v2.yaml", &[], "");
+    assert_eq!(w.run(&["baseline", "-c", "v1.yaml"]).status.code(), Some(0));
+    let want_tools = lock_tools(&w);
+    let o = w.run(&["diff", "-c", "v2.yaml", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let want_failing = failing(&json_report(&o));
+
+    for (extra, era) in [
+        (vec![], "legacy"),
+        (vec!["--behavior", "sse"], "legacy"),
+        (vec!["--era", "modern"], "modern"),
+    ] {
+        let http = |file: &str| {
+            let mut args = vec!["--tools-file", file];
+            args.extend(extra.iter().copied());
+            HttpFixture::start(&args)
+        };
+        let (s1, s2) = (http(&v1), http(&v2));
+        let w = Workdir::new();
+        let cfg = |url: &str| {
+            http_config(url, drift).replace("protocol_era: legacy", &format!("protocol_era: {era}"))
+        };
+        w.write("v1.yaml", &cfg(&s1.url));
+        w.write("v2.yaml", &cfg(&s2.url));
+        let o = w.run(&["baseline", "-c", "v1.yaml"]);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        assert_eq!(lock_tools(&w), want_tools, "{extra:?}");
+        let o = w.run(&["diff", "-c", "v2.yaml", "--json"]);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert_eq!(failing(&json_report(&o)), want_failing, "{extra:?}");
+    }
+}

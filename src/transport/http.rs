@@ -209,15 +209,21 @@ impl HttpWire {
             Ok(())
         } else if ctype.contains("application/json") {
             let body = read_capped(resp).await.map_err(RpcError::plain)?;
-            match serde_json::from_slice::<Value>(&body) {
-                _ if self.s.d.try_dispatch_raw(&body) => {}
-                Ok(mut v) => {
+            // A raw-registered answer is handed over as text before anything is parsed.
+            let parsed = if self.s.d.try_dispatch_raw(&body) {
+                None
+            } else {
+                Some(serde_json::from_slice::<Value>(&body))
+            };
+            match parsed {
+                None => {}
+                Some(Ok(mut v)) => {
                     if stateless {
                         self.s.adopt_orphan_error(&mut v, id);
                     }
                     self.s.d.dispatch(v)
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     return Err(RpcError::plain(format!(
                         "Invalid JSON in HTTP response: {e}"
                     )))
