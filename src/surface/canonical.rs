@@ -2,11 +2,11 @@
 //! Canonical forms feed only the drift hash and the stored text; security checks read the
 //! raw server text.
 
-use super::json::{escape_into, js_key_order, js_string_form, utf16_cmp, write_compact};
+use super::json::{escape_into, js_string_form, utf16_cmp, write_compact, JsonStr};
 use super::schema_text::SchemaText;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
@@ -88,117 +88,22 @@ pub fn description_hash(raw: Option<&str>) -> String {
     sha256_tag(&canonicalize_description(raw.unwrap_or("")))
 }
 
-/// Canonical schema (lockfile.md §6): string values NFC, object keys sorted by UTF-16 code
-/// units (then JavaScript index-key order), `required` arrays sorted, depth-limited.
+/// Canonical schema (lockfile.md §6) as a tree: string values NFC, object keys sorted by
+/// UTF-16 code units (then JavaScript index-key order), `required` arrays sorted,
+/// depth-limited. One canonicalizer serves every form: this is its text, read back.
 pub fn canonicalize_schema(v: &Value) -> Result<Value, String> {
-    canon(v, 0)
+    canonical_schema_text(v).map(|t| t.to_value())
 }
 
-fn canon(v: &Value, depth: usize) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(DEPTH_ERROR.to_string());
-    }
-    Ok(match v {
-        // ASCII is always NFC: skip the normalizer for the common case.
-        Value::String(s) if s.is_ascii() => Value::String(s.clone()),
-        Value::String(s) => Value::String(s.nfc().collect()),
-        Value::Array(a) => Value::Array(
-            a.iter()
-                .map(|e| canon(e, depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
-        Value::Object(m) => {
-            let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
-            keys.sort_by(|a, b| utf16_cmp(a, b));
-            // The original builds a JavaScript object, whose own-key order puts index keys
-            // first; each value is canonicalized once, straight into its final place.
-            let mut ordered = Map::new();
-            for k in js_key_order(keys) {
-                let val = &m[k];
-                let out = match val {
-                    Value::Array(items) if k == "required" => {
-                        if depth + 1 > MAX_DEPTH {
-                            return Err(DEPTH_ERROR.to_string());
-                        }
-                        let mut items = items.clone();
-                        // JavaScript's default sort: by string form, UTF-16 order, stable.
-                        items.sort_by(|a, b| utf16_cmp(&js_string_form(a), &js_string_form(b)));
-                        Value::Array(items)
-                    }
-                    other => canon(other, depth + 1)?,
-                };
-                ordered.insert(k.to_string(), out);
-            }
-            Value::Object(ordered)
-        }
-        other => other.clone(),
-    })
-}
-
-/// `canonicalize_schema` written straight to compact text, without building the canonical
-/// tree: the same bytes as `to_compact(&canonicalize_schema(v)?)` (a test holds them equal).
+/// Canonical schema of a parsed value, as compact text (`JSON.stringify` of the tree).
 pub fn canonical_schema_text(v: &Value) -> Result<SchemaText, String> {
-    let mut out = String::new();
-    canon_text(v, 0, &mut out)?;
-    Ok(SchemaText::from_compact(out))
+    let raw = serde_json::value::to_raw_value(v).map_err(|e| format!("unreadable schema: {e}"))?;
+    canonical_schema_text_raw(&raw)
 }
 
-fn canon_text(v: &Value, depth: usize, out: &mut String) -> Result<(), String> {
-    if depth > MAX_DEPTH {
-        return Err(DEPTH_ERROR.to_string());
-    }
-    match v {
-        Value::String(s) if s.is_ascii() => escape_into(s, out),
-        Value::String(s) => escape_into(&s.nfc().collect::<String>(), out),
-        Value::Array(a) => {
-            out.push('[');
-            for (i, e) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canon_text(e, depth + 1, out)?;
-            }
-            out.push(']');
-        }
-        Value::Object(m) => {
-            let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
-            keys.sort_by(|a, b| utf16_cmp(a, b));
-            out.push('{');
-            for (i, k) in js_key_order(keys).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                escape_into(k, out);
-                out.push(':');
-                match &m[k] {
-                    Value::Array(items) if k == "required" => {
-                        if depth + 1 > MAX_DEPTH {
-                            return Err(DEPTH_ERROR.to_string());
-                        }
-                        let mut items: Vec<&Value> = items.iter().collect();
-                        items.sort_by(|a, b| utf16_cmp(&js_string_form(a), &js_string_form(b)));
-                        out.push('[');
-                        for (j, item) in items.into_iter().enumerate() {
-                            if j > 0 {
-                                out.push(',');
-                            }
-                            write_compact(item, out);
-                        }
-                        out.push(']');
-                    }
-                    other => canon_text(other, depth + 1, out)?,
-                }
-            }
-            out.push('}');
-        }
-        other => write_compact(other, out),
-    }
-    Ok(())
-}
-
-/// `canonical_schema_text` of a value still in its JSON text: the same bytes (a test holds
-/// them equal). The text is read once into a light tree (strings borrowed, members as a
-/// list), which is sorted in place and written; no map or owned key is built.
+/// Canonical schema of a value still in its JSON text. The text is read once into a light
+/// tree (strings borrowed, members as a list), which is sorted in place and written: no
+/// `serde_json` map or owned key is built, which matters for 10,000-tool surfaces.
 pub fn canonical_schema_text_raw(raw: &RawValue) -> Result<SchemaText, String> {
     // Validated JSON fails to read past the reader's nesting limit (128, beyond ours) or
     // with a number out of range.
@@ -361,61 +266,6 @@ fn canon_node(node: Node, depth: usize, out: &mut String) -> Result<(), String> 
         Node::Num(n) => out.push_str(&super::json::js_number(super::json::as_f64(&n))),
     }
     Ok(())
-}
-
-/// A JSON string, borrowed from the text when it has no escapes.
-pub(crate) struct JsonStr<'a>(pub Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for JsonStr<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = JsonStr<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
-                Ok(JsonStr(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(JsonStr(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
-                Ok(JsonStr(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-/// An object's members in written order, repeats included, values left as text.
-pub(crate) struct Members<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'a> Members<'a> {
-    /// The member as a parsed object would hold it: the last of repeated keys.
-    pub fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
-    }
-}
-
-impl<'de> Deserialize<'de> for Members<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) = m.next_entry::<JsonStr<'de>, &'de RawValue>()? {
-                    out.push((k.0, v));
-                }
-                Ok(Members(out))
-            }
-        }
-        d.deserialize_map(V)
-    }
 }
 
 /// The stderr warning of lockfile.md §7.1, when the baseline used other rules.
@@ -618,25 +468,35 @@ mod tests {
     }
 
     #[test]
-    fn canonical_text_is_the_compact_canonical_tree() {
-        use crate::surface::json::to_compact;
+    fn canonical_text_of_awkward_schemas() {
         let deep = (0..70).fold(json!("leaf"), |v, _| json!({ "x": v }));
         let cases = [
-            json!(null),
-            json!({"type":"object","required":["z","a",3,null,{"b":1,"a":2}],"properties":{"z":{"type":"string","enum":["Cafe\u{301}", 1.50, 1e21]},"10":{},"2":[]}}),
-            json!({"properties": {"b":{}, "10":{}, "2":{}, "B":{}, "é":{}, "_x":{}}, "required": ["b","10","2","B"]}),
-            json!({"enum": ["b", "a"], "required": ["e\u{301}"], "nested": [[{"y": 1, "x": [true, "ü"]}]]}),
-            json!(["top", "level", {"k": -0.0}]),
-            json!({"required": "not an array", "anyOf": [{"required": []}]}),
-            deep,
+            (json!(null), "null"),
+            (
+                json!({"type":"object","required":["z","a",3,null,{"b":1,"a":2}],"properties":{"z":{"type":"string","enum":["Cafe\u{301}", 1.50, 1e21]},"10":{},"2":[]}}),
+                // `required`: sorted by JavaScript string form ("3" < "[object Object]" <
+                // "a" < "null" < "z"), elements as written; index keys first.
+                r#"{"properties":{"2":[],"10":{},"z":{"enum":["Café",1.5,1e+21],"type":"string"}},"required":[3,{"b":1,"a":2},"a",null,"z"],"type":"object"}"#,
+            ),
+            (
+                json!({"enum": ["b", "a"], "required": ["e\u{301}"], "nested": [[{"y": 1, "x": [true, "ü"]}]]}),
+                "{\"enum\":[\"b\",\"a\"],\"nested\":[[{\"x\":[true,\"ü\"],\"y\":1}]],\"required\":[\"e\u{301}\"]}",
+            ),
+            (json!(["top", "level", {"k": -0.0}]), r#"["top","level",{"k":0}]"#),
+            (
+                json!({"required": "not an array", "anyOf": [{"required": []}]}),
+                r#"{"anyOf":[{"required":[]}],"required":"not an array"}"#,
+            ),
         ];
-        for v in cases {
-            match (canonical_schema_text(&v), canonicalize_schema(&v)) {
-                (Ok(text), Ok(tree)) => assert_eq!(text.as_str(), to_compact(&tree), "{v}"),
-                (Err(a), Err(b)) => assert_eq!(a, b),
-                (a, b) => panic!("disagree on {v}: {a:?} vs {b:?}"),
-            }
+        for (v, want) in cases {
+            assert_eq!(canonical_schema_text(&v).unwrap().as_str(), want, "{v}");
+            // The tree form is the same text read back, in the same member order.
+            assert_eq!(
+                crate::surface::json::to_compact(&canonicalize_schema(&v).unwrap()),
+                want
+            );
         }
+        assert_eq!(canonical_schema_text(&deep).unwrap_err(), DEPTH_ERROR);
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use super::canonical::{
     canonical_schema_text, canonical_schema_text_raw, canonicalize_description, sha256_tag,
-    JsonStr, Members, CANONICAL_VERSION,
+    CANONICAL_VERSION,
 };
-use super::json::js_key_order;
+use super::json::{js_key_order, JsonStr, Members};
 use super::lockfile::{
     AuthContext, Capabilities, Environment, Lockfile, Meta, ProtocolMeta, Target, ToolEntry,
 };
@@ -120,8 +120,7 @@ impl ToolObject for Value {
 
 impl ToolObject for Box<RawValue> {
     fn tool_value(&self) -> Cow<'_, Value> {
-        // Validated JSON: parsing it again cannot fail.
-        Cow::Owned(serde_json::from_str(self.get()).unwrap_or(Value::Null))
+        Cow::Owned(super::json::raw_to_value(self))
     }
     fn parts(&self) -> Option<ToolParts<'_>> {
         let members: Members = serde_json::from_str(self.get()).ok()?;

@@ -3,8 +3,76 @@
 //! "canonical JSON" equality the diff uses. The lockfile bytes and every JSON fragment in a
 //! drift message go through here, so both implementations write the same text.
 
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::cmp::Ordering;
+
+/// Members of a JSON object left as text: file order, a repeated key keeps its first
+/// position and its last value (as `JSON.parse` and a parsed map do).
+pub type RawMembers<'a> = indexmap::IndexMap<String, &'a RawValue>;
+
+/// The value of JSON text that was validated when it was split off (`RawValue`): parsing
+/// it again cannot fail.
+pub fn raw_to_value(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+/// A JSON string, borrowed from the text when it has no escapes.
+pub(crate) struct JsonStr<'a>(pub Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for JsonStr<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = JsonStr<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(JsonStr(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(JsonStr(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+                Ok(JsonStr(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An object's members in written order, repeats included, values left as text.
+pub(crate) struct Members<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> Members<'a> {
+    /// The member as a parsed object would hold it: the last of repeated keys.
+    pub fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<JsonStr<'de>, &'de RawValue>()? {
+                    out.push((k.0, v));
+                }
+                Ok(Members(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
 
 /// ECMAScript Number::toString for a finite double (`1`, `0.5`, `1e+21`, `1e-7`; `-0` is `0`).
 pub fn js_number(x: f64) -> String {

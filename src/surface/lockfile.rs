@@ -2,7 +2,10 @@
 //! and an atomic write (lockfile.md §2, §4, §9; DECISIONS #18–#20, #39).
 
 use super::canonical::{canonical_schema_text, canonical_version_warning};
-use super::json::{escape_into, js_key_order, js_number, path_segment, type_name, write_pretty_at};
+use super::json::{
+    escape_into, js_key_order, js_number, path_segment, raw_to_value, type_name, write_pretty_at,
+    RawMembers,
+};
 use super::schema_text::SchemaText;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -414,10 +417,6 @@ impl<'a> Obj<'a> {
     }
 }
 
-/// Members of one JSON object, each left as unparsed text (file order; a repeated key keeps
-/// its first position and its last value, like `JSON.parse`).
-type RawMap<'a> = indexmap::IndexMap<String, &'a RawValue>;
-
 /// Where the tool entries come from: a parsed tree, or (v2 fast path) the `tools` member
 /// as text, so a 10,000-tool file never becomes a tree of schemas.
 #[derive(Clone, Copy)]
@@ -426,20 +425,15 @@ enum ToolsSource<'a> {
     Raw(Option<&'a RawValue>),
 }
 
-fn small_value(raw: &RawValue) -> Value {
-    // RawValue has been validated as JSON already.
-    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
-}
-
 /// The v2 fast path: every root member except `tools` parsed as usual, tool schemas kept as
 /// text. `None` when the text is not a v2 object; the tree path then decides (and reports
 /// syntax errors exactly as before).
 fn parse_v2_fast(text: &str) -> Option<Result<Lockfile, LockfileError>> {
-    let raw_root: RawMap = serde_json::from_str(text).ok()?;
+    let raw_root: RawMembers = serde_json::from_str(text).ok()?;
     let mut root = Map::new();
     for (k, v) in &raw_root {
         if k != "tools" {
-            root.insert(k.clone(), small_value(v));
+            root.insert(k.clone(), raw_to_value(v));
         }
     }
     let version = root.get("meta").and_then(|m| m.get("schemaVersion"));
@@ -544,14 +538,14 @@ fn parse_tools_raw(
     raw: Option<&RawValue>,
 ) -> Result<Vec<(String, ToolEntry)>, LockfileError> {
     let raw = raw.ok_or_else(|| invalid(tools_path, "missing"))?;
-    let tools: RawMap = serde_json::from_str(raw.get())
-        .map_err(|_| wrong_type(tools_path, "an object", &small_value(raw)))?;
+    let tools: RawMembers = serde_json::from_str(raw.get())
+        .map_err(|_| wrong_type(tools_path, "an object", &raw_to_value(raw)))?;
     let mut out = Vec::with_capacity(tools.len());
     for name in js_key_order(tools.keys().map(String::as_str)) {
         let path = format!("{tools_path}{}", path_segment(name));
         let entry_raw = tools[name];
-        let members: RawMap = serde_json::from_str(entry_raw.get())
-            .map_err(|_| wrong_type(&path, "an object", &small_value(entry_raw)))?;
+        let members: RawMembers = serde_json::from_str(entry_raw.get())
+            .map_err(|_| wrong_type(&path, "an object", &raw_to_value(entry_raw)))?;
         let mut small = Map::new();
         let (mut input, mut output) = (SchemaIn::Missing, SchemaIn::Missing);
         for (k, v) in &members {
@@ -559,7 +553,7 @@ fn parse_tools_raw(
                 "inputSchema" => input = SchemaIn::Raw(v),
                 "outputSchema" => output = SchemaIn::Raw(v),
                 _ => {
-                    small.insert(k.clone(), small_value(v));
+                    small.insert(k.clone(), raw_to_value(v));
                 }
             }
         }

@@ -5,6 +5,7 @@ use super::modern::{self, Handshake};
 use super::rpc::{notification_message, Answer, Chatter, Dispatcher};
 use super::stdio::{StdioSpec, StdioWire};
 use super::{Era, Listing, RpcError, ServerHello, TextListing, LEGACY_VERSIONS};
+use crate::surface::json::{raw_to_value, RawMembers};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -375,7 +376,7 @@ impl Client {
     /// passed through raw: malformed ones are for the checks to report (DECISIONS #5).
     pub async fn list_tools(&self) -> Listing {
         let tools = self.list_tools_text().await?;
-        Ok(tools.iter().map(|t| parse_tool(t)).collect())
+        Ok(tools.iter().map(|t| raw_to_value(t)).collect())
     }
 
     /// Every page of `tools/list` like `list_tools`, each tool left as its JSON text:
@@ -395,7 +396,7 @@ impl Client {
             let Ok(members) = serde_json::from_str::<RawMembers>(page.get()) else {
                 return Err(format!(
                     "tools/list result is not an object: {}",
-                    short(&parse_tool(&page))
+                    short(&raw_to_value(&page))
                 ));
             };
             // Everything but the tools, parsed: small, and what the page checks read.
@@ -405,7 +406,7 @@ impl Client {
                 if k == "tools" {
                     page_tools = Some(*v);
                 } else {
-                    rest.insert(k.clone(), parse_tool(v));
+                    rest.insert(k.clone(), raw_to_value(v));
                 }
             }
             self.m.on_page(&rest)?;
@@ -415,7 +416,7 @@ impl Client {
                     Err(_) => {
                         return Err(format!(
                             "tools/list result \"tools\" is not an array: {}",
-                            short(&parse_tool(t))
+                            short(&raw_to_value(t))
                         ))
                     }
                 },
@@ -423,7 +424,7 @@ impl Client {
             }
             match rest.get("nextCursor") {
                 None => {
-                    self.m.remember_tools(tools.iter().map(|t| parse_tool(t)));
+                    self.m.remember_tools(tools.iter().map(|t| raw_to_value(t)));
                     return Ok(tools);
                 }
                 Some(Value::String(c)) => {
@@ -496,14 +497,6 @@ impl Client {
         self.d.close_all();
         *done = true;
     }
-}
-
-/// Members of a JSON object left as text (order kept, a repeated key's last value wins).
-type RawMembers<'a> = indexmap::IndexMap<String, &'a RawValue>;
-
-/// One validated JSON text as a value.
-fn parse_tool(raw: &RawValue) -> Value {
-    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
 }
 
 fn short(v: &Value) -> String {

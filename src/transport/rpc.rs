@@ -23,8 +23,7 @@ impl Answer {
     pub fn into_value(self) -> Value {
         match self {
             Answer::Value(v) => v,
-            // Validated JSON: parsing it again cannot fail.
-            Answer::Raw(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
+            Answer::Raw(r) => crate::surface::json::raw_to_value(&r),
         }
     }
 
