@@ -524,9 +524,9 @@ fn finish_baseline(
     for note in notes {
         lines.push(format!(
             "  output sampling: {} ({}): {}",
-            note.tool,
+            redactor.redact_str(&note.tool),
             note.status.as_str(),
-            note.reason
+            redactor.redact_str(&note.reason)
         ));
     }
     lines.push(String::new());

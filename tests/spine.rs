@@ -502,18 +502,26 @@ fn out_file_and_reporter_routing() {
 #[cfg(unix)]
 #[test]
 fn interrupt_cleans_up_and_exits_130() {
-    for sig in [
-        nix::sys::signal::Signal::SIGINT,
-        nix::sys::signal::Signal::SIGTERM,
+    use nix::sys::signal::Signal::{SIGINT, SIGTERM};
+    // The last case interrupts while still connecting, to a server whose child escaped
+    // into its own session and ignores SIGTERM.
+    for (sig, behaviors) in [
+        (SIGINT, &["hang-after-init"][..]),
+        (SIGTERM, &["hang-after-init"][..]),
+        (SIGINT, &["hang", "fork"][..]),
     ] {
         let w = Workdir::new();
         let tag = unique_tag("sigint");
+        let mut args = vec!["--tools", "clean"];
+        for b in behaviors {
+            args.extend(["--behavior", b]);
+        }
         w.write(
             "mcpward.yaml",
             &stdio_config(
-                &["--tools", "clean", "--behavior", "hang-after-init"],
+                &args,
                 &tag,
-                "timeouts:\n  connect_ms: 5000\n  call_ms: 60000\n  run_ms: 60000\n",
+                "timeouts:\n  connect_ms: 60000\n  call_ms: 60000\n  run_ms: 60000\n",
             ),
         );
         let child = std::process::Command::new(mcpward())
@@ -528,6 +536,7 @@ fn interrupt_cleans_up_and_exits_130() {
         while processes_with_tag(&tag).is_empty() && start.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(50));
         }
+        assert!(!processes_with_tag(&tag).is_empty(), "server never seen");
         std::thread::sleep(Duration::from_millis(300));
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
         let o = child.wait_with_output().unwrap();
@@ -597,4 +606,40 @@ fn compliance_rules_fail_on_live_fixtures() {
             "{rule}: {np:#?}"
         );
     }
+}
+
+/// A redirect to another origin is not followed: the configured headers (an API key here)
+/// never reach the host the server names, and the run ends in exit 2 naming the status.
+#[test]
+fn cross_origin_redirect_is_not_followed_with_the_headers() {
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+    let elsewhere = TcpListener::bind("127.0.0.1:0").unwrap();
+    elsewhere.set_nonblocking(true).unwrap();
+    let target = format!("http://{}/mcp", elsewhere.local_addr().unwrap());
+    let server = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", server.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in server.incoming().flatten() {
+            let mut conn = conn;
+            let mut buf = [0u8; 4096];
+            let _ = conn.read(&mut buf);
+            let _ = write!(
+                conn,
+                "HTTP/1.1 307 Temporary Redirect\r\nLocation: {target}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+        }
+    });
+    let w = Workdir::new();
+    w.write(
+        "mcpward.yaml",
+        &format!("server:\n  transport: http\n  url: {url:?}\n  protocol_era: legacy\n  headers:\n    X-Api-Key: literal-key-value\n{FAST}"),
+    );
+    let o = w.run(&["run", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("307"), "{}", stderr(&o));
+    assert!(
+        elsewhere.accept().is_err(),
+        "the other origin was contacted"
+    );
 }

@@ -14,6 +14,9 @@ use tokio::time::Instant;
 
 /// Fixed per-request limit of the protocol layer for requests not bounded by `call_ms`.
 pub const PROTOCOL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a `notifications/cancelled` may take to send before it is abandoned.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// Pagination guard (transport.md §4).
 pub const MAX_PAGES: usize = 1000;
 
@@ -345,9 +348,13 @@ impl Client {
                     self.d.forget(id);
                     let reason = timeout_msg.clone().unwrap_or_else(|| "Request timed out".into());
                     if self.may_send_cancel() {
-                        let _ = self
-                            .notify("notifications/cancelled", Some(json!({"requestId": id, "reason": reason})))
-                            .await;
+                        // Best effort, bounded: a server that stopped answering must not turn
+                        // a call timeout into the whole run's deadline.
+                        let cancel = self.notify(
+                            "notifications/cancelled",
+                            Some(json!({"requestId": id, "reason": reason})),
+                        );
+                        let _ = tokio::time::timeout(CANCEL_GRACE, cancel).await;
                     }
                     return (Some(id), Err(match timeout_msg {
                         Some(m) => RpcError::plain(m),

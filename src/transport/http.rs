@@ -67,6 +67,19 @@ impl HttpWire {
         }
         let client = reqwest::Client::builder()
             .no_proxy()
+            // Configured headers (API keys) must not follow a redirect to another origin;
+            // reqwest strips only Authorization and cookies there.
+            .redirect(reqwest::redirect::Policy::custom(|attempt| {
+                let same_origin = attempt
+                    .previous()
+                    .first()
+                    .is_some_and(|first| first.origin() == attempt.url().origin());
+                if same_origin && attempt.previous().len() < 10 {
+                    attempt.follow()
+                } else {
+                    attempt.stop()
+                }
+            }))
             .build()
             .map_err(|e| format!("cannot create HTTP client: {e}"))?;
         reqwest::Url::parse(&spec.url).map_err(|e| format!("invalid server.url: {e}"))?;

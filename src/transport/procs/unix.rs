@@ -27,6 +27,9 @@ pub struct ServerTree {
     pid: Option<i32>,
     /// Signal every descendant of mcpward on close (the CLI owns no other children).
     sweep_all: bool,
+    /// `end` ran; otherwise dropping the tree (an interrupt while connecting, a panic)
+    /// kills what it can find at once.
+    ended: std::sync::atomic::AtomicBool,
 }
 
 impl ServerTree {
@@ -35,18 +38,16 @@ impl ServerTree {
         ServerTree {
             pid: child.id().map(|p| p as i32),
             sweep_all,
+            ended: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// After the server's stdin was closed (transport.md §8.3, extended to the whole tree,
     /// DECISIONS #8): wait, SIGTERM everything, wait, SIGKILL everything, reap, sweep.
     pub async fn end(&self, child: &mut Child, grace: Duration) {
+        self.ended.store(true, std::sync::atomic::Ordering::SeqCst);
         let pgid = self.pid;
-        let roots: Vec<i32> = if self.sweep_all {
-            vec![std::process::id() as i32]
-        } else {
-            self.pid.into_iter().collect()
-        };
+        let roots = self.roots();
         // Remember the tree while the server is alive: once it exits, its children are
         // re-parented and only the subreaper walk (sweep_all) can still find them.
         let mut known = tree_of(&roots, pgid);
@@ -61,6 +62,14 @@ impl ServerTree {
         }
         let _ = child.wait().await;
         self.sweep(&roots, pgid, known, grace).await;
+    }
+
+    fn roots(&self) -> Vec<i32> {
+        if self.sweep_all {
+            vec![std::process::id() as i32]
+        } else {
+            self.pid.into_iter().collect()
+        }
     }
 
     /// Descendants that outlive the server (escaped into their own session, ignoring
@@ -97,6 +106,19 @@ impl ServerTree {
                 reap_orphans();
             }
         }
+    }
+}
+
+impl Drop for ServerTree {
+    /// The tree was never ended (mcpward was interrupted while connecting, or a panic
+    /// unwound): no grace period is left, so everything found is killed. `kill_on_drop`
+    /// alone would reach only the server process, not its group or escaped descendants.
+    fn drop(&mut self) {
+        if self.pid.is_none() || self.ended.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let found = tree_of(&self.roots(), self.pid);
+        signal_all(&found, self.pid, Signal::SIGKILL);
     }
 }
 
