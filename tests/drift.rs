@@ -319,36 +319,25 @@ fn baseline_in_one_era_diffs_clean_in_the_other() {
         .unwrap()
         .replace("protocol_era: legacy", "protocol_era: modern");
     w.write("modern.yaml", &modern);
-    assert_eq!(
-        w.run(&["baseline", "-c", "legacy.yaml"]).status.code(),
-        Some(0)
-    );
-    let o = w.run(&["diff", "-c", "modern.yaml", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let got = ids(&json_report(&o));
-    assert!(
-        got.iter()
-            .any(|(i, s, _)| i == "drift/protocol-era-changed" && s == "warn"),
-        "{got:#?}"
-    );
-    assert!(
-        got.iter().any(|(i, _, _)| i == "drift/no-changes"),
-        "{got:#?}"
-    );
-
-    // And the other way round.
-    assert_eq!(
-        w.run(&["baseline", "-c", "modern.yaml"]).status.code(),
-        Some(0)
-    );
-    let o = w.run(&["diff", "-c", "legacy.yaml", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let got = ids(&json_report(&o));
-    assert!(
-        got.iter()
-            .any(|(i, s, _)| i == "drift/protocol-era-changed" && s == "warn"),
-        "{got:#?}"
-    );
+    // Both directions: legacy baseline against modern, then modern against legacy.
+    for (base, other) in [
+        ("legacy.yaml", "modern.yaml"),
+        ("modern.yaml", "legacy.yaml"),
+    ] {
+        assert_eq!(w.run(&["baseline", "-c", base]).status.code(), Some(0));
+        let o = w.run(&["diff", "-c", other, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{base}: {}", stderr(&o));
+        let got = ids(&json_report(&o));
+        assert!(
+            got.iter()
+                .any(|(i, s, _)| i == "drift/protocol-era-changed" && s == "warn"),
+            "{base}: {got:#?}"
+        );
+        assert!(
+            got.iter().any(|(i, _, _)| i == "drift/no-changes"),
+            "{base}: {got:#?}"
+        );
+    }
 }
 
 /// Output-shape drift (opt-in): read-only tools are sampled, the destructive one never is;
@@ -401,6 +390,16 @@ fn output_shape_drift_end_to_end() {
             "the destructive tool was called"
         );
     }
+    // Listed in `fail_on`, the non-breaking shape change fails as well.
+    let strict = format!("{output}    fail_on: [nonbreaking_output_shape_change]\n");
+    config(&w, &table("output-v2.json"), "strict.yaml", &[], &strict);
+    let o = w.run(&["diff", "-c", "strict.yaml", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(ids(&json_report(&o)).contains(&(
+        "drift/nonbreaking_output_shape_change".into(),
+        "fail".into(),
+        "list_items".into()
+    )));
 }
 
 /// `baseline` and `diff` read listings as text on every wire: plain HTTP JSON answers, SSE

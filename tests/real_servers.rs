@@ -123,6 +123,10 @@ fn server_everything_http() {
             break;
         }
     }
+    assert!(
+        line.contains("listening"),
+        "server-everything did not start: {line}"
+    );
     let url = format!("http://127.0.0.1:{port}/mcp");
     let report = run_real(&http_config(
         &url,

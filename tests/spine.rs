@@ -142,7 +142,7 @@ fn wrong_error_layers_fail_the_error_contract() {
         "{np:#?}"
     );
     assert!(
-        np.iter().any(|l| l.starts_with("errors/invalid-params")),
+        np.contains(&"errors/invalid-params fail lenient_tool".to_string()),
         "{np:#?}"
     );
 }
