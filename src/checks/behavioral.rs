@@ -151,15 +151,7 @@ pub fn plan<'a>(listing: &'a Listing, suites: &'a [Suite]) -> Result<Vec<Step<'a
     if suites.is_empty() {
         return Ok(Vec::new());
     }
-    let tools = match listing {
-        Ok(t) => t,
-        Err(e) => {
-            return Err(Box::new(Finding::fail(
-                "behavioral/list-tools",
-                format!("Failed to list tools: {e}"),
-            )))
-        }
-    };
+    let tools = super::listed_tools(listing, "behavioral/list-tools").map_err(Box::new)?;
     // With duplicate names the last one wins.
     let mut by_name: BTreeMap<&str, &Value> = BTreeMap::new();
     for t in tools {

@@ -8,6 +8,7 @@
 
 use crate::model::{Finding, Severity, Status};
 use crate::rules::Rule;
+use crate::surface::json::utf16_cmp;
 use crate::transport::Listing;
 use regex::Regex;
 use serde_json::{json, Value};
@@ -66,14 +67,9 @@ impl Default for CollisionOptions {
 const MAX_DEPTH: usize = 64;
 
 pub fn check(listing: &Listing, opts: &CollisionOptions) -> Vec<Finding> {
-    let tools = match listing {
+    let tools = match super::listed_tools(listing, LIST_TOOLS) {
         Ok(t) => t,
-        Err(e) => {
-            return vec![Finding::fail(
-                LIST_TOOLS,
-                format!("Failed to list tools: {e}"),
-            )]
-        }
+        Err(f) => return vec![f],
     };
     let n = tools.len() as u64;
     if n > opts.max_tools {
@@ -274,10 +270,6 @@ pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
     }
     out.sort_by(|x, y| utf16_cmp(&x.a, &y.a).then_with(|| utf16_cmp(&x.b, &y.b)));
     out
-}
-
-fn utf16_cmp(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -100,9 +100,7 @@ pub struct Probe {
 // The signature is the runner's contract; the error path runs once per run, so its size is moot.
 #[allow(clippy::result_large_err)]
 pub fn plan(listing: &Listing) -> Result<Vec<Probe>, Finding> {
-    let tools = listing
-        .as_ref()
-        .map_err(|e| Finding::fail(ID_LIST_TOOLS, format!("Failed to list tools: {e}")))?;
+    let tools = super::listed_tools(listing, ID_LIST_TOOLS)?;
     let mut probes = vec![Probe {
         tool: UNKNOWN_TOOL_PROBE.to_string(),
         kind: ProbeKind::UnknownTool,

@@ -110,16 +110,16 @@ pub fn decide(tool: &Value, policy: &LatencyPolicy) -> Decision {
         return Decision::Call(a.clone());
     }
     if !policy.call_all {
-        let ann = tool.get("annotations");
-        let hint = |k: &str| ann.and_then(|a| a.get(k)) == Some(&Value::Bool(true));
-        if !hint("readOnlyHint") {
-            return Decision::Refuse(REASON_NOT_READONLY.into());
-        }
-        if hint("destructiveHint") {
-            return Decision::Refuse(REASON_CONTRADICTS.into());
-        }
-        if !policy.call_readonly {
-            return Decision::Refuse(REASON_DISABLED.into());
+        use crate::surface::shape::{side_effect_gate, CallRefusal};
+        if let Err(r) = side_effect_gate(tool, policy.call_readonly) {
+            return Decision::Refuse(
+                match r {
+                    CallRefusal::NotReadOnly => REASON_NOT_READONLY,
+                    CallRefusal::Contradictory => REASON_CONTRADICTS,
+                    CallRefusal::Disabled => REASON_DISABLED,
+                }
+                .into(),
+            );
         }
     }
     match generate_args(tool.get("inputSchema").unwrap_or(&Value::Null)) {
@@ -132,13 +132,10 @@ pub fn decide(tool: &Value, policy: &LatencyPolicy) -> Decision {
 
 pub fn plan(listing: &Listing, policy: &LatencyPolicy) -> LatencyPlan {
     let mut p = LatencyPlan::default();
-    let tools = match listing {
+    let tools = match super::listed_tools(listing, "latency/list-tools") {
         Ok(t) => t,
-        Err(e) => {
-            p.stop = Some(Finding::fail(
-                "latency/list-tools",
-                format!("Failed to list tools: {e}"),
-            ));
+        Err(f) => {
+            p.stop = Some(f);
             return p;
         }
     };
@@ -196,20 +193,13 @@ pub fn sample_of(outcome: &CallOutcome, elapsed_ms: f64) -> Result<f64, String> 
                 .get("content")
                 .and_then(Value::as_array)
                 .and_then(|c| c.iter().find_map(|b| b.get("text").and_then(Value::as_str)))
-                .map(|t| format!(": {}", truncate(t, 200)))
+                .map(|t| format!(": {}", crate::transport::rpc::truncate(t, 200)))
                 .unwrap_or_default();
             Err(format!("the tool returned isError: true{text}"))
         }
         Ok(_) => Ok(elapsed_ms),
         Err(e) if is_own_timeout(e) => Ok(elapsed_ms),
         Err(e) => Err(e.to_string()),
-    }
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
     }
 }
 

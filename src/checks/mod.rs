@@ -1,7 +1,10 @@
 //! Check families. Each module turns what the server said (the hello, listings, recorded
 //! call outcomes) into findings; none prints or talks to the server itself.
 
+use crate::model::Finding;
 use crate::rules::Rule;
+use crate::transport::Listing;
+use serde_json::Value;
 
 pub mod behavioral;
 pub mod collision;
@@ -26,3 +29,12 @@ pub const FAMILIES: &[&[Rule]] = &[
     errors::RULES,
     latency::RULES,
 ];
+
+/// The listed tools, or the family's `<family>/list-tools` failure when listing failed.
+// Callers return the finding as is; the error path runs once per run, so its size is moot.
+#[allow(clippy::result_large_err)]
+pub(crate) fn listed_tools<'a>(listing: &'a Listing, id: &str) -> Result<&'a [Value], Finding> {
+    listing
+        .as_deref()
+        .map_err(|e| Finding::fail(id, format!("Failed to list tools: {e}")))
+}

@@ -115,14 +115,9 @@ const ANNOTATION_HINTS: &[&str] = &[
 const MAX_SCHEMA_DEPTH: usize = 128;
 
 pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
-    let tools = match listing {
-        Ok(tools) => tools,
-        Err(e) => {
-            return vec![
-                Finding::fail(ID_LIST_TOOLS, format!("Failed to list tools: {e}"))
-                    .actual(e.as_str()),
-            ]
-        }
+    let tools = match super::listed_tools(listing, ID_LIST_TOOLS) {
+        Ok(t) => t,
+        Err(f) => return vec![f.actual(listing.as_ref().err().map_or("", String::as_str))],
     };
     let mut out = duplicates(tools);
     let sep986 = version_at_least(protocol_version, SEP_986_VERSION);

@@ -332,22 +332,8 @@ fn rule_descriptor(id: &str) -> RuleDescriptor {
                 markdown: format!("{}\n\n**How to fix:** {}", rule.description, rule.fix),
             }),
         ),
-        None => {
-            let short = fallback(SHORT_LABELS, id).unwrap_or(id).to_string();
-            let full = fallback(FULL_DESCRIPTIONS, id)
-                .map(str::to_string)
-                .unwrap_or_else(|| short.clone());
-            let help = FALLBACK_HELP
-                .iter()
-                .find(|(rid, _, _)| *rid == id)
-                .map(|(_, why, fix)| MultiformatMessage {
-                    text: format!("{full}\n\nWhy it matters: {why}\n\nHow to fix: {fix}"),
-                    markdown: format!(
-                        "{full}\n\n**Why it matters:** {why}\n\n**How to fix:** {fix}"
-                    ),
-                });
-            (short, full, help)
-        }
+        // Every id the checks emit is registered (rules.rs); an unknown one is named only.
+        None => (id.to_string(), id.to_string(), None),
     };
     RuleDescriptor {
         id: sarif_rule_id(id),
@@ -365,98 +351,6 @@ fn rule_descriptor(id: &str) -> RuleDescriptor {
         },
     }
 }
-
-fn fallback(table: &'static [(&'static str, &'static str)], id: &str) -> Option<&'static str> {
-    table.iter().find(|(rid, _)| *rid == id).map(|(_, t)| *t)
-}
-
-// Used until every family registers its rules in `crate::rules` (the registry wins).
-const SHORT_LABELS: &[(&str, &str)] = &[
-    (
-        "security/injection-pattern",
-        "Prompt injection pattern detected",
-    ),
-    (
-        "security/hidden-unicode",
-        "Hidden unicode characters detected",
-    ),
-    ("security/secret-in-schema", "Schema solicits secrets"),
-    (
-        "security/annotation-mismatch",
-        "Annotation behavior mismatch",
-    ),
-    ("security/summary", "Security scan summary"),
-    ("compliance/handshake", "Protocol handshake check"),
-    ("compliance/protocol-version", "Protocol version check"),
-    ("compliance/server-info", "Server info check"),
-    ("compliance/capabilities", "Capabilities check"),
-    ("compliance/ping", "Ping check"),
-    ("schema/tool-name", "Tool name validation"),
-    ("schema/tool-description", "Tool description validation"),
-    ("schema/tool-input-schema", "Input schema validation"),
-    ("schema/tool-annotations", "Annotations validation"),
-    ("schema/unique-names", "Unique names check"),
-    ("drift/tool_removed", "Tool removed"),
-    ("drift/tool_added", "Tool added"),
-    (
-        "drift/description_changed",
-        "Description changed (rug-pull)",
-    ),
-    ("drift/breaking_schema_change", "Breaking schema change"),
-    (
-        "drift/nonbreaking_schema_change",
-        "Non-breaking schema change",
-    ),
-    ("drift/annotation_changed", "Annotation changed"),
-    (
-        "drift/breaking_output_shape_change",
-        "Breaking output shape change (inferred)",
-    ),
-    (
-        "drift/nonbreaking_output_shape_change",
-        "Non-breaking output shape change (inferred)",
-    ),
-    ("drift/output-sampling", "Output sampling notice"),
-    (
-        "drift/auth-context-mismatch",
-        "Baseline captured under a different auth context",
-    ),
-    (
-        "collision/description-collision",
-        "Description collision (tool selection hazard)",
-    ),
-    ("collision/summary", "Description collision lint summary"),
-];
-
-const FULL_DESCRIPTIONS: &[(&str, &str)] = &[
-    ("security/injection-pattern", "A tool description contains text that reads like instructions to the model, such as \"ignore previous instructions\": a sign of tool poisoning."),
-    ("security/hidden-unicode", "A tool description or schema contains invisible or direction-changing Unicode characters that can hide text from human reviewers while the model still reads it."),
-    ("security/secret-in-schema", "A tool's input schema asks the model for credentials such as passwords, tokens or API keys."),
-    ("security/annotation-mismatch", "A tool's behaviour hints (for example readOnlyHint) contradict what its name or description says it does."),
-    ("drift/description_changed", "A tool description differs from the baseline. Descriptions steer the model, so an unreviewed change can be a rug-pull."),
-    ("drift/tool_added", "The server exposes a tool that is not in the baseline."),
-    ("drift/tool_removed", "A tool from the baseline is no longer exposed; clients that call it will break."),
-    ("drift/annotation_changed", "A tool's behaviour hints became less safe than in the baseline, for example it is no longer read-only."),
-    ("drift/breaking_output_shape_change", "The inferred shape of a tool's output lost or changed a field that consumers may rely on."),
-    ("drift/nonbreaking_output_shape_change", "The inferred shape of a tool's output changed in a compatible way, for example a new field."),
-    ("collision/description-collision", "Two tools have descriptions so similar that a model may pick the wrong one."),
-    ("compliance/handshake", "The server completes the MCP initialize handshake."),
-    ("schema/tool-name", "Tool names must use only the characters the MCP specification allows."),
-    ("schema/tool-description", "Every tool needs a meaningful description: models choose tools by it."),
-    ("errors/unknown-tool", "Calling a tool that does not exist must be answered with a JSON-RPC protocol error."),
-    ("errors/invalid-params", "Calling a tool with invalid arguments must be rejected, not succeed."),
-    ("latency/tool", "A tool's measured latency is compared with the configured budget."),
-    ("behavioral/case", "A configured test case calls a tool and checks its result."),
-];
-
-/// (rule id, why it matters, how to fix) for the rules that carry SARIF `help`.
-const FALLBACK_HELP: &[(&str, &str, &str)] = &[
-    ("security/injection-pattern", "The model reads tool descriptions as trusted context; embedded instructions can make it leak data or call other tools.", "Remove instruction-like text from the description and review who can change the server's tool metadata."),
-    ("security/hidden-unicode", "Reviewers cannot see these characters, so a description can say one thing to humans and another to the model.", "Strip zero-width, bidirectional and tag characters from tool descriptions and schemas."),
-    ("security/secret-in-schema", "Credentials passed as tool arguments end up in model context, logs and transcripts.", "Take credentials from the server's own configuration or environment, never from tool arguments."),
-    ("drift/description_changed", "A changed description changes what the model believes the tool does, without any code change on the client side.", "Review the diff; if the change is intended, re-run `mcpward baseline` and commit the lockfile."),
-    ("schema/tool-name", "Clients may reject or mangle tools whose names contain other characters.", "Rename the tool using letters, digits, `_`, `-` (and `.` from protocol 2025-11-25 on)."),
-];
 
 #[cfg(test)]
 mod tests {

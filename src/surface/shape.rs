@@ -92,6 +92,37 @@ impl SamplingNote {
 
 /// The side-effect policy (drift.md §10.2; must never regress): returns the tools to call
 /// with their arguments, in listing order, and a note for every tool not called.
+/// Why a tool that is not explicitly allowlisted may not be called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallRefusal {
+    /// Not annotated `readOnlyHint: true`: it may have side effects.
+    NotReadOnly,
+    /// Annotated both read-only and destructive.
+    Contradictory,
+    /// Read-only, but calling read-only tools is switched off.
+    Disabled,
+}
+
+/// The one rule for calling a tool that no allowlist names (output sampling, latency):
+/// read-only by annotation, not also destructive, and `call_readonly` on.
+pub fn side_effect_gate(tool: &Value, call_readonly: bool) -> Result<(), CallRefusal> {
+    let hint = |key: &str| {
+        tool.get("annotations")
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_bool)
+            == Some(true)
+    };
+    if !hint("readOnlyHint") {
+        Err(CallRefusal::NotReadOnly)
+    } else if hint("destructiveHint") {
+        Err(CallRefusal::Contradictory)
+    } else if !call_readonly {
+        Err(CallRefusal::Disabled)
+    } else {
+        Ok(())
+    }
+}
+
 pub fn output_sampling_plan(
     tools: &[Value],
     cfg: &SamplingConfig,
@@ -119,20 +150,11 @@ pub fn output_sampling_plan(
             calls.push((name.to_string(), args.clone()));
             continue;
         }
-        let hint = |key: &str| {
-            tool.get("annotations")
-                .and_then(|a| a.get(key))
-                .and_then(Value::as_bool)
-        };
-        let refusal = if hint("readOnlyHint") != Some(true) {
-            Some("not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects")
-        } else if hint("destructiveHint") == Some(true) {
-            Some("annotated both readOnlyHint and destructiveHint — contradictory, refusing to call without an explicit allowlist entry")
-        } else if !cfg.call_readonly {
-            Some("call_readonly is disabled and the tool is not in checks.drift.output.tools")
-        } else {
-            None
-        };
+        let refusal = side_effect_gate(tool, cfg.call_readonly).err().map(|r| match r {
+            CallRefusal::NotReadOnly => "not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects",
+            CallRefusal::Contradictory => "annotated both readOnlyHint and destructiveHint — contradictory, refusing to call without an explicit allowlist entry",
+            CallRefusal::Disabled => "call_readonly is disabled and the tool is not in checks.drift.output.tools",
+        });
         if let Some(reason) = refusal {
             notes.push(SamplingNote::new(name, NoteStatus::Refused, reason));
             continue;

@@ -362,12 +362,12 @@ pub fn protocol_error(err: &Value) -> RpcError {
     }
 }
 
+/// The first `max` characters, with `…` when something was cut.
 pub fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
     }
-    let cut: String = s.chars().take(max).collect();
-    format!("{cut}…")
 }
 
 pub fn request_message(id: u64, method: &str, params: Option<Value>) -> Value {

@@ -66,7 +66,7 @@ fn write_value(out: &mut String, v: &Value, indent: usize, depth: usize) {
                 return;
             }
             let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            keys.sort_by(|a, b| crate::surface::json::utf16_cmp(a, b));
             out.push('{');
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {

@@ -68,14 +68,9 @@ const MAX_WALK_DEPTH: usize = 32;
 
 /// Runs the family over one listing (security.md §2, §9).
 pub fn check(listing: &Listing) -> Vec<Finding> {
-    let tools = match listing {
+    let tools = match super::listed_tools(listing, LIST_TOOLS) {
         Ok(t) => t,
-        Err(e) => {
-            return vec![Finding::fail(
-                LIST_TOOLS,
-                format!("Failed to list tools: {e}"),
-            )]
-        }
+        Err(f) => return vec![f],
     };
     let mut out = Vec::new();
     for tool in tools {
