@@ -206,7 +206,8 @@ struct Profile {
 impl Profile {
     fn new(tool: &Value) -> Option<Profile> {
         let desc = tool.get("description").and_then(Value::as_str)?;
-        if ecma_trim(desc).is_empty() {
+        // ECMAScript `String#trim` set (collision.md §3.3).
+        if super::schema::is_blank(desc) {
             return None;
         }
         let normalized = normalize(desc);
@@ -274,16 +275,6 @@ pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
 
 // ---------------------------------------------------------------------------------------
 // Similarity (collision.md §4)
-
-/// ECMAScript `String#trim` set (collision.md §3.3).
-fn is_ecma_space(c: char) -> bool {
-    matches!(c, '\u{9}'..='\u{D}' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}'
-        | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}')
-}
-
-fn ecma_trim(s: &str) -> &str {
-    s.trim_matches(is_ecma_space)
-}
 
 /// Description canonicalization v2 (lockfile.md §5), shared with the lockfile.
 fn canonicalize(s: &str) -> String {

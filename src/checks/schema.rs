@@ -179,22 +179,7 @@ pub(crate) fn version_at_least(v: &str, min: &str) -> bool {
 /// "Empty or whitespace-only" with the ECMAScript `String.prototype.trim` set
 /// (checks-core.md §2): includes U+FEFF, excludes U+0085 and U+200B.
 pub(crate) fn is_blank(s: &str) -> bool {
-    s.chars().all(|c| {
-        matches!(
-            c,
-            '\u{0009}'..='\u{000D}'
-                | '\u{0020}'
-                | '\u{00A0}'
-                | '\u{1680}'
-                | '\u{2000}'..='\u{200A}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-        )
-    })
+    s.chars().all(crate::surface::text::is_js_whitespace)
 }
 
 /// JavaScript `typeof` names, as the original reported them (arrays and null are `object`).
