@@ -904,6 +904,29 @@ fn interpolated_numbers_stay_strings() {
     );
 }
 
+/// A secret longer than the 60-character quote, or one with characters the quote escapes,
+/// never shows in an "Invalid config" message, not even its beginning.
+#[test]
+fn cut_or_escaped_secrets_stay_redacted() {
+    let long = "github_pat_11ABCDEFG0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let e = try_load_env(
+        "server:\n  transport: stdio\n  command: srv\n  args: \"--token=${TOK}\"\n",
+        &[("TOK", long)],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("server.args"), "{e}");
+    assert!(e.contains("[REDACTED]"), "{e}");
+    assert!(!e.contains("github_pat"), "{e}");
+    let e = try_load_env(
+        &format!("{MINIMAL}timeouts: {{call_ms: \"${{Q}}\"}}\n"),
+        &[("Q", "quo\"te\\secret")],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(!e.contains("secret"), "{e}");
+}
+
 // §14.23 and §10
 #[test]
 fn null_where_a_mapping_or_list_is_expected_is_invalid() {
