@@ -39,20 +39,7 @@ const CLIENT_TIMEOUT_MS: u64 = 30_000;
 const SUITE_DEADLINE: Duration = Duration::from_secs(60);
 
 fn real(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/real/node_modules")
-        .join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
-        panic!("{} is missing: run `npm ci` in tests/real", p.display());
-    }
-    eprintln!(
-        "skipping: {} not installed (run `npm ci` in tests/real)",
-        p.display()
-    );
-    None
+    real_install(&format!("node_modules/{rel}"))
 }
 
 struct Outcome {

@@ -25,19 +25,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn real(rel: &str) -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/real/node_modules");
-    let p = root.join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
-        panic!("{} is missing: run `npm ci` in tests/real", p.display());
-    }
-    eprintln!(
-        "skipping: {} not installed (run `npm ci` in tests/real)",
-        p.display()
-    );
-    None
+    real_install(&format!("node_modules/{rel}"))
 }
 
 fn node() -> Option<PathBuf> {
@@ -179,15 +167,9 @@ fn server_memory_stdio() {
 /// contract passes in both eras.
 #[test]
 fn dual_era_time_server_in_every_era() {
-    let root =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/real/.venv/bin/mcp-server-time");
-    if !root.exists() {
-        if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
-            panic!("{} is missing: see .ci/run", root.display());
-        }
-        eprintln!("skipping: {} not installed (see .ci/run)", root.display());
+    let Some(root) = real_install(".venv/bin/mcp-server-time") else {
         return;
-    }
+    };
     let mut by_era = Vec::new();
     for era in ["auto", "modern", "legacy"] {
         let tag = unique_tag("time");

@@ -182,3 +182,19 @@ pub fn non_pass(report: &Value) -> Vec<String> {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A file the real-server tests need (installed by `.ci/run`), relative to `tests/real`.
+/// Missing: a loud skip (`None`), or a failure when `MCPWARD_REQUIRE_REAL_SERVERS` is set.
+pub fn real_install(rel: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/real")
+        .join(rel);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_some() {
+        panic!("{} is missing: see .ci/run", p.display());
+    }
+    eprintln!("skipping: {} not installed (see .ci/run)", p.display());
+    None
+}
