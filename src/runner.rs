@@ -64,7 +64,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
                 .iter()
                 .position(|f| f.id == "compliance/expected-protocol-version")
                 .unwrap_or(found.len());
-            let modern = checks::modern::check(hello, &obs);
+            let modern = checks::compliance::modern::check(hello, &obs);
             found.splice(at..at, modern);
         }
         out.extend(found);
@@ -158,7 +158,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
     if cfg.checks.compliance && hello.era == Era::Modern {
-        out.push(checks::modern::server_messages(
+        out.push(checks::compliance::modern::server_messages(
             &client.chatter(),
             &client.input_requests(),
         ));

@@ -2,7 +2,7 @@
 //! `python3 -c` script for stdio (it logs every line it reads, one `#spawn` marker per
 //! process) and an in-test tokio HTTP responder (it records every request).
 
-use mcpward::checks::modern as rules;
+use mcpward::checks::compliance::modern as rules;
 use mcpward::model::Status;
 use mcpward::transport::http::HttpSpec;
 use mcpward::transport::stdio::StdioSpec;

@@ -12,7 +12,6 @@ pub mod compliance;
 pub mod drift;
 pub mod errors;
 pub mod latency;
-pub mod modern;
 pub mod schema;
 pub mod security;
 
@@ -20,7 +19,7 @@ pub mod security;
 #[rustfmt::skip]
 pub const FAMILIES: &[&[Rule]] = &[
     compliance::RULES,
-    modern::RULES,
+    compliance::modern::RULES,
     schema::RULES,
     drift::RULES,
     security::RULES,
