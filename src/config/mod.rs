@@ -5,6 +5,7 @@
 //! its dot path, defaults apply only inside present objects, and unknown keys become warnings
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
+pub mod lines;
 mod schema;
 mod template;
 mod tree;
