@@ -3,6 +3,7 @@
 //! the client interface.
 
 use crate::checks::drift::{self, DriftConfig};
+use crate::checks::tool_args::ToolArgs;
 use crate::config::{self, Loaded};
 use crate::redact::Redactor;
 use crate::surface::capture::{self, CaptureOptions, ToolObject};
@@ -78,7 +79,7 @@ pub async fn capture_surface<T: ToolObject>(
         let values: Vec<Value> = tools.iter().map(|t| t.tool_value().into_owned()).collect();
         let (calls, refused) = drift::output_sampling_plan(&values, out);
         notes.extend(refused);
-        for (name, args) in calls {
+        for ToolArgs { name, args } in calls {
             let mut outcomes = Vec::new();
             for _ in 0..out.shape_samples.max(1) {
                 outcomes.push(client.call_tool(&name, args.clone()).await);

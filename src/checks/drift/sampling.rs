@@ -2,7 +2,7 @@
 //! call, with which arguments. The caller makes the calls; `surface::shape` infers shapes.
 
 use super::config::OutputDriftConfig;
-use crate::checks::tool_args;
+use crate::checks::tool_args::{self, ToolArgs};
 use crate::surface::json::js_string_form;
 use crate::surface::shape::{side_effect_gate, CallRefusal, NoteStatus, SamplingNote};
 use serde_json::{Map, Value};
@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 pub fn output_sampling_plan(
     tools: &[Value],
     cfg: &OutputDriftConfig,
-) -> (Vec<(String, Map<String, Value>)>, Vec<SamplingNote>) {
+) -> (Vec<ToolArgs>, Vec<SamplingNote>) {
     let names: Vec<&str> = tools
         .iter()
         .filter_map(|t| t.get("name").and_then(Value::as_str))
@@ -33,7 +33,7 @@ pub fn output_sampling_plan(
             continue;
         };
         if let Some(t) = tool_args::find(&cfg.tools, name) {
-            calls.push((name.to_string(), t.args.clone()));
+            calls.push(t.clone());
             continue;
         }
         let refusal = side_effect_gate(tool, cfg.call_readonly).err().map(|r| match r {
@@ -62,7 +62,10 @@ pub fn output_sampling_plan(
             ));
             continue;
         }
-        calls.push((name.to_string(), Map::new()));
+        calls.push(ToolArgs {
+            name: name.to_string(),
+            args: Map::new(),
+        });
     }
     (calls, notes)
 }

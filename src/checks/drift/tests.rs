@@ -487,7 +487,10 @@ fn side_effect_policy_truth_table() {
     };
     let (calls, notes) = output_sampling_plan(&tools, &cfg);
     assert_eq!(
-        calls,
+        calls
+            .iter()
+            .map(|t| (t.name.clone(), t.args.clone()))
+            .collect::<Vec<_>>(),
         vec![
             ("ok".to_string(), args(json!({}))),
             ("wipe".to_string(), args(json!({"scope": "tmp"})))
