@@ -1,7 +1,7 @@
 //! Security + collision on a generated 10,000-tool surface (std::time only; no criterion).
 //! Run: `cargo bench --bench checks`. Targets (release): total ≤ 500 ms, collision ≤ 300 ms.
 
-use mcpward::checks::collision::{self, CollisionOptions};
+use mcpward::checks::collision::{self, CollisionConfig};
 use mcpward::checks::security;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -173,10 +173,11 @@ fn main() {
     let tools = surface(10_000);
     assert_eq!(tools.len(), 10_000);
     let listing = Ok(tools);
-    let opts = CollisionOptions {
+    let opts = CollisionConfig {
         threshold: 0.8,
         max_tools: 10_000,
         fail: false,
+        ..Default::default()
     };
     // Warm-up compiles the regexes once, as a real run would before the first tool.
     let _ = security::check(&Ok(vec![json!({"name": "w", "description": "warm up"})]));

@@ -4,7 +4,7 @@
 //! read + parse it back, capture the changed surface, compare. Needs
 //! `cargo build --release` (it asks the fixture server for the two listings once).
 
-use mcpward::checks::drift::{check, DriftPolicy};
+use mcpward::checks::drift::{check, DriftConfig};
 use mcpward::surface::capture::{capture, CaptureOptions};
 use mcpward::surface::lockfile::{self, BaselineState};
 use mcpward::transport::{Era, ServerHello};
@@ -67,7 +67,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mcpward.lock.json");
     let opts = CaptureOptions::new("2026-01-01T00:00:00.000Z");
-    let policy = DriftPolicy::default();
+    let policy = DriftConfig::default();
     let mut rows: Vec<(&str, Vec<Duration>)> = vec![
         ("baseline: parse listing", vec![]),
         ("baseline: capture", vec![]),

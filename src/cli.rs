@@ -138,7 +138,7 @@ fn init() -> u8 {
     }
     // Atomic and no-clobber: never a half-written template, never over a file that
     // appeared between the check and the write.
-    let written = crate::fsutil::write_new_atomic(path, config::INIT_TEMPLATE.as_bytes());
+    let written = crate::fsutil::write_new_atomic(path, config::init_template().as_bytes());
     match written {
         Ok(()) => {
             out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");

@@ -1,23 +1,17 @@
 //! Drift orchestration shared by `run`, `diff` and `baseline`: capture the live surface
-//! (including opt-in output sampling, which calls tools), and map the config onto the
-//! pure drift check's policy. Talks to the server only through the client interface.
+//! (including opt-in output sampling, which calls tools). Talks to the server only through
+//! the client interface.
 
-use crate::checks::drift::DriftPolicy;
-use crate::config::{self, DriftConfig, Loaded};
+use crate::checks::drift::{self, DriftConfig};
+use crate::checks::tool_args::ToolArgs;
+use crate::config::{self, Loaded};
 use crate::redact::Redactor;
 use crate::surface::capture::{self, CaptureOptions, ToolObject};
 use crate::surface::lockfile::{AuthContext, Lockfile, Target};
 
-use crate::surface::shape::{self, SamplingConfig, SamplingNote};
+use crate::surface::shape::{self, SamplingNote};
 use crate::transport::Client;
 use serde_json::Value;
-
-pub fn policy(cfg: &DriftConfig) -> DriftPolicy {
-    DriftPolicy {
-        fail_on: cfg.fail_on.clone(),
-        severity_overrides: cfg.severity.clone(),
-    }
-}
 
 /// The drift config of a command: `checks.drift`, or all defaults (cli.md §5.3/§5.4).
 pub fn drift_config(loaded: &Loaded) -> DriftConfig {
@@ -81,26 +75,13 @@ pub async fn capture_surface<T: ToolObject>(
     let mut notes = Vec::new();
     let mut shapes = Vec::new();
     if let Some(out) = cfg.output.as_ref().filter(|o| o.enabled) {
-        let sampling = SamplingConfig {
-            shape_samples: out.shape_samples.max(1),
-            call_readonly: out.call_readonly,
-            tools: out
-                .tools
-                .iter()
-                .map(|t| (t.name.clone(), Value::Object(t.args.clone())))
-                .collect(),
-        };
         // Opt-in sampling reads the whole listing as values; the default path never does.
         let values: Vec<Value> = tools.iter().map(|t| t.tool_value().into_owned()).collect();
-        let (calls, refused) = shape::output_sampling_plan(&values, &sampling);
+        let (calls, refused) = drift::output_sampling_plan(&values, out);
         notes.extend(refused);
-        for (name, args) in calls {
-            let args = match args {
-                Value::Object(m) => m,
-                _ => serde_json::Map::new(),
-            };
+        for ToolArgs { name, args } in calls {
             let mut outcomes = Vec::new();
-            for _ in 0..sampling.shape_samples {
+            for _ in 0..out.shape_samples.max(1) {
                 outcomes.push(client.call_tool(&name, args.clone()).await);
             }
             let (shape, note) = shape::sample_tool(&name, &outcomes);

@@ -3,7 +3,7 @@
 //! talks to the server on behalf of checks.
 
 use crate::checks;
-use crate::config::{Config, UnknownToolPolicy};
+use crate::config::Config;
 use crate::model::Finding;
 use crate::transport::{Client, Era, Listing};
 use serde_json::Map;
@@ -84,13 +84,10 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if cfg.checks.collision.enabled {
         (ctx.progress)("Running collision lint...");
-        let c = &cfg.checks.collision;
-        let opts = checks::collision::CollisionOptions {
-            threshold: c.threshold,
-            max_tools: c.max_tools,
-            fail: c.fail,
-        };
-        out.extend(checks::collision::check(tools.get().await, &opts));
+        out.extend(checks::collision::check(
+            tools.get().await,
+            &cfg.checks.collision,
+        ));
     }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
@@ -99,10 +96,6 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
-        let policy = match cfg.checks.errors.unknown_tool {
-            UnknownToolPolicy::ProtocolError => checks::errors::UnknownToolPolicy::ProtocolError,
-            UnknownToolPolicy::Either => checks::errors::UnknownToolPolicy::Either,
-        };
         match checks::errors::plan(tools.get().await) {
             Err(finding) => out.push(finding),
             Ok(probes) => {
@@ -122,30 +115,23 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
                     let outcome = client.call_tool(&probe.tool, Map::new()).await;
                     recorded.push((probe, outcome));
                 }
-                out.extend(checks::errors::judge(&recorded, &version, policy));
+                out.extend(checks::errors::judge(
+                    &recorded,
+                    &version,
+                    cfg.checks.errors.unknown_tool,
+                ));
                 out.extend(skipped);
             }
         }
     }
     if let Some(lat) = &cfg.checks.latency {
         (ctx.progress)("Running latency checks...");
-        let policy = checks::latency::LatencyPolicy {
-            samples: lat.samples,
-            p95_budget_ms: lat.p95_budget_ms,
-            call_readonly: lat.call_readonly,
-            tools: lat
-                .tools
-                .iter()
-                .map(|t| (t.name.clone(), t.args.clone()))
-                .collect(),
-            call_all: lat.call_all,
-        };
-        let plan = checks::latency::plan(tools.get().await, &policy);
+        let plan = checks::latency::plan(tools.get().await, lat);
         let mut samples = Vec::new();
         if plan.stop.is_none() {
             for (tool, args) in &plan.calls {
-                let mut taken = Vec::with_capacity(policy.samples as usize);
-                for _ in 0..policy.samples {
+                let mut taken = Vec::with_capacity(lat.samples as usize);
+                for _ in 0..lat.samples {
                     let start = std::time::Instant::now();
                     let outcome = client.call_tool(tool, args.clone()).await;
                     let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -154,7 +140,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
                 samples.push((tool.clone(), taken));
             }
         }
-        out.extend(checks::latency::judge(&plan, &samples, &policy));
+        out.extend(checks::latency::judge(&plan, &samples, lat));
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
     if cfg.checks.compliance && hello.era == Era::Modern {
@@ -168,24 +154,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
 
 async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) -> Vec<Finding> {
     use checks::behavioral::{self as b, GoldenState};
-    let suites: Vec<b::Suite> = ctx
-        .config
-        .suites
-        .iter()
-        .map(|s| b::Suite {
-            tool: s.tool.clone(),
-            cases: s
-                .cases
-                .iter()
-                .map(|c| b::SuiteCase {
-                    name: c.name.clone(),
-                    args: c.args.clone(),
-                    expect: c.expect.clone(),
-                })
-                .collect(),
-        })
-        .collect();
-    let steps = match b::plan(listing, &suites) {
+    let steps = match b::plan(listing, &ctx.config.suites) {
         Ok(steps) => steps,
         Err(f) => return vec![*f],
     };
@@ -240,7 +209,7 @@ async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) ->
 pub async fn drift<T: crate::surface::capture::ToolObject>(
     client: &Client,
     ctx: &RunContext<'_>,
-    dcfg: &crate::config::DriftConfig,
+    dcfg: &checks::drift::DriftConfig,
     listing: &Result<Vec<T>, String>,
     preloaded: Option<crate::surface::lockfile::BaselineState>,
 ) -> Vec<Finding> {
@@ -260,12 +229,7 @@ pub async fn drift<T: crate::surface::capture::ToolObject>(
     let captured =
         crate::drift_run::capture_surface(client, listing, ctx.loaded, dcfg, ctx.redactor).await;
     match captured.lockfile {
-        Ok(current) => checks::drift::check_with_sampling(
-            &base,
-            &current,
-            &captured.notes,
-            &crate::drift_run::policy(dcfg),
-        ),
+        Ok(current) => checks::drift::check_with_sampling(&base, &current, &captured.notes, dcfg),
         Err(e) => vec![checks::drift::capture_failed(&e)],
     }
 }

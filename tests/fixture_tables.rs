@@ -1,7 +1,7 @@
 //! Runs the security and collision checks on the fixture tool tables the fixture server
 //! serves, pinning exact ids, statuses and locations (security.md §12-13, collision.md §7).
 
-use mcpward::checks::collision::{self, CollisionOptions};
+use mcpward::checks::collision::{self, CollisionConfig};
 use mcpward::checks::security;
 use mcpward::model::{Finding, Severity, Status};
 use serde_json::{json, Value};
@@ -183,7 +183,7 @@ fn smuggling_table() {
 #[test]
 fn collision_table() {
     let tools = table("collision");
-    let fs = collision::check(&Ok(tools.clone()), &CollisionOptions::default());
+    let fs = collision::check(&Ok(tools.clone()), &CollisionConfig::default());
     assert_eq!(fs.len(), 2);
     assert_eq!(fs[0].id, "collision/summary");
     assert_eq!(
@@ -217,7 +217,7 @@ fn collision_table() {
 
     let failing = collision::check(
         &Ok(tools.clone()),
-        &CollisionOptions {
+        &CollisionConfig {
             fail: true,
             ..Default::default()
         },
@@ -228,7 +228,7 @@ fn collision_table() {
 
     let skipped = collision::check(
         &Ok(tools),
-        &CollisionOptions {
+        &CollisionConfig {
             max_tools: 3,
             ..Default::default()
         },
@@ -247,7 +247,7 @@ fn collision_table() {
 #[test]
 fn other_tables_have_no_collisions() {
     for name in ["poisoned", "smuggling"] {
-        let fs = collision::check(&Ok(table(name)), &CollisionOptions::default());
+        let fs = collision::check(&Ok(table(name)), &CollisionConfig::default());
         assert_eq!(fs.len(), 1, "{name}");
         assert_eq!(fs[0].status, Status::Pass, "{name}");
     }

@@ -162,11 +162,11 @@ fn url_rules_agree_with_the_parser() {
 #[test]
 fn shipped_configs_validate() {
     let v = schema("config.v1.schema.json");
-    let template = mcpward::config::INIT_TEMPLATE;
+    let template = mcpward::config::init_template();
     assert!(template.starts_with(
         "# yaml-language-server: $schema=https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json\n"
     ));
-    assert_valid(&v, &yaml(template), "init template");
+    assert_valid(&v, &yaml(&template), "init template");
     for rel in ["examples/mcpward.yaml", "fixtures/configs/suites.yaml"] {
         let text = std::fs::read_to_string(root().join(rel)).unwrap();
         assert_valid(&v, &yaml(&text), rel);

@@ -100,7 +100,7 @@ fn one_true_collision_and_silent_negative_families() {
         col,
         pure(&collision::check(
             &Ok(table("collision")),
-            &collision::CollisionOptions::default()
+            &collision::CollisionConfig::default()
         ))
     );
 }

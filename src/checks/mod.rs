@@ -14,6 +14,7 @@ pub mod errors;
 pub mod latency;
 pub mod schema;
 pub mod security;
+pub mod tool_args;
 
 /// Every family's rule table, in run order. Add a family here and nowhere else.
 #[rustfmt::skip]

@@ -5,10 +5,12 @@
 //! its dot path, defaults apply only inside present objects, and unknown keys become warnings
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
+mod era;
 pub mod lines;
 mod schema;
 mod template;
 mod tree;
+mod types;
 mod validate;
 
 #[cfg(test)]
@@ -18,280 +20,22 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
-
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
-pub use template::INIT_TEMPLATE;
+pub use template::init_template;
 
-/// Default `checks.drift.baseline` (resolved against the CWD by the caller).
-pub const DEFAULT_BASELINE: &str = "./mcpward.lock.json";
+pub use era::ProtocolEra;
+pub use types::{Checks, Config, Expect, Server, Timeouts, Transport};
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Config {
-    pub server: Server,
-    pub expect: Expect,
-    pub checks: Checks,
-    pub timeouts: Timeouts,
-    pub suites: Vec<Suite>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Server {
-    pub transport: Transport,
-    pub protocol_era: ProtocolEra,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Transport {
-    Stdio {
-        command: String,
-        args: Vec<String>,
-        env: BTreeMap<String, String>,
-    },
-    Http {
-        /// Trimmed, not normalised (config.md §3.3); the transport parses it again.
-        url: String,
-        headers: BTreeMap<String, String>,
-    },
-}
-
-impl Transport {
-    /// `stdio` or `http`, as written in the config.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Transport::Stdio { .. } => "stdio",
-            Transport::Http { .. } => "http",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ProtocolEra {
-    #[default]
-    Auto,
-    Modern,
-    Legacy,
-}
-
-impl ProtocolEra {
-    pub const ALL: [ProtocolEra; 3] = [ProtocolEra::Auto, ProtocolEra::Modern, ProtocolEra::Legacy];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProtocolEra::Auto => "auto",
-            ProtocolEra::Modern => "modern",
-            ProtocolEra::Legacy => "legacy",
-        }
-    }
-
-    /// Exact spelling only (also used for the `--protocol-era` flag).
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.as_str() == s)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Expect {
-    /// `None` when absent or empty.
-    pub protocol_version: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Checks {
-    pub compliance: bool,
-    pub schema: bool,
-    pub security: bool,
-    pub errors: ErrorsConfig,
-    /// `Some` = drift runs in `run` (the key was present).
-    pub drift: Option<DriftConfig>,
-    /// `Some` = latency runs (the key was present).
-    pub latency: Option<LatencyConfig>,
-    pub collision: CollisionConfig,
-}
-
-impl Default for Checks {
-    fn default() -> Self {
-        Checks {
-            compliance: true,
-            schema: true,
-            security: true,
-            errors: ErrorsConfig::default(),
-            drift: None,
-            latency: None,
-            collision: CollisionConfig::default(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ErrorsConfig {
-    pub enabled: bool,
-    pub unknown_tool: UnknownToolPolicy,
-}
-
-impl Default for ErrorsConfig {
-    fn default() -> Self {
-        ErrorsConfig {
-            enabled: true,
-            unknown_tool: UnknownToolPolicy::ProtocolError,
-        }
-    }
-}
-
-/// DECISIONS #30: which layer may report an unknown tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UnknownToolPolicy {
-    /// Only a JSON-RPC error passes (the original's behaviour).
-    #[default]
-    ProtocolError,
-    /// A JSON-RPC error or an `isError` tool result both pass.
-    Either,
-}
-
-impl UnknownToolPolicy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            UnknownToolPolicy::ProtocolError => "protocol_error",
-            UnknownToolPolicy::Either => "either",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "protocol_error" => Some(UnknownToolPolicy::ProtocolError),
-            "either" => Some(UnknownToolPolicy::Either),
-            _ => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct DriftConfig {
-    /// Lockfile path as written; resolved against the CWD (config.md §11).
-    pub baseline: String,
-    pub fail_on: FailOn,
-    pub severity: BTreeMap<DriftClass, DriftSeverity>,
-    pub full_text: bool,
-    pub output: Option<OutputDriftConfig>,
-}
-
-/// What `diff`/`baseline` use when `checks.drift` is absent.
-impl Default for DriftConfig {
-    fn default() -> Self {
-        DriftConfig {
-            baseline: DEFAULT_BASELINE.to_string(),
-            fail_on: FailOn::default(),
-            severity: BTreeMap::new(),
-            full_text: true,
-            output: None,
-        }
-    }
-}
-
-/// The drift vocabulary is the drift check's own: one definition of the classes, levels
-/// and `fail_on` for the config, the lockfile diff and the reports.
-pub use crate::checks::drift::FailOn;
+/// Each family's config is the family's own type; re-exported under the config's names.
+pub use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
+pub use crate::checks::collision::CollisionConfig;
+pub use crate::checks::drift::{
+    DriftConfig, FailOn, OutputDriftConfig, DEFAULT_BASELINE, DEFAULT_FAIL_ON,
+};
+pub use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+pub use crate::checks::latency::LatencyConfig;
+pub use crate::checks::tool_args::ToolArgs;
 pub use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct OutputDriftConfig {
-    pub enabled: bool,
-    pub shape_samples: u32,
-    pub call_readonly: bool,
-    pub tools: Vec<ToolArgs>,
-}
-
-impl Default for OutputDriftConfig {
-    fn default() -> Self {
-        OutputDriftConfig {
-            enabled: false,
-            shape_samples: 3,
-            call_readonly: true,
-            tools: Vec::new(),
-        }
-    }
-}
-
-/// An allowlist entry: call `name` with `args`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolArgs {
-    pub name: String,
-    pub args: Map<String, Value>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct LatencyConfig {
-    pub samples: u32,
-    pub p95_budget_ms: f64,
-    pub call_readonly: bool,
-    pub tools: Vec<ToolArgs>,
-    pub call_all: bool,
-}
-
-impl Default for LatencyConfig {
-    fn default() -> Self {
-        LatencyConfig {
-            samples: 5,
-            p95_budget_ms: 1000.0,
-            call_readonly: true,
-            tools: Vec::new(),
-            call_all: false,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct CollisionConfig {
-    pub enabled: bool,
-    pub threshold: f64,
-    pub max_tools: u64,
-    pub fail: bool,
-}
-
-impl Default for CollisionConfig {
-    fn default() -> Self {
-        CollisionConfig {
-            enabled: true,
-            threshold: 0.8,
-            max_tools: 500,
-            fail: false,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
-    pub connect_ms: u64,
-    pub call_ms: u64,
-    pub run_ms: u64,
-}
-
-impl Default for Timeouts {
-    fn default() -> Self {
-        Timeouts {
-            connect_ms: 10_000,
-            call_ms: 30_000,
-            run_ms: 300_000,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Suite {
-    pub tool: String,
-    pub cases: Vec<Case>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Case {
-    pub name: String,
-    pub args: Map<String, Value>,
-    /// `None` when the case has no `expect` (a smoke test).
-    pub expect: Option<CaseExpect>,
-}
-
-/// A case's expectations are the behavioral family's own type.
-pub use crate::checks::behavioral::CaseExpect;
 
 /// A successfully loaded config plus what the caller needs around it.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,13 @@
 
 use serde_json::{json, Value};
 
-use super::{DriftClass, DriftSeverity, ProtocolEra, DEFAULT_BASELINE};
+use super::era::ProtocolEra;
+use super::types::{Checks, Timeouts};
+use crate::checks::collision::CollisionConfig;
+use crate::checks::drift::{DriftConfig, OutputDriftConfig, DEFAULT_FAIL_ON};
+use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+use crate::checks::latency::LatencyConfig;
+use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
 
 pub const CONFIG_SCHEMA_ID: &str =
     "https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json";
@@ -63,6 +69,16 @@ fn enum_or_placeholder(values: Vec<&str>) -> Value {
     })
 }
 
+/// A default number as the schema spells it: integral values without a fraction (`1000`,
+/// not `1000.0`).
+fn number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() <= MAX_SAFE as f64 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    }
+}
+
 fn drift_classes() -> Vec<&'static str> {
     DriftClass::ALL.iter().map(|c| c.as_str()).collect()
 }
@@ -92,6 +108,15 @@ fn protocol_era() -> Value {
 
 /// The whole schema, in the order it is published.
 pub fn config_schema() -> Value {
+    let checks = Checks::default();
+    let errors = ErrorsConfig::default();
+    let collision = CollisionConfig::default();
+    let drift = DriftConfig::default();
+    let output = OutputDriftConfig::default();
+    let latency = LatencyConfig::default();
+    let timeouts = Timeouts::default();
+    let unknown_tool: Vec<&str> = UnknownToolPolicy::ALL.iter().map(|p| p.as_str()).collect();
+    let fail_on: Vec<&str> = DEFAULT_FAIL_ON.iter().map(|c| c.as_str()).collect();
     let severity_properties: serde_json::Map<String, Value> = drift_classes()
         .into_iter()
         .map(|c| (c.to_string(), enum_or_placeholder(levels())))
@@ -125,22 +150,22 @@ pub fn config_schema() -> Value {
                 "type": "object",
                 "description": "Which check families run and how.",
                 "properties": {
-                    "compliance": boolean(true, "Handshake, ping, server info, capabilities."),
-                    "schema": boolean(true, "Tool names and input/output schemas."),
-                    "security": boolean(true, "Tool-poisoning patterns in descriptions."),
+                    "compliance": boolean(checks.compliance, "Handshake, ping, server info, capabilities."),
+                    "schema": boolean(checks.schema, "Tool names and input/output schemas."),
+                    "security": boolean(checks.security, "Tool-poisoning patterns in descriptions."),
                     "errors": {
                         "description": "Error contract (calls an unknown tool and tools with `{}` arguments): a boolean, or an object.",
-                        "default": true,
+                        "default": errors.enabled,
                         "anyOf": [
                             {"type": "boolean"},
                             {
                                 "type": "object",
                                 "properties": {
-                                    "enabled": boolean(true, "Run the error-contract family."),
+                                    "enabled": boolean(errors.enabled, "Run the error-contract family."),
                                     "unknown_tool": {
                                         "description": "Which layer may report an unknown tool: only a JSON-RPC error (protocol_error) or also an isError tool result (either).",
-                                        "default": "protocol_error",
-                                        "anyOf": enum_or_placeholder(vec!["protocol_error", "either"])["anyOf"].clone()
+                                        "default": errors.unknown_tool.as_str(),
+                                        "anyOf": enum_or_placeholder(unknown_tool)["anyOf"].clone()
                                     }
                                 }
                             }
@@ -152,16 +177,16 @@ pub fn config_schema() -> Value {
                         "type": "object",
                         "description": "Description-collision lint (runs unless enabled is false).",
                         "properties": {
-                            "enabled": boolean(true, "Run the collision lint."),
+                            "enabled": boolean(collision.enabled, "Run the collision lint."),
                             "threshold": {
                                 "type": "number",
                                 "minimum": 0,
                                 "maximum": 1,
-                                "default": 0.8,
+                                "default": number(collision.threshold),
                                 "description": "Description similarity (0 to 1) reported as a collision."
                             },
-                            "max_tools": positive_int(500, "Skip the lint above this many tools."),
-                            "fail": boolean(false, "Report collisions as failures instead of warnings.")
+                            "max_tools": positive_int(collision.max_tools, "Skip the lint above this many tools."),
+                            "fail": boolean(collision.fail, "Report collisions as failures instead of warnings.")
                         }
                     }
                 }
@@ -170,9 +195,9 @@ pub fn config_schema() -> Value {
                 "type": "object",
                 "description": "Timeouts in milliseconds.",
                 "properties": {
-                    "connect_ms": positive_int(10_000, "Connect and handshake."),
-                    "call_ms": positive_int(30_000, "Each request."),
-                    "run_ms": positive_int(300_000, "The whole run.")
+                    "connect_ms": positive_int(timeouts.connect_ms, "Connect and handshake."),
+                    "call_ms": positive_int(timeouts.call_ms, "Each request."),
+                    "run_ms": positive_int(timeouts.run_ms, "The whole run.")
                 }
             },
             "suites": {
@@ -235,18 +260,12 @@ pub fn config_schema() -> Value {
                 "properties": {
                     "baseline": {
                         "type": "string",
-                        "default": DEFAULT_BASELINE,
+                        "default": drift.baseline,
                         "description": "Lockfile path, relative to the working directory."
                     },
                     "fail_on": {
                         "description": "A level (every change at or above it fails) or a list of drift classes that fail.",
-                        "default": [
-                            "tool_removed",
-                            "description_changed",
-                            "breaking_schema_change",
-                            "annotation_changed",
-                            "breaking_output_shape_change"
-                        ],
+                        "default": fail_on,
                         "anyOf": [
                             {"type": "string", "enum": levels()},
                             {"$ref": "#/$defs/placeholder"},
@@ -260,14 +279,14 @@ pub fn config_schema() -> Value {
                         "propertyNames": {"enum": drift_classes()},
                         "properties": severity_properties
                     },
-                    "full_text": boolean(true, "Store description text in the lockfile (for before/after diffs)."),
+                    "full_text": boolean(drift.full_text, "Store description text in the lockfile (for before/after diffs)."),
                     "output": {
                         "type": "object",
                         "description": "Output-shape drift: samples tool results (opt-in, calls tools).",
                         "properties": {
-                            "enabled": boolean(false, "Sample output shapes."),
-                            "shape_samples": positive_int(3, "Calls per tool merged into one shape."),
-                            "call_readonly": boolean(true, "Call tools annotated readOnlyHint with `{}`."),
+                            "enabled": boolean(output.enabled, "Sample output shapes."),
+                            "shape_samples": positive_int(output.shape_samples.into(), "Calls per tool merged into one shape."),
+                            "call_readonly": boolean(output.call_readonly, "Call tools annotated readOnlyHint with `{}`."),
                             "tools": {
                                 "type": "array",
                                 "default": [],
@@ -282,21 +301,21 @@ pub fn config_schema() -> Value {
                 "type": "object",
                 "description": "Latency budget (present: latency runs).",
                 "properties": {
-                    "samples": positive_int(5, "Calls per tool."),
+                    "samples": positive_int(latency.samples.into(), "Calls per tool."),
                     "p95_budget_ms": {
                         "type": "number",
                         "exclusiveMinimum": 0,
-                        "default": 1000,
+                        "default": number(latency.p95_budget_ms),
                         "description": "95th-percentile budget in milliseconds."
                     },
-                    "call_readonly": boolean(true, "Measure tools annotated readOnlyHint."),
+                    "call_readonly": boolean(latency.call_readonly, "Measure tools annotated readOnlyHint."),
                     "tools": {
                         "type": "array",
                         "default": [],
                         "description": "Tools to measure with explicit arguments.",
                         "items": {"$ref": "#/$defs/toolArgs"}
                     },
-                    "call_all": boolean(false, "Measure every tool.")
+                    "call_all": boolean(latency.call_all, "Measure every tool.")
                 }
             },
             "suite": {
@@ -420,8 +439,8 @@ mod tests {
     #[test]
     fn defaults_match_the_parser() {
         let s = config_schema();
-        let c = super::super::Checks::default();
-        let t = super::super::Timeouts::default();
+        let c = Checks::default();
+        let t = Timeouts::default();
         let checks = &s["properties"]["checks"]["properties"];
         assert_eq!(checks["compliance"]["default"], json!(c.compliance));
         assert_eq!(checks["errors"]["default"], json!(c.errors.enabled));
@@ -439,11 +458,11 @@ mod tests {
             .map(|c| json!(c.as_str()))
             .collect();
         assert_eq!(drift["fail_on"]["default"], Value::Array(fail_on));
-        let out = super::super::OutputDriftConfig::default();
+        let out = OutputDriftConfig::default();
         let o = &drift["output"]["properties"];
         assert_eq!(o["shape_samples"]["default"], json!(out.shape_samples));
         assert_eq!(o["enabled"]["default"], json!(out.enabled));
-        let lat = super::super::LatencyConfig::default();
+        let lat = LatencyConfig::default();
         let l = &s["$defs"]["latency"]["properties"];
         assert_eq!(l["samples"]["default"], json!(lat.samples));
         assert_eq!(

@@ -1,7 +1,7 @@
 //! config.md §14 edge cases, the URL table of §3.3 and DECISIONS #10/#30/#33/#35.
 
 use super::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 const MINIMAL: &str = "server: {transport: stdio, command: node}\n";
 
@@ -633,12 +633,13 @@ fn latency_defaults_and_values() {
 // §14.17
 #[test]
 fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
-    assert!(INIT_TEMPLATE.starts_with(
+    let template = init_template();
+    assert!(template.starts_with(
         "# yaml-language-server: $schema=https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json\n"
     ));
     // §14.25: the template's only placeholder sits in a comment.
-    assert!(INIT_TEMPLATE.contains("${MCP_TOKEN}"));
-    let l = ok(INIT_TEMPLATE);
+    assert!(template.contains("${MCP_TOKEN}"));
+    let l = ok(&template);
     assert!(l.warnings.is_empty(), "{:?}", l.warnings);
     assert!(l.secrets.is_empty());
     let (command, args, env) = stdio(&l.config);

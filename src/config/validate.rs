@@ -6,8 +6,16 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
 
+use super::era::ProtocolEra;
 use super::tree::{fmt_float, join, quote_short, Node};
-use super::*;
+use super::types::{Checks, Config, Expect, Server, Timeouts, Transport};
+use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
+use crate::checks::collision::CollisionConfig;
+use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
+use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+use crate::checks::latency::LatencyConfig;
+use crate::checks::tool_args::ToolArgs;
+use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
 
 /// ±(2^53 − 1): integers beyond this cannot round-trip through the original's numbers.
 const MAX_SAFE: i128 = 9_007_199_254_740_991;
@@ -554,10 +562,11 @@ impl V {
             return Checks::default();
         };
         self.keys(m, path, CHECKS_KEYS);
+        let d = Checks::default();
         // Let-bindings keep issues in key-table order.
-        let compliance = self.boolean(m, path, "compliance", true);
-        let schema = self.boolean(m, path, "schema", true);
-        let security = self.boolean(m, path, "security", true);
+        let compliance = self.boolean(m, path, "compliance", d.compliance);
+        let schema = self.boolean(m, path, "schema", d.schema);
+        let security = self.boolean(m, path, "security", d.security);
         let errors = match get(m, "errors") {
             None => ErrorsConfig::default(),
             Some(n) => self.errors(n, &join(path, "errors")),
@@ -592,9 +601,10 @@ impl V {
             }
         };
         self.keys(m, path, ERRORS_KEYS);
-        let enabled = self.boolean(m, path, "enabled", true);
+        let d = ErrorsConfig::default();
+        let enabled = self.boolean(m, path, "enabled", d.enabled);
         let unknown_tool = match get(m, "unknown_tool") {
-            None => UnknownToolPolicy::ProtocolError,
+            None => d.unknown_tool,
             Some(n) => {
                 let parsed = match n {
                     Node::Str(s) => UnknownToolPolicy::parse(s),
@@ -608,7 +618,7 @@ impl V {
                             n.describe()
                         ),
                     );
-                    UnknownToolPolicy::ProtocolError
+                    d.unknown_tool
                 })
             }
         };
@@ -623,19 +633,18 @@ impl V {
             return DriftConfig::default();
         };
         self.keys(m, path, DRIFT_KEYS);
+        let d = DriftConfig::default();
         DriftConfig {
-            baseline: self
-                .opt_string(m, path, "baseline")
-                .unwrap_or_else(|| DEFAULT_BASELINE.to_string()),
+            baseline: self.opt_string(m, path, "baseline").unwrap_or(d.baseline),
             fail_on: match get(m, "fail_on") {
-                None => FailOn::default(),
+                None => d.fail_on,
                 Some(n) => self.fail_on(n, &join(path, "fail_on")),
             },
             severity: match get(m, "severity") {
-                None => BTreeMap::new(),
+                None => d.severity,
                 Some(n) => self.severity(n, &join(path, "severity")),
             },
-            full_text: self.boolean(m, path, "full_text", true),
+            full_text: self.boolean(m, path, "full_text", d.full_text),
             output: get(m, "output").map(|n| self.output(n, &join(path, "output"))),
         }
     }
@@ -721,10 +730,11 @@ impl V {
             return OutputDriftConfig::default();
         };
         self.keys(m, path, OUTPUT_KEYS);
+        let d = OutputDriftConfig::default();
         OutputDriftConfig {
-            enabled: self.boolean(m, path, "enabled", false),
-            shape_samples: self.positive_u32(m, path, "shape_samples", 3),
-            call_readonly: self.boolean(m, path, "call_readonly", true),
+            enabled: self.boolean(m, path, "enabled", d.enabled),
+            shape_samples: self.positive_u32(m, path, "shape_samples", d.shape_samples),
+            call_readonly: self.boolean(m, path, "call_readonly", d.call_readonly),
             tools: self.tool_list(m, path),
         }
     }
@@ -761,27 +771,28 @@ impl V {
             return LatencyConfig::default();
         };
         self.keys(m, path, LATENCY_KEYS);
-        let samples = self.positive_u32(m, path, "samples", 5);
+        let d = LatencyConfig::default();
+        let samples = self.positive_u32(m, path, "samples", d.samples);
         let p95_budget_ms = match get(m, "p95_budget_ms") {
-            None => 1000.0,
+            None => d.p95_budget_ms,
             Some(n) => {
                 let p = join(path, "p95_budget_ms");
                 match self.number(n, &p) {
                     Some(x) if x > 0.0 => x,
                     Some(x) => {
                         self.issue(&p, format!("must be greater than 0, got {x}"));
-                        1000.0
+                        d.p95_budget_ms
                     }
-                    None => 1000.0,
+                    None => d.p95_budget_ms,
                 }
             }
         };
         LatencyConfig {
             samples,
             p95_budget_ms,
-            call_readonly: self.boolean(m, path, "call_readonly", true),
+            call_readonly: self.boolean(m, path, "call_readonly", d.call_readonly),
             tools: self.tool_list(m, path),
-            call_all: self.boolean(m, path, "call_all", false),
+            call_all: self.boolean(m, path, "call_all", d.call_all),
         }
     }
 
@@ -790,26 +801,27 @@ impl V {
             return CollisionConfig::default();
         };
         self.keys(m, path, COLLISION_KEYS);
-        let enabled = self.boolean(m, path, "enabled", true);
+        let d = CollisionConfig::default();
+        let enabled = self.boolean(m, path, "enabled", d.enabled);
         let threshold = match get(m, "threshold") {
-            None => 0.8,
+            None => d.threshold,
             Some(n) => {
                 let p = join(path, "threshold");
                 match self.number(n, &p) {
                     Some(x) if (0.0..=1.0).contains(&x) => x,
                     Some(x) => {
                         self.issue(&p, format!("must be between 0 and 1, got {x}"));
-                        0.8
+                        d.threshold
                     }
-                    None => 0.8,
+                    None => d.threshold,
                 }
             }
         };
         CollisionConfig {
             enabled,
             threshold,
-            max_tools: self.positive_int(m, path, "max_tools", 500),
-            fail: self.boolean(m, path, "fail", false),
+            max_tools: self.positive_int(m, path, "max_tools", d.max_tools),
+            fail: self.boolean(m, path, "fail", d.fail),
         }
     }
 
@@ -861,7 +873,7 @@ impl V {
         out
     }
 
-    fn case(&mut self, node: &Node, path: &str) -> Option<Case> {
+    fn case(&mut self, node: &Node, path: &str) -> Option<SuiteCase> {
         let m = self.map(node, path)?;
         self.keys(m, path, CASE_KEYS);
         let name = self.req_string(m, path, "name");
@@ -871,7 +883,7 @@ impl V {
         };
         // No `expect` (a smoke test) and `expect: {}` (the call must not throw) differ.
         let expect = get(m, "expect").map(|n| self.case_expect(n, &join(path, "expect")));
-        Some(Case {
+        Some(SuiteCase {
             name: name?,
             args,
             expect,

@@ -3,7 +3,7 @@
 //! Only structure is recorded, never values. The caller makes the calls.
 
 use super::canonical::MAX_DEPTH;
-use super::json::{js_key_order, js_string_form, to_compact_opt};
+use super::json::{js_key_order, to_compact_opt};
 use super::schema_diff::{Change, DriftClass};
 use crate::model::Finding;
 use crate::surface::json::type_name as type_of;
@@ -14,26 +14,6 @@ use serde_json::{json, Map, Value};
 pub const MAX_ARRAY_ITEMS: usize = 100;
 /// Keys one object may have before inference gives up.
 pub const MAX_OBJECT_KEYS: usize = 1000;
-
-/// `checks.drift.output` minus `enabled` (the caller decides whether to sample at all).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SamplingConfig {
-    /// Calls per sampled tool (`shape_samples`, ≥ 1).
-    pub shape_samples: u32,
-    pub call_readonly: bool,
-    /// Allowlist `(name, args)` in config order.
-    pub tools: Vec<(String, Value)>,
-}
-
-impl Default for SamplingConfig {
-    fn default() -> Self {
-        SamplingConfig {
-            shape_samples: 3,
-            call_readonly: true,
-            tools: vec![],
-        }
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteStatus {
@@ -64,7 +44,7 @@ pub struct SamplingNote {
 }
 
 impl SamplingNote {
-    fn new(tool: &str, status: NoteStatus, reason: impl Into<String>) -> Self {
+    pub fn new(tool: &str, status: NoteStatus, reason: impl Into<String>) -> Self {
         SamplingNote {
             tool: tool.to_string(),
             status,
@@ -90,8 +70,6 @@ impl SamplingNote {
     }
 }
 
-/// The side-effect policy (drift.md §10.2; must never regress): returns the tools to call
-/// with their arguments, in listing order, and a note for every tool not called.
 /// Why a tool that is not explicitly allowlisted may not be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallRefusal {
@@ -121,64 +99,6 @@ pub fn side_effect_gate(tool: &Value, call_readonly: bool) -> Result<(), CallRef
     } else {
         Ok(())
     }
-}
-
-pub fn output_sampling_plan(
-    tools: &[Value],
-    cfg: &SamplingConfig,
-) -> (Vec<(String, Value)>, Vec<SamplingNote>) {
-    let names: Vec<&str> = tools
-        .iter()
-        .filter_map(|t| t.get("name").and_then(Value::as_str))
-        .collect();
-    let mut notes = Vec::new();
-    for (name, _) in &cfg.tools {
-        if !names.contains(&name.as_str()) {
-            notes.push(SamplingNote::new(
-                name,
-                NoteStatus::Failed,
-                "listed in checks.drift.output.tools but the server does not expose it",
-            ));
-        }
-    }
-    let mut calls = Vec::new();
-    for tool in tools {
-        let Some(name) = tool.get("name").and_then(Value::as_str) else {
-            continue;
-        };
-        if let Some((_, args)) = cfg.tools.iter().find(|(n, _)| n == name) {
-            calls.push((name.to_string(), args.clone()));
-            continue;
-        }
-        let refusal = side_effect_gate(tool, cfg.call_readonly).err().map(|r| match r {
-            CallRefusal::NotReadOnly => "not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects",
-            CallRefusal::Contradictory => "annotated both readOnlyHint and destructiveHint — contradictory, refusing to call without an explicit allowlist entry",
-            CallRefusal::Disabled => "call_readonly is disabled and the tool is not in checks.drift.output.tools",
-        });
-        if let Some(reason) = refusal {
-            notes.push(SamplingNote::new(name, NoteStatus::Refused, reason));
-            continue;
-        }
-        let required: Vec<String> = tool
-            .get("inputSchema")
-            .and_then(|s| s.get("required"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().map(js_string_form).collect())
-            .unwrap_or_default();
-        if !required.is_empty() {
-            notes.push(SamplingNote::new(
-                name,
-                NoteStatus::Skipped,
-                format!(
-                    "requires arguments ({}) — add it to checks.drift.output.tools with args",
-                    required.join(", ")
-                ),
-            ));
-            continue;
-        }
-        calls.push((name.to_string(), Value::Object(Map::new())));
-    }
-    (calls, notes)
 }
 
 /// Where a tracked output value came from.
@@ -531,75 +451,15 @@ mod tests {
     use crate::surface::json::to_compact;
     use crate::transport::RpcError;
 
-    fn tool(name: &str, ann: Option<Value>, required: &[&str]) -> Value {
-        let mut t = json!({"name": name, "inputSchema": {"type": "object", "required": required}});
-        if let Some(a) = ann {
-            t["annotations"] = a;
-        }
-        t
-    }
-
     #[test]
-    fn side_effect_policy_truth_table() {
-        let tools = vec![
-            tool("none", None, &[]),
-            tool("ro_false", Some(json!({"readOnlyHint": false})), &[]),
-            tool("destructive", Some(json!({"destructiveHint": true})), &[]),
-            tool(
-                "both",
-                Some(json!({"readOnlyHint": true, "destructiveHint": true})),
-                &[],
-            ),
-            tool(
-                "needs_args",
-                Some(json!({"readOnlyHint": true})),
-                &["id", "page"],
-            ),
-            tool("ok", Some(json!({"readOnlyHint": true})), &[]),
-            tool("wipe", Some(json!({"destructiveHint": true})), &["scope"]),
-        ];
-        let cfg = SamplingConfig {
-            tools: vec![
-                ("ghost".into(), json!({})),
-                ("wipe".into(), json!({"scope": "tmp"})),
-            ],
-            ..Default::default()
-        };
-        let (calls, notes) = output_sampling_plan(&tools, &cfg);
-        assert_eq!(
-            calls,
-            vec![
-                ("ok".to_string(), json!({})),
-                ("wipe".to_string(), json!({"scope": "tmp"}))
-            ]
-        );
-        let got: Vec<(&str, &str, &str)> = notes
-            .iter()
-            .map(|n| (n.tool.as_str(), n.status.as_str(), n.reason.as_str()))
-            .collect();
-        let side = "not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects";
-        assert_eq!(got, vec![
-            ("ghost", "failed", "listed in checks.drift.output.tools but the server does not expose it"),
-            ("none", "refused", side),
-            ("ro_false", "refused", side),
-            ("destructive", "refused", side),
-            ("both", "refused", "annotated both readOnlyHint and destructiveHint — contradictory, refusing to call without an explicit allowlist entry"),
-            ("needs_args", "skipped", "requires arguments (id, page) — add it to checks.drift.output.tools with args"),
-        ]);
-        let (calls, notes) = output_sampling_plan(
-            &tools[5..6],
-            &SamplingConfig {
-                call_readonly: false,
-                ..Default::default()
-            },
-        );
-        assert!(calls.is_empty());
-        assert_eq!(
-            notes[0].reason,
-            "call_readonly is disabled and the tool is not in checks.drift.output.tools"
-        );
-        // Notes as findings (drift.md §10.6).
-        let f = notes[0].to_finding();
+    fn sampling_notes_as_findings() {
+        // drift.md §10.6; the plan that makes these notes is the drift family's.
+        let f = SamplingNote::new(
+            "ok",
+            NoteStatus::Refused,
+            "call_readonly is disabled and the tool is not in checks.drift.output.tools",
+        )
+        .to_finding();
         assert_eq!(
             (f.id.as_str(), f.status, f.severity, f.location.as_deref()),
             (

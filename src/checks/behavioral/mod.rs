@@ -5,9 +5,11 @@
 //! one and `--update-golden` is off), [`judge_case`] turns the outcome into findings, and
 //! [`finish`] puts the summary in front.
 
+mod config;
 mod golden;
 mod jsonpath;
 
+pub use config::{CaseExpect, Suite, SuiteCase};
 pub use golden::{golden_text, js_number};
 
 use crate::model::{Finding, Severity};
@@ -16,34 +18,6 @@ use crate::transport::{CallOutcome, Listing};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// One configured suite: every case calls `tool`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Suite {
-    pub tool: String,
-    pub cases: Vec<SuiteCase>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SuiteCase {
-    pub name: String,
-    /// Passed verbatim as the call's `arguments`.
-    pub args: Map<String, Value>,
-    /// `None` (no `expect` key) makes a smoke test; `Some(default)` (`expect: {}`) only
-    /// requires the call not to throw.
-    pub expect: Option<CaseExpect>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CaseExpect {
-    pub tool_is_error: Option<bool>,
-    pub protocol_error_code: Option<i64>,
-    pub output_matches_schema: Option<bool>,
-    /// Path → expected value, in config order.
-    pub jsonpath: Option<Map<String, Value>>,
-    /// As configured (relative to the config file's directory); see [`golden_path`].
-    pub golden: Option<String>,
-}
 
 /// The golden file as the runner found it. `NotRead` when the case has no golden
 /// expectation or `--update-golden` is on (the file is then written, not read).

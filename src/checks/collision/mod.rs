@@ -16,6 +16,10 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+mod config;
+
+pub use config::CollisionConfig;
+
 pub const SUMMARY: &str = "collision/summary";
 pub const LIST_TOOLS: &str = "collision/list-tools";
 pub const COLLISION: &str = "collision/description-collision";
@@ -45,28 +49,10 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-/// `checks.collision` (collision.md §2).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CollisionOptions {
-    pub threshold: f64,
-    pub max_tools: u64,
-    pub fail: bool,
-}
-
-impl Default for CollisionOptions {
-    fn default() -> Self {
-        CollisionOptions {
-            threshold: 0.8,
-            max_tools: 500,
-            fail: false,
-        }
-    }
-}
-
 /// Schema depth guard (collision.md §5.2).
 const MAX_DEPTH: usize = 64;
 
-pub fn check(listing: &Listing, opts: &CollisionOptions) -> Vec<Finding> {
+pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
     let tools = match super::listed_tools(listing, LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => return vec![f],

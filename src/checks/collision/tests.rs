@@ -11,7 +11,7 @@ fn nested() -> Value {
 fn tool(name: &str, desc: &str, schema: Value) -> Value {
     json!({"name": name, "description": desc, "inputSchema": schema})
 }
-fn run(tools: Vec<Value>, opts: &CollisionOptions) -> Vec<Finding> {
+fn run(tools: Vec<Value>, opts: &CollisionConfig) -> Vec<Finding> {
     check(&Ok(tools), opts)
 }
 fn close(a: f64, b: f64) -> bool {
@@ -108,7 +108,7 @@ fn normalization_examples() {
 #[test]
 fn both_conditions_are_required() {
     let d = "Find orders matching the given filter.";
-    let o = CollisionOptions::default();
+    let o = CollisionConfig::default();
     assert_eq!(
         run(vec![tool("a", d, nested()), tool("b", d, flat())], &o).len(),
         2
@@ -135,7 +135,7 @@ fn threshold_is_inclusive() {
     let at = |t: f64| {
         run(
             tools(),
-            &CollisionOptions {
+            &CollisionConfig {
                 threshold: t,
                 ..Default::default()
             },
@@ -157,7 +157,7 @@ fn empty_descriptions_skipped_and_pairs_oriented() {
         tool("none", "  \u{FEFF}\u{3000} ", nested()),
         json!({"name": "nodesc", "inputSchema": nested()}),
     ];
-    let fs = run(tools, &CollisionOptions::default());
+    let fs = run(tools, &CollisionConfig::default());
     assert_eq!(fs.len(), 2);
     assert_eq!(fs[0].message, "1 description collision(s) among 4 tool(s)");
     assert_eq!(fs[1].location.as_deref(), Some("alpha / zeta"));
@@ -242,7 +242,7 @@ fn depth_examples() {
     let d = "Find orders matching the given filter.";
     let fs = run(
         vec![tool("a", d, deep), tool("b", d, flat())],
-        &CollisionOptions::default(),
+        &CollisionConfig::default(),
     );
     assert_eq!(fs.len(), 1);
     assert_eq!(fs[0].status, Status::Pass);
@@ -260,7 +260,7 @@ fn max_tools_gate() {
         .collect();
     let at_limit = run(
         tools.clone(),
-        &CollisionOptions {
+        &CollisionConfig {
             max_tools: 3,
             ..Default::default()
         },
@@ -271,7 +271,7 @@ fn max_tools_gate() {
     );
     let over = run(
         tools,
-        &CollisionOptions {
+        &CollisionConfig {
             max_tools: 2,
             ..Default::default()
         },
@@ -284,7 +284,7 @@ fn max_tools_gate() {
     assert!(over[0].message.contains("max_tools (2)"));
     // A huge surface above the limit returns at once.
     let many = vec![json!({}); 200_000];
-    let fs = run(many, &CollisionOptions::default());
+    let fs = run(many, &CollisionConfig::default());
     assert!(fs[0].message.contains("19999900000 pairs"));
 }
 
@@ -293,7 +293,7 @@ fn fail_mode() {
     let d = "Find orders matching the given filter.";
     let fs = run(
         vec![tool("a", d, nested()), tool("b", d, flat())],
-        &CollisionOptions {
+        &CollisionConfig {
             fail: true,
             ..Default::default()
         },
@@ -305,7 +305,7 @@ fn fail_mode() {
 
 #[test]
 fn listing_failure() {
-    let fs = check(&Err("boom".into()), &CollisionOptions::default());
+    let fs = check(&Err("boom".into()), &CollisionConfig::default());
     assert_eq!(fs.len(), 1);
     assert_eq!(
         (fs[0].id.as_str(), fs[0].status),
@@ -347,7 +347,7 @@ fn non_string_names_and_odd_values_do_not_panic() {
     for t in [0.0, 0.5, 1.0, 1.5, f64::NAN] {
         let fs = run(
             tools.clone(),
-            &CollisionOptions {
+            &CollisionConfig {
                 threshold: t,
                 ..Default::default()
             },

@@ -8,57 +8,15 @@ use crate::surface::lockfile::{Lockfile, LockfileError};
 use crate::surface::schema_diff::diff_surfaces;
 use crate::surface::shape::SamplingNote;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 pub use crate::surface::lockfile::BaselineState;
 pub use crate::surface::schema_diff::{Change, DriftClass, Level};
 
-/// Classes that fail the run when `fail_on` is not configured (drift.md §2).
-pub const DEFAULT_FAIL_ON: [DriftClass; 5] = [
-    DriftClass::ToolRemoved,
-    DriftClass::DescriptionChanged,
-    DriftClass::BreakingSchemaChange,
-    DriftClass::AnnotationChanged,
-    DriftClass::BreakingOutputShapeChange,
-];
+mod config;
+mod sampling;
 
-/// `checks.drift.fail_on`: a severity threshold or a list of classes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FailOn {
-    Level(Level),
-    Classes(Vec<DriftClass>),
-}
-
-impl Default for FailOn {
-    fn default() -> Self {
-        FailOn::Classes(DEFAULT_FAIL_ON.to_vec())
-    }
-}
-
-/// Config-independent policy; the config module maps `checks.drift` onto it.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct DriftPolicy {
-    pub fail_on: FailOn,
-    /// `checks.drift.severity`: per-class overrides of the default level.
-    pub severity_overrides: BTreeMap<DriftClass, Level>,
-}
-
-impl DriftPolicy {
-    pub fn level_of(&self, class: DriftClass) -> Level {
-        self.severity_overrides
-            .get(&class)
-            .copied()
-            .unwrap_or_else(|| class.default_level())
-    }
-
-    /// drift.md §3.3: a threshold compares ranks; a list looks only at the class.
-    pub fn fails(&self, class: DriftClass) -> bool {
-        match &self.fail_on {
-            FailOn::Level(threshold) => self.level_of(class) >= *threshold,
-            FailOn::Classes(list) => list.contains(&class),
-        }
-    }
-}
+pub use config::{DriftConfig, FailOn, OutputDriftConfig, DEFAULT_BASELINE, DEFAULT_FAIL_ON};
+pub use sampling::output_sampling_plan;
 
 const fn rule(
     id: &'static str,
@@ -206,7 +164,7 @@ fn era_changed(baseline: &Lockfile, current: &Lockfile) -> Option<Finding> {
 }
 
 /// One change as a report result (drift.md §3.4), with the policy applied.
-pub fn change_finding(change: &Change, policy: &DriftPolicy) -> Finding {
+pub fn change_finding(change: &Change, policy: &DriftConfig) -> Finding {
     let level = policy.level_of(change.class);
     let (status, severity) = if policy.fails(change.class) {
         (Status::Fail, Severity::Error)
@@ -230,7 +188,7 @@ pub fn change_finding(change: &Change, policy: &DriftPolicy) -> Finding {
 }
 
 /// The drift check without output sampling notes.
-pub fn check(baseline: &BaselineState, current: &Lockfile, policy: &DriftPolicy) -> Vec<Finding> {
+pub fn check(baseline: &BaselineState, current: &Lockfile, policy: &DriftConfig) -> Vec<Finding> {
     check_with_sampling(baseline, current, &[], policy)
 }
 
@@ -240,7 +198,7 @@ pub fn check_with_sampling(
     baseline: &BaselineState,
     current: &Lockfile,
     sampling: &[SamplingNote],
-    policy: &DriftPolicy,
+    policy: &DriftConfig,
 ) -> Vec<Finding> {
     let base = match baseline {
         BaselineState::Missing { path } => return vec![baseline_missing(path)],

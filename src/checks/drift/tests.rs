@@ -1,5 +1,5 @@
-
 use super::*;
+use crate::checks::tool_args::ToolArgs;
 use crate::surface::capture::tests::{hello, opts, tools_of};
 use crate::surface::capture::{capture, CaptureOptions};
 use crate::surface::lockfile::{parse, Loaded};
@@ -56,7 +56,7 @@ fn readme_scenario_default_policy() {
     use Severity::*;
     use Status::*;
     let (b, c) = readme_pair();
-    let fs = check(&loaded(b), &c, &DriftPolicy::default());
+    let fs = check(&loaded(b), &c, &DriftConfig::default());
     assert_eq!(
             rows(&fs),
             vec![
@@ -101,7 +101,7 @@ fn fail_on_high_fails_only_description_and_annotation() {
     use Severity::*;
     use Status::*;
     let (b, c) = readme_pair();
-    let policy = DriftPolicy {
+    let policy = DriftConfig {
         fail_on: FailOn::Level(Level::High),
         ..Default::default()
     };
@@ -132,14 +132,14 @@ fn fail_on_high_fails_only_description_and_annotation() {
 fn fail_on_class_list_and_overrides() {
     let (b, c) = readme_pair();
     let base = loaded(b);
-    let failing = |p: &DriftPolicy| -> Vec<String> {
+    let failing = |p: &DriftConfig| -> Vec<String> {
         check(&base, &c, p)
             .into_iter()
             .filter(|f| f.status == Status::Fail && f.id != "drift/summary")
             .map(|f| f.id)
             .collect()
     };
-    let list = DriftPolicy {
+    let list = DriftConfig {
         fail_on: FailOn::Classes(vec![DriftClass::ToolRemoved]),
         ..Default::default()
     };
@@ -148,7 +148,7 @@ fn fail_on_class_list_and_overrides() {
     let fs = check(
         &base,
         &c,
-        &DriftPolicy {
+        &DriftConfig {
             fail_on: FailOn::Classes(vec![]),
             ..Default::default()
         },
@@ -167,19 +167,19 @@ fn fail_on_class_list_and_overrides() {
         (Status::Warn, Severity::Error)
     );
     // severity: {tool_removed: high} moves a removal into fail_on: high.
-    let high = DriftPolicy {
+    let high = DriftConfig {
         fail_on: FailOn::Level(Level::High),
         ..Default::default()
     };
     assert!(!failing(&high).contains(&"drift/tool_removed".to_string()));
     let mut overridden = high.clone();
     overridden
-        .severity_overrides
+        .severity
         .insert(DriftClass::ToolRemoved, Level::High);
     assert!(failing(&overridden).contains(&"drift/tool_removed".to_string()));
     // Thresholds: high 2, medium 3 (+breaking), low all 6.
     let n = |l: Level| {
-        failing(&DriftPolicy {
+        failing(&DriftConfig {
             fail_on: FailOn::Level(l),
             ..Default::default()
         })
@@ -199,7 +199,7 @@ fn unchanged_server_and_round_trip() {
     let fs = check(
         &BaselineState::Loaded(Box::new(back)),
         &lock(&tools, &opts()),
-        &DriftPolicy::default(),
+        &DriftConfig::default(),
     );
     assert_eq!(
         rows(&fs),
@@ -220,7 +220,7 @@ fn baseline_missing_and_invalid() {
             path: "./mcpward.lock.json".into(),
         },
         &c,
-        &DriftPolicy::default(),
+        &DriftConfig::default(),
     );
     assert_eq!(
         rows(&fs),
@@ -235,7 +235,7 @@ fn baseline_missing_and_invalid() {
     assert_eq!(fs[0].actual, Some(json!("File not found")));
     let err =
         parse(r#"{"meta":{"schemaVersion":2},"tools":{"a":{"descriptionHash":1}}}"#).unwrap_err();
-    let fs = check(&BaselineState::Invalid(err), &c, &DriftPolicy::default());
+    let fs = check(&BaselineState::Invalid(err), &c, &DriftConfig::default());
     assert_eq!(rows(&fs), vec![row("drift/baseline-invalid", Status::Fail, Severity::Error,
             "Failed to load baseline: invalid lockfile at $.tools.a.descriptionHash: expected a string, found number")]);
     assert_eq!(fs[0].expected, Some(json!("Valid JSON lockfile")));
@@ -263,7 +263,7 @@ fn legacy_v1_baseline_diffs_clean() {
     let fs = check(
         &BaselineState::Loaded(Box::new(loaded)),
         &lock(&tools, &opts()),
-        &DriftPolicy::default(),
+        &DriftConfig::default(),
     );
     assert_eq!(fs.len(), 1);
     assert_eq!(fs[0].id, "drift/no-changes");
@@ -287,7 +287,7 @@ fn canonical_v1_baseline_flags_edge_feff() {
     let fs = check(
         &BaselineState::Loaded(Box::new(loaded)),
         &lock(&tools, &opts()),
-        &DriftPolicy::default(),
+        &DriftConfig::default(),
     );
     assert_eq!(fs[1].id, "drift/description_changed");
     assert_eq!(fs[1].actual, Some(json!("\u{feff}Reads a file.")));
@@ -299,7 +299,7 @@ fn hash_only_sides_show_the_hash() {
     o.full_text = false;
     let b = lock(&[json!({"name": "r", "description": "Old."})], &o);
     let c = lock(&[json!({"name": "r", "description": "New."})], &opts());
-    let fs = check(&loaded(b), &c, &DriftPolicy::default());
+    let fs = check(&loaded(b), &c, &DriftConfig::default());
     let d = &fs[1];
     assert_eq!(
         d.expected,
@@ -323,7 +323,7 @@ fn auth_and_era_notices() {
     o2.auth_context.fingerprint = Some("0000000000000000".into());
     o2.auth_context.label = Some("ci-bot".into());
     let c = capture(&hello(Era::Modern), &tools, &o2).unwrap();
-    let fs = check(&loaded(b.clone()), &c, &DriftPolicy::default());
+    let fs = check(&loaded(b.clone()), &c, &DriftConfig::default());
     assert_eq!(
             rows(&fs),
             vec![
@@ -344,7 +344,7 @@ fn auth_and_era_notices() {
     // One null fingerprint, same era: nothing but no-changes.
     let mut o3 = o.clone();
     o3.auth_context.fingerprint = None;
-    let fs = check(&loaded(b), &lock(&tools, &o3), &DriftPolicy::default());
+    let fs = check(&loaded(b), &lock(&tools, &o3), &DriftConfig::default());
     assert_eq!(fs.len(), 1);
 }
 
@@ -383,7 +383,7 @@ fn fixture_tables_every_class() {
             status: NoteStatus::Refused,
             reason: "not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects".into(),
         }];
-    let fs = check_with_sampling(&loaded(b), &c, &notes, &DriftPolicy::default());
+    let fs = check_with_sampling(&loaded(b), &c, &notes, &DriftConfig::default());
     let sfx = " (inferred; baseline 3 sample(s), current 3 sample(s))";
     assert_eq!(
             rows(&fs),
@@ -442,4 +442,97 @@ fn rules_cover_every_emitted_id() {
         assert!(ids.contains(&id), "{id}");
     }
     assert_eq!(ids.len(), 16);
+}
+
+fn sampled_tool(name: &str, ann: Option<Value>, required: &[&str]) -> Value {
+    let mut t = json!({"name": name, "inputSchema": {"type": "object", "required": required}});
+    if let Some(a) = ann {
+        t["annotations"] = a;
+    }
+    t
+}
+
+#[test]
+fn side_effect_policy_truth_table() {
+    let tools = vec![
+        sampled_tool("none", None, &[]),
+        sampled_tool("ro_false", Some(json!({"readOnlyHint": false})), &[]),
+        sampled_tool("destructive", Some(json!({"destructiveHint": true})), &[]),
+        sampled_tool(
+            "both",
+            Some(json!({"readOnlyHint": true, "destructiveHint": true})),
+            &[],
+        ),
+        sampled_tool(
+            "needs_args",
+            Some(json!({"readOnlyHint": true})),
+            &["id", "page"],
+        ),
+        sampled_tool("ok", Some(json!({"readOnlyHint": true})), &[]),
+        sampled_tool("wipe", Some(json!({"destructiveHint": true})), &["scope"]),
+    ];
+    let args = |v: Value| v.as_object().cloned().unwrap();
+    let cfg = OutputDriftConfig {
+        tools: vec![
+            ToolArgs {
+                name: "ghost".into(),
+                args: args(json!({})),
+            },
+            ToolArgs {
+                name: "wipe".into(),
+                args: args(json!({"scope": "tmp"})),
+            },
+        ],
+        ..Default::default()
+    };
+    let (calls, notes) = output_sampling_plan(&tools, &cfg);
+    assert_eq!(
+        calls
+            .iter()
+            .map(|t| (t.name.clone(), t.args.clone()))
+            .collect::<Vec<_>>(),
+        vec![
+            ("ok".to_string(), args(json!({}))),
+            ("wipe".to_string(), args(json!({"scope": "tmp"})))
+        ]
+    );
+    let got: Vec<(&str, &str, &str)> = notes
+        .iter()
+        .map(|n| (n.tool.as_str(), n.status.as_str(), n.reason.as_str()))
+        .collect();
+    let side = "not annotated readOnlyHint: true and not in checks.drift.output.tools — mcpward will not call a tool that may have side effects";
+    assert_eq!(got, vec![
+        ("ghost", "failed", "listed in checks.drift.output.tools but the server does not expose it"),
+        ("none", "refused", side),
+        ("ro_false", "refused", side),
+        ("destructive", "refused", side),
+        ("both", "refused", "annotated both readOnlyHint and destructiveHint — contradictory, refusing to call without an explicit allowlist entry"),
+        ("needs_args", "skipped", "requires arguments (id, page) — add it to checks.drift.output.tools with args"),
+    ]);
+    let (calls, notes) = output_sampling_plan(
+        &tools[5..6],
+        &OutputDriftConfig {
+            call_readonly: false,
+            ..Default::default()
+        },
+    );
+    assert!(calls.is_empty());
+    assert_eq!(
+        notes[0].reason,
+        "call_readonly is disabled and the tool is not in checks.drift.output.tools"
+    );
+    // Notes as findings (drift.md §10.6).
+    let f = notes[0].to_finding();
+    assert_eq!(
+        (f.id.as_str(), f.status, f.severity, f.location.as_deref()),
+        (
+            "drift/output-sampling",
+            Status::Skip,
+            Severity::Info,
+            Some("ok")
+        )
+    );
+    assert_eq!(f.message, "Output sampling refused for \"ok\": call_readonly is disabled and the tool is not in checks.drift.output.tools");
+    let f = SamplingNote::new("t", NoteStatus::Partial, "x").to_finding();
+    assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
 }

@@ -14,6 +14,10 @@ use std::sync::OnceLock;
 
 use super::schema::version_at_least;
 
+mod config;
+
+pub use config::{ErrorsConfig, UnknownToolPolicy};
+
 pub const RULES: &[Rule] = &[
     Rule {
         id: "errors/summary",
@@ -69,17 +73,6 @@ pub const UNKNOWN_TOOL_PROBE: &str = "__mcpward_unknown_tool__";
 
 /// First revision where input validation failures are tool errors (SEP-1303, DECISIONS #29).
 const SEP_1303_VERSION: &str = "2025-11-25";
-
-/// Which layer `errors/unknown-tool` accepts (DECISIONS #30). The config module has its own
-/// enum; the runner maps it onto this one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UnknownToolPolicy {
-    /// Only a JSON-RPC error passes (the original's rule).
-    #[default]
-    ProtocolError,
-    /// A JSON-RPC error or a tool result with `isError: true` passes (ready for SEP-2145).
-    Either,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProbeKind {

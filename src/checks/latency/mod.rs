@@ -6,38 +6,16 @@
 //! sample with [`sample_of`]; [`judge`] returns the family's results in order.
 
 mod args;
+mod config;
 
 pub use args::{generate_args, minimal_args};
+pub use config::LatencyConfig;
 
 use crate::checks::behavioral::js_number;
 use crate::model::{Finding, Severity};
 use crate::rules::Rule;
 use crate::transport::{CallOutcome, Listing, RpcError};
 use serde_json::{json, Map, Value};
-
-/// `checks.latency`, as the config engineer's type converts into.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LatencyPolicy {
-    /// Calls per measured tool (> 0; config validation guarantees it).
-    pub samples: u32,
-    pub p95_budget_ms: f64,
-    pub call_readonly: bool,
-    /// Allowlist `{name, args}` in config order; the first entry for a name wins.
-    pub tools: Vec<(String, Map<String, Value>)>,
-    pub call_all: bool,
-}
-
-impl Default for LatencyPolicy {
-    fn default() -> Self {
-        LatencyPolicy {
-            samples: 5,
-            p95_budget_ms: 1000.0,
-            call_readonly: true,
-            tools: Vec::new(),
-            call_all: false,
-        }
-    }
-}
 
 /// The side-effect decision for one tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,10 +82,10 @@ const REASON_DISABLED: &str =
 
 /// B.3, in order: allowlist, `call_all`, read-only (not destructive) with `call_readonly`.
 /// Generated arguments must validate against the tool's `inputSchema`, or it is refused.
-pub fn decide(tool: &Value, policy: &LatencyPolicy) -> Decision {
+pub fn decide(tool: &Value, policy: &LatencyConfig) -> Decision {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-    if let Some((_, a)) = policy.tools.iter().find(|(n, _)| n == name) {
-        return Decision::Call(a.clone());
+    if let Some(t) = crate::checks::tool_args::find(&policy.tools, name) {
+        return Decision::Call(t.args.clone());
     }
     if !policy.call_all {
         use crate::surface::shape::{side_effect_gate, CallRefusal};
@@ -130,7 +108,7 @@ pub fn decide(tool: &Value, policy: &LatencyPolicy) -> Decision {
     }
 }
 
-pub fn plan(listing: &Listing, policy: &LatencyPolicy) -> LatencyPlan {
+pub fn plan(listing: &Listing, policy: &LatencyConfig) -> LatencyPlan {
     let mut p = LatencyPlan::default();
     let tools = match super::listed_tools(listing, "latency/list-tools") {
         Ok(t) => t,
@@ -144,9 +122,9 @@ pub fn plan(listing: &Listing, policy: &LatencyPolicy) -> LatencyPlan {
             .iter()
             .any(|t| t.get("name").and_then(Value::as_str) == Some(n))
     };
-    for (n, _) in &policy.tools {
-        if !listed(n) && !p.unknown_allowlisted.contains(n) {
-            p.unknown_allowlisted.push(n.clone());
+    for t in &policy.tools {
+        if !listed(&t.name) && !p.unknown_allowlisted.contains(&t.name) {
+            p.unknown_allowlisted.push(t.name.clone());
         }
     }
     if tools.is_empty() {
@@ -236,7 +214,7 @@ fn ms(x: f64) -> String {
 pub fn judge(
     plan: &LatencyPlan,
     samples: &[(String, Vec<Result<f64, String>>)],
-    policy: &LatencyPolicy,
+    policy: &LatencyConfig,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     if let Some(stop) = &plan.stop {

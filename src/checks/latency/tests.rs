@@ -6,6 +6,13 @@ fn obj(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
 }
 
+fn allow(name: &str, args: Map<String, Value>) -> crate::checks::tool_args::ToolArgs {
+    crate::checks::tool_args::ToolArgs {
+        name: name.into(),
+        args,
+    }
+}
+
 fn tool(name: &str, ann: Value) -> Value {
     let mut t = json!({"name": name, "inputSchema": {"type": "object"}});
     if !ann.is_null() {
@@ -43,20 +50,20 @@ fn percentile_definition() {
 
 #[test]
 fn decision_truth_table() {
-    let d = LatencyPolicy::default();
-    let allow = LatencyPolicy {
-        tools: vec![("t".into(), obj(json!({"x": 1})))],
+    let d = LatencyConfig::default();
+    let allow = LatencyConfig {
+        tools: vec![allow("t", obj(json!({"x": 1})))],
         ..d.clone()
     };
-    let all = LatencyPolicy {
+    let all = LatencyConfig {
         call_all: true,
         ..d.clone()
     };
-    let no_ro = LatencyPolicy {
+    let no_ro = LatencyConfig {
         call_readonly: false,
         ..d.clone()
     };
-    let rows: Vec<(Value, &LatencyPolicy, bool)> = vec![
+    let rows: Vec<(Value, &LatencyConfig, bool)> = vec![
         (Value::Null, &d, false),
         (json!({"readOnlyHint": false}), &d, false),
         (json!({"destructiveHint": true}), &d, false),
@@ -92,8 +99,8 @@ fn decision_truth_table() {
 #[test]
 fn allowlisted_args_are_used_verbatim_and_generated_args_are_minimal() {
     let t = json!({"name": "get_order", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}});
-    let policy = LatencyPolicy {
-        tools: vec![("get_order".into(), obj(json!({"id": "abc"})))],
+    let policy = LatencyConfig {
+        tools: vec![allow("get_order", obj(json!({"id": "abc"})))],
         ..Default::default()
     };
     assert_eq!(
@@ -103,7 +110,7 @@ fn allowlisted_args_are_used_verbatim_and_generated_args_are_minimal() {
     let mut ro = t.clone();
     ro["annotations"] = json!({"readOnlyHint": true});
     assert_eq!(
-        decide(&ro, &LatencyPolicy::default()),
+        decide(&ro, &LatencyConfig::default()),
         Decision::Call(obj(json!({"id": ""})))
     );
 }
@@ -123,7 +130,7 @@ fn destructive_tools_are_never_planned_without_consent() {
             for call_readonly in [true, false] {
                 let mut t = json!({"name": "wipe", "inputSchema": schema});
                 t["annotations"] = ann.clone();
-                let policy = LatencyPolicy {
+                let policy = LatencyConfig {
                     call_readonly,
                     ..Default::default()
                 };
@@ -147,7 +154,7 @@ fn surface(with_status: bool) -> Vec<Value> {
 
 #[test]
 fn default_policy_measures_only_read_only_tools() {
-    let policy = LatencyPolicy {
+    let policy = LatencyConfig {
         samples: 2,
         ..Default::default()
     };
@@ -181,7 +188,7 @@ fn default_policy_measures_only_read_only_tools() {
 
 #[test]
 fn nothing_measurable_warns_without_failing() {
-    let policy = LatencyPolicy::default();
+    let policy = LatencyConfig::default();
     let p = plan(&Ok(surface(false)), &policy);
     assert!(p.calls.is_empty());
     let out = judge(&p, &[], &policy);
@@ -199,7 +206,7 @@ fn nothing_measurable_warns_without_failing() {
 
 #[test]
 fn call_all_measures_everything() {
-    let policy = LatencyPolicy {
+    let policy = LatencyConfig {
         call_all: true,
         ..Default::default()
     };
@@ -211,8 +218,8 @@ fn call_all_measures_everything() {
 
 #[test]
 fn allowlisted_names_missing_from_the_server() {
-    let policy = LatencyPolicy {
-        tools: vec![("get_order".into(), Map::new())],
+    let policy = LatencyConfig {
+        tools: vec![allow("get_order", Map::new())],
         ..Default::default()
     };
     let p = plan(&Ok(vec![]), &policy);
@@ -233,8 +240,8 @@ fn allowlisted_names_missing_from_the_server() {
         out[1].message
     );
 
-    let policy = LatencyPolicy {
-        tools: vec![("no_such_tool".into(), Map::new())],
+    let policy = LatencyConfig {
+        tools: vec![allow("no_such_tool", Map::new())],
         ..Default::default()
     };
     let p = plan(&Ok(surface(true)), &policy);
@@ -253,7 +260,7 @@ fn allowlisted_names_missing_from_the_server() {
 
 #[test]
 fn listing_failure_stops_the_family() {
-    let policy = LatencyPolicy::default();
+    let policy = LatencyConfig::default();
     let p = plan(&Err("connection reset".into()), &policy);
     assert!(p.calls.is_empty());
     let out = judge(&p, &[], &policy);
@@ -263,9 +270,9 @@ fn listing_failure_stops_the_family() {
 
 #[test]
 fn budget_is_enforced_on_the_pooled_p95() {
-    let policy = |b: f64| LatencyPolicy {
+    let policy = |b: f64| LatencyConfig {
         p95_budget_ms: b,
-        tools: vec![("slow".into(), Map::new())],
+        tools: vec![allow("slow", Map::new())],
         ..Default::default()
     };
     let samples = vec![("slow".to_string(), vec![Ok(300.0), Ok(300.2), Ok(299.8)])];
@@ -329,9 +336,9 @@ fn sample_classification() {
 }
 
 fn judge_outcomes(outcomes: Vec<(CallOutcome, f64)>, budget: f64) -> Vec<Finding> {
-    let policy = LatencyPolicy {
+    let policy = LatencyConfig {
         p95_budget_ms: budget,
-        tools: vec![("t".into(), Map::new())],
+        tools: vec![allow("t", Map::new())],
         ..Default::default()
     };
     let p = plan(&Ok(vec![tool("t", Value::Null)]), &policy);
@@ -424,7 +431,7 @@ fn tool_actual_holds_sorted_unrounded_samples() {
 
 #[test]
 fn unnamed_and_duplicate_tools() {
-    let policy = LatencyPolicy {
+    let policy = LatencyConfig {
         call_all: true,
         ..Default::default()
     };
@@ -584,7 +591,7 @@ fn minimal_args_refuses_what_it_cannot_satisfy() {
 fn suites_fixture_table_default_plan() {
     let tools: Vec<Value> =
         serde_json::from_str(include_str!("../../../fixtures/tables/suites.json")).unwrap();
-    let p = plan(&Ok(tools), &LatencyPolicy::default());
+    let p = plan(&Ok(tools), &LatencyConfig::default());
     assert_eq!(
         p.calls,
         vec![

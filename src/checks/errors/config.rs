@@ -1,0 +1,43 @@
+//! `checks.errors` (config.md §5; DECISIONS #30), validated by the config loader.
+
+/// `checks.errors`: a boolean or `{enabled, unknown_tool}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorsConfig {
+    pub enabled: bool,
+    pub unknown_tool: UnknownToolPolicy,
+}
+
+impl Default for ErrorsConfig {
+    fn default() -> Self {
+        ErrorsConfig {
+            enabled: true,
+            unknown_tool: UnknownToolPolicy::default(),
+        }
+    }
+}
+
+/// Which layer `errors/unknown-tool` accepts (DECISIONS #30).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownToolPolicy {
+    /// Only a JSON-RPC error passes (the original's rule).
+    #[default]
+    ProtocolError,
+    /// A JSON-RPC error or a tool result with `isError: true` passes (ready for SEP-2145).
+    Either,
+}
+
+impl UnknownToolPolicy {
+    pub const ALL: [UnknownToolPolicy; 2] =
+        [UnknownToolPolicy::ProtocolError, UnknownToolPolicy::Either];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnknownToolPolicy::ProtocolError => "protocol_error",
+            UnknownToolPolicy::Either => "either",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+}
