@@ -2,65 +2,91 @@
 //! code (`RULES`); this file is the single place that lists the families, so docs, SARIF
 //! and the rule-id snapshot test all read the same data.
 
-use crate::model::Severity;
+pub mod types;
 
-/// A public rule: id (never changes), default severity of its failing result, a short
-/// label (SARIF shortDescription) and the docs text (what / why / fix).
-#[derive(Debug, Clone, Copy)]
-pub struct Rule {
-    pub id: &'static str,
-    pub severity: Severity,
-    pub short: &'static str,
-    /// One or two sentences on what the rule means and why it matters.
-    pub description: &'static str,
-    /// How to fix a finding of this rule.
-    pub fix: &'static str,
-}
+pub use types::{anchor, Family, Rule};
 
-impl Rule {
-    pub fn family(&self) -> &'static str {
-        self.id.split('/').next().unwrap_or(self.id)
-    }
-    /// Anchor in docs/rules.md: the id with `/` removed, lower-cased (the original's rule).
-    pub fn anchor(&self) -> String {
-        anchor(self.id)
-    }
-}
+use crate::checks;
+use types::{severity_name, UNKNOWN_CATEGORY};
 
-pub fn anchor(id: &str) -> String {
-    id.replace('/', "").to_lowercase()
-}
+/// Every family, in run order. Add a family here and nowhere else.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "compliance",
+        category: "correctness",
+        security: false,
+        rules: checks::compliance::rules::RULES,
+    },
+    Family {
+        name: "schema",
+        category: "correctness",
+        security: false,
+        rules: checks::schema::rules::RULES,
+    },
+    Family {
+        name: "drift",
+        category: "maintainability",
+        security: false,
+        rules: checks::drift::rules::RULES,
+    },
+    Family {
+        name: "security",
+        category: "security",
+        security: true,
+        rules: checks::security::rules::RULES,
+    },
+    Family {
+        name: "collision",
+        category: "correctness",
+        security: false,
+        rules: checks::collision::rules::RULES,
+    },
+    Family {
+        name: "behavioral",
+        category: "general",
+        security: false,
+        rules: checks::behavioral::rules::RULES,
+    },
+    Family {
+        name: "errors",
+        category: "general",
+        security: false,
+        rules: checks::errors::rules::RULES,
+    },
+    Family {
+        name: "latency",
+        category: "general",
+        security: false,
+        rules: checks::latency::rules::RULES,
+    },
+];
 
 /// Every family's rules, in family order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    crate::checks::FAMILIES.iter().flat_map(|f| f.iter())
+    FAMILIES.iter().flat_map(|f| f.rules.iter())
 }
 
 pub fn lookup(id: &str) -> Option<&'static Rule> {
     all().find(|r| r.id == id)
 }
 
+pub fn family(name: &str) -> Option<&'static Family> {
+    FAMILIES.iter().find(|f| f.name == name)
+}
+
+/// SARIF `properties.category` of an id's family (`general` for an unregistered one).
+pub fn category_of(id: &str) -> &'static str {
+    let name = id.split('/').next().unwrap_or(id);
+    family(name).map_or(UNKNOWN_CATEGORY, |f| f.category)
+}
+
 /// Where [`rules_markdown`] is committed (relative to the repository root).
 pub const RULES_DOC_PATH: &str = "docs/rules.md";
-
-fn severity_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
 
 /// `docs/rules.md`, generated from the registry: one `###` heading per rule whose GitHub
 /// anchor is [`anchor`] (the SARIF `helpUri` target), grouped by family in registry order.
 pub fn rules_markdown() -> String {
-    let mut families: Vec<(&str, Vec<&Rule>)> = Vec::new();
-    for r in all() {
-        match families.iter_mut().find(|(f, _)| *f == r.family()) {
-            Some((_, v)) => v.push(r),
-            None => families.push((r.family(), vec![r])),
-        }
-    }
+    let families: Vec<(&str, &[Rule])> = FAMILIES.iter().map(|f| (f.name, f.rules)).collect();
     let mut out = String::new();
     out.push_str(
         "<!-- Generated from the rule registry by mcpward::rules::rules_markdown(); do not edit.\n",
@@ -103,7 +129,7 @@ pub fn rules_markdown() -> String {
     }
     for (family, rules) in &families {
         out.push_str(&format!("\n## {family}\n"));
-        for r in rules {
+        for r in rules.iter() {
             out.push_str(&format!(
                 "\n### {}\n\n- **Family:** {}\n- **Default severity:** {}\n- **Summary:** {}\n\n**What and why.** {}\n\n**How to fix.** {}\n",
                 r.id,

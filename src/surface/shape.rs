@@ -5,7 +5,6 @@
 use super::canonical::MAX_DEPTH;
 use super::json::{js_key_order, js_string_form, to_compact_opt};
 use super::schema_diff::{Change, DriftClass};
-use crate::model::Finding;
 use crate::surface::json::type_name as type_of;
 use crate::transport::CallOutcome;
 use serde_json::{json, Map, Value};
@@ -70,23 +69,6 @@ impl SamplingNote {
             status,
             reason: reason.into(),
         }
-    }
-
-    /// drift.md §10.6.
-    pub fn to_finding(&self) -> Finding {
-        let msg = format!(
-            "Output sampling {} for \"{}\": {}",
-            self.status.as_str(),
-            self.tool,
-            self.reason
-        );
-        let f = match self.status {
-            NoteStatus::Failed | NoteStatus::Partial => Finding::warn("drift/output-sampling", msg),
-            NoteStatus::Refused | NoteStatus::Skipped => {
-                Finding::skip("drift/output-sampling", msg)
-            }
-        };
-        f.location(self.tool.clone())
     }
 }
 
@@ -599,7 +581,7 @@ mod tests {
             "call_readonly is disabled and the tool is not in checks.drift.output.tools"
         );
         // Notes as findings (drift.md §10.6).
-        let f = notes[0].to_finding();
+        let f = crate::checks::drift::sampling_finding(&notes[0]);
         assert_eq!(
             (f.id.as_str(), f.status, f.severity, f.location.as_deref()),
             (
@@ -610,7 +592,11 @@ mod tests {
             )
         );
         assert_eq!(f.message, "Output sampling refused for \"ok\": call_readonly is disabled and the tool is not in checks.drift.output.tools");
-        let f = SamplingNote::new("t", NoteStatus::Partial, "x").to_finding();
+        let f = crate::checks::drift::sampling_finding(&SamplingNote::new(
+            "t",
+            NoteStatus::Partial,
+            "x",
+        ));
         assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
     }
 

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::surface::capture::tests::{hello, opts, tools_of};
 use crate::surface::capture::{capture, CaptureOptions};

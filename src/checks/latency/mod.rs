@@ -10,10 +10,13 @@ mod args;
 pub use args::{generate_args, minimal_args};
 
 use crate::checks::behavioral::js_number;
-use crate::model::{Finding, Severity};
-use crate::rules::Rule;
+use crate::model::Finding;
 use crate::transport::{CallOutcome, Listing, RpcError};
 use serde_json::{json, Map, Value};
+pub mod rules;
+#[cfg(test)]
+use crate::model::Severity;
+pub use rules::RULES;
 
 /// `checks.latency`, as the config engineer's type converts into.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,44 +62,6 @@ pub struct LatencyPlan {
     pub stop: Option<Finding>,
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "latency/summary",
-        severity: Severity::Error,
-        short: "Pooled p95 latency within budget",
-        description: "The p95 of all latency samples of all measured tools, pooled, compared with `checks.latency.p95_budget_ms` (equality passes). A warning when nothing could be measured.",
-        fix: "Make the slow tools faster (see the `latency/tool` results for which), or raise the budget if it was unrealistic. For a warning, annotate read-only tools with `readOnlyHint: true` or allowlist tools with arguments in `checks.latency.tools`.",
-    },
-    Rule {
-        id: "latency/tool",
-        severity: Severity::Warning,
-        short: "Per-tool latency",
-        description: "min/p50/p95/max of one measured tool's completed calls. Informational; a warning when every call failed, since then nothing was measured.",
-        fix: "For a warning, fix the arguments (`checks.latency.tools[].args`) or the tool so the calls succeed; the message shows the first error.",
-    },
-    Rule {
-        id: "latency/sampling",
-        severity: Severity::Warning,
-        short: "Tools not measured",
-        description: "Names the listed tools mcpward refused to call repeatedly (possible side effects, or no valid arguments could be generated) and allowlisted names the server does not list.",
-        fix: "Allowlist a tool you want measured in `checks.latency.tools` with arguments that are safe to repeat; remove or correct allowlisted names the server does not have.",
-    },
-    Rule {
-        id: "latency/list-tools",
-        severity: Severity::Error,
-        short: "Tools could not be listed for latency",
-        description: "`tools/list` failed, so no tool could be measured.",
-        fix: "Make `tools/list` succeed (see the error in the message).",
-    },
-    Rule {
-        id: "latency/no-tools",
-        severity: Severity::Info,
-        short: "No tools to measure",
-        description: "The server lists no tools, so latency was not measured.",
-        fix: "Nothing to fix unless the server should expose tools.",
-    },
-];
-
 const REASON_NOT_READONLY: &str = "not annotated readOnlyHint: true and not in checks.latency.tools; mcpward will not repeatedly call a tool that may have side effects";
 const REASON_CONTRADICTS: &str = "annotated both readOnlyHint and destructiveHint, refusing without an explicit checks.latency.tools entry";
 const REASON_DISABLED: &str =
@@ -132,7 +97,7 @@ pub fn decide(tool: &Value, policy: &LatencyPolicy) -> Decision {
 
 pub fn plan(listing: &Listing, policy: &LatencyPolicy) -> LatencyPlan {
     let mut p = LatencyPlan::default();
-    let tools = match super::listed_tools(listing, "latency/list-tools") {
+    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => {
             p.stop = Some(f);
@@ -150,10 +115,7 @@ pub fn plan(listing: &Listing, policy: &LatencyPolicy) -> LatencyPlan {
         }
     }
     if tools.is_empty() {
-        p.stop = Some(Finding::pass(
-            "latency/no-tools",
-            "No tools to test latency",
-        ));
+        p.stop = Some(rules::NO_TOOLS.pass("No tools to test latency"));
         return p;
     }
     let mut seen = std::collections::BTreeSet::new();
@@ -259,9 +221,7 @@ pub fn judge(
         if ok.is_empty() {
             let first = failed.first().map_or("no call was made", |s| s.as_str());
             tools.push(
-                Finding::warn(
-                    "latency/tool",
-                    format!(
+                rules::TOOL.warn(format!(
                         "Tool \"{name}\" latency not measured: all {} call(s) failed — first error: {first}",
                         calls.len()
                     ),
@@ -286,11 +246,7 @@ pub fn judge(
             actual["failed"] = json!(failed.len());
         }
         pooled.extend_from_slice(&ok);
-        tools.push(
-            Finding::pass("latency/tool", msg)
-                .actual(actual)
-                .location(name.clone()),
-        );
+        tools.push(rules::TOOL.pass(msg).actual(actual).location(name.clone()));
     }
     pooled.sort_by(f64::total_cmp);
     let budget = policy.p95_budget_ms;
@@ -301,7 +257,9 @@ pub fn judge(
         } else {
             "every measured call failed"
         };
-        Finding::warn("latency/summary", format!("Latency not measured: {why}")).expected(expected)
+        rules::SUMMARY
+            .warn(format!("Latency not measured: {why}"))
+            .expected(expected)
     } else {
         let (p50, p95) = (percentile(&pooled, 50.0), percentile(&pooled, 95.0));
         let msg = format!(
@@ -311,9 +269,9 @@ pub fn judge(
             js_number(budget)
         );
         let f = if p95 <= budget {
-            Finding::pass("latency/summary", msg)
+            rules::SUMMARY.pass(msg)
         } else {
-            Finding::fail("latency/summary", msg)
+            rules::SUMMARY.fail(msg)
         };
         f.expected(expected).actual(format!("p95 = {}", ms(p95)))
     };
@@ -347,9 +305,9 @@ fn sampling(plan: &LatencyPlan) -> Option<Finding> {
         parts.join("; ")
     );
     let f = if plan.unknown_allowlisted.is_empty() {
-        Finding::skip("latency/sampling", msg)
+        rules::SAMPLING.skip(msg)
     } else {
-        Finding::warn("latency/sampling", msg)
+        rules::SAMPLING.warn(msg)
     };
     let refused: Vec<Value> = plan
         .refused
