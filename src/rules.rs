@@ -99,9 +99,15 @@ pub fn rules_markdown() -> String {
          SARIF `helpUri` links point at the headings below.\n\n",
     );
     out.push_str(
-        "**Default severity** is the severity of the rule's failing result. A passing result is \
-         usually reported as `info`; some rules also report `warn` results (warnings never fail a run), \
-         and configuration can change drift severities (`checks.drift.severity`).\n\n",
+        "**Default severity** is what the rule's finding reports in a run with default \
+         configuration: the severity of its failing result, or, for a rule that only warns or \
+         notes, of that result. SARIF `defaultConfiguration.level` is the same value (`info` is \
+         SARIF `note`). A passing result is usually reported as `info`; some rules also report \
+         `warn` results (warnings never fail a run). Configuration can change what a drift \
+         change reports (`checks.drift.severity`, `checks.drift.fail_on`: a failing change is \
+         always `error`) and makes collisions fail (`checks.collision.fail`). A drift class \
+         outside the default `fail_on` (`tool_added`, the `nonbreaking_*` classes) reports a \
+         `pass` at `info` by default.\n\n",
     );
     out.push_str(
         "**SARIF locations.** Every SARIF alert (and every GitHub or GitLab annotation) is \
@@ -237,6 +243,82 @@ mod tests {
             assert!(
                 !r.short.is_empty() && !r.description.is_empty() && !r.fix.is_empty(),
                 "{}",
+                r.id
+            );
+        }
+    }
+
+    /// The severity a rule's finding has in a default run: a drift change through the
+    /// override function with the default policy, any other rule's failing result.
+    fn default_finding(rule: &Rule) -> crate::model::Finding {
+        use crate::checks::drift;
+        match rule
+            .id
+            .strip_prefix("drift/")
+            .and_then(drift::DriftClass::parse)
+        {
+            Some(class) => drift::change_finding(
+                &drift::Change {
+                    class,
+                    tool: "t".into(),
+                    message: "m".into(),
+                    previous: None,
+                    current: None,
+                },
+                &drift::DriftPolicy::default(),
+            ),
+            None => rule.fail("m"),
+        }
+    }
+
+    /// For every registered rule, docs/rules.md, SARIF `defaultConfiguration.level` and the
+    /// severity of its (default-run) result in the JSON report agree.
+    #[test]
+    fn docs_sarif_and_json_report_agree_on_every_rule() {
+        use crate::model::{Report, ServerSummary};
+        use crate::report::{json::JsonReporter, sarif::SarifReporter, RenderContext, Reporter};
+        // The committed docs/rules.md is this text (`committed_rules_doc_is_generated`).
+        let doc = rules_markdown();
+        let findings: Vec<_> = all().map(default_finding).collect();
+        let report = Report::new(
+            ServerSummary {
+                name: "s".into(),
+                version: "1".into(),
+                protocol_version: "p".into(),
+            },
+            findings,
+            "2024-01-15T10:30:00.000Z".into(),
+        );
+        let ctx = RenderContext::default();
+        let json: serde_json::Value =
+            serde_json::from_str(&JsonReporter.render(&report, &ctx)).unwrap();
+        let sarif: serde_json::Value =
+            serde_json::from_str(&SarifReporter.render(&report, &ctx)).unwrap();
+        let descriptors = sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
+        for (i, r) in all().enumerate() {
+            let want = severity_name(r.severity);
+            let section = doc
+                .split(&format!("\n### {}\n", r.id))
+                .nth(1)
+                .unwrap_or_else(|| panic!("{} has no heading", r.id));
+            let documented = section
+                .lines()
+                .find_map(|l| l.strip_prefix("- **Default severity:** "))
+                .unwrap();
+            assert_eq!(documented, want, "docs/rules.md, {}", r.id);
+            let result = &json["results"][i];
+            assert_eq!(result["id"], r.id);
+            assert_eq!(result["severity"], want, "JSON report, {}", r.id);
+            let d = descriptors
+                .iter()
+                .find(|d| d["name"] == r.id)
+                .unwrap_or_else(|| panic!("{} has no SARIF rule", r.id));
+            let sarif_level = if want == "info" { "note" } else { want };
+            assert_eq!(
+                d["defaultConfiguration"]["level"], sarif_level,
+                "SARIF, {}",
                 r.id
             );
         }

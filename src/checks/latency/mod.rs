@@ -203,7 +203,7 @@ pub fn judge(
     let mut out = Vec::new();
     if let Some(stop) = &plan.stop {
         out.push(stop.clone());
-        if stop.id == "latency/no-tools" {
+        if stop.id == rules::NO_TOOLS.id {
             out.extend(sampling(plan));
         }
         return out;
