@@ -52,12 +52,13 @@ pub fn check(listing: &Listing, opts: &CollisionOptions) -> Vec<Finding> {
     let n = tools.len() as u64;
     if n > opts.max_tools {
         let pairs = u128::from(n) * u128::from(n - 1) / 2;
-        return vec![rules::SUMMARY.skip(format!(
+        return vec![rules::SUMMARY.skip(
+            format!(
                 "Collision lint skipped: {n} tools exceeds max_tools ({}); pairwise comparison would be {pairs} pairs. Raise checks.collision.max_tools to run it.",
                 opts.max_tools
             ),
         )
-        .severity(Severity::Warning)];
+        .severity(rules::SUMMARY.severity)];
     }
     let collisions = find(tools, opts.threshold);
     let (status, severity) = if opts.fail {
@@ -143,7 +144,8 @@ impl Collision {
         } else {
             json!(rounded)
         };
-        rules::DESCRIPTION_COLLISION.finding(status,
+        rules::DESCRIPTION_COLLISION.finding(
+            status,
             severity,
             format!(
                 "Tools \"{}\" and \"{}\" have near-identical descriptions (similarity {}, {SCORER}) but divergent input schemas: {}. An agent selecting tools by description may call the wrong one with the wrong payload.",

@@ -106,7 +106,8 @@ fn auth_mismatch(baseline: &Lockfile, current: &Lockfile) -> Option<Finding> {
         _ => "unlabeled".to_string(),
     };
     Some(
-        rules::AUTH_CONTEXT_MISMATCH.warn(format!(
+        rules::AUTH_CONTEXT_MISMATCH.warn(
+            format!(
                 "Auth context mismatch: baseline captured under \"{}\", current under \"{}\". Drift may be due to different permissions.",
                 label(&baseline.meta.auth_context.label),
                 label(&current.meta.auth_context.label)
@@ -121,7 +122,8 @@ fn auth_mismatch(baseline: &Lockfile, current: &Lockfile) -> Option<Finding> {
 fn era_changed(baseline: &Lockfile, current: &Lockfile) -> Option<Finding> {
     let (b, c) = (baseline.era(), current.era());
     (b != c).then(|| {
-        rules::PROTOCOL_ERA_CHANGED.warn(format!(
+        rules::PROTOCOL_ERA_CHANGED.warn(
+            format!(
                 "Protocol era changed: baseline captured over the {b} era, current connection uses the {c} era. Capabilities and server info may differ between eras; this alone is not drift."
             ),
         )

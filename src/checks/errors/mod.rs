@@ -226,15 +226,18 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
         Ok(result) if is_error_result(result) => {
             let wrapped = wrapped_protocol_error(result);
             match (either, wrapped) {
-                (true, Some(text)) => rules::UNKNOWN_TOOL.pass(format!(
+                (true, Some(text)) => rules::UNKNOWN_TOOL.pass(
+                    format!(
                         "Unknown tool returned a tool error (isError: true) wrapping a protocol \
                          error (\"{text}\"); accepted by unknown_tool: either"
                     ),
                 ),
-                (true, None) => rules::UNKNOWN_TOOL.pass("Unknown tool returned a tool error (isError: true); accepted by \
+                (true, None) => rules::UNKNOWN_TOOL.pass(
+                    "Unknown tool returned a tool error (isError: true); accepted by \
                      unknown_tool: either",
                 ),
-                (false, Some(text)) => rules::UNKNOWN_TOOL.fail(format!(
+                (false, Some(text)) => rules::UNKNOWN_TOOL.fail(
+                    format!(
                         "Unknown tool did not return protocol error: the protocol error was \
                          wrapped in a tool result with isError: true (\"{text}\"); return it as \
                          a JSON-RPC error instead"
@@ -242,7 +245,8 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
                 )
                 .expected(expected_layer)
                 .actual("Protocol error wrapped in a tool result (isError: true)"),
-                (false, None) => rules::UNKNOWN_TOOL.fail("Unknown tool did not return protocol error (it returned a tool result with \
+                (false, None) => rules::UNKNOWN_TOOL.fail(
+                    "Unknown tool did not return protocol error (it returned a tool result with \
                      isError: true)",
                 )
                 .expected(expected_layer)

@@ -221,7 +221,8 @@ pub fn judge(
         if ok.is_empty() {
             let first = failed.first().map_or("no call was made", |s| s.as_str());
             tools.push(
-                rules::TOOL.warn(format!(
+                rules::TOOL.warn(
+                    format!(
                         "Tool \"{name}\" latency not measured: all {} call(s) failed — first error: {first}",
                         calls.len()
                     ),

@@ -79,7 +79,8 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         }
         if let Some(problem) = problem {
             out.push(
-                rules::X_MCP_HEADER.fail(format!("Tool \"{label}\" has an invalid x-mcp-header annotation: {problem}"),
+                rules::X_MCP_HEADER.fail(
+                    format!("Tool \"{label}\" has an invalid x-mcp-header annotation: {problem}"),
                 )
                 .expected("x-mcp-header values that are unique HTTP tokens on top-level string, integer or boolean properties")
                 .actual(problem)
@@ -326,7 +327,8 @@ fn tool_input_schema(tool: &Value, label: &str) -> Finding {
                 .find(|t| !t.as_str().is_some_and(|s| VALID_TYPES.contains(&s)))
             {
                 let shown = bad.as_str().map_or_else(|| bad.to_string(), str::to_string);
-                return rules::TOOL_INPUT_SCHEMA.fail(format!("Tool \"{label}\" property \"{prop}\" has invalid type: \"{shown}\""),
+                return rules::TOOL_INPUT_SCHEMA.fail(
+                    format!("Tool \"{label}\" property \"{prop}\" has invalid type: \"{shown}\""),
                 )
                 .expected(
                     "Valid JSON Schema type (string, number, integer, boolean, array, object, null)",
