@@ -1,6 +1,9 @@
-//! The one registry of public rule ids. Each check family declares its rules next to its
-//! code (`RULES`); this file is the single place that lists the families, so docs, SARIF
-//! and the rule-id snapshot test all read the same data.
+//! The one registry of public rule ids. Each check family declares its rules as constants
+//! in `checks/<family>/rules.rs` (its `RULES` table) and builds every finding from them;
+//! this file is the single place that lists the families, so docs/rules.md, SARIF and the
+//! JSON report read the same facts (id, default severity, texts, family category). The
+//! rule and family types live in [`types`], below the checks, so no family imports this
+//! file.
 
 pub mod types;
 

@@ -23,22 +23,6 @@ pub struct Rule {
 }
 
 impl Rule {
-    pub const fn new(
-        id: &'static str,
-        severity: Severity,
-        short: &'static str,
-        description: &'static str,
-        fix: &'static str,
-    ) -> Rule {
-        Rule {
-            id,
-            severity,
-            short,
-            description,
-            fix,
-        }
-    }
-
     pub fn family(&self) -> &'static str {
         self.id.split('/').next().unwrap_or(self.id)
     }
