@@ -68,15 +68,27 @@ impl Finding {
             location: None,
         }
     }
+    /// Kept for the merge of parallel branches; build findings from a rule constant
+    /// (`crate::rules::types::Rule::pass`) instead.
+    #[doc(hidden)]
     pub fn pass(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Pass, Severity::Info, message)
     }
+    /// Kept for the merge of parallel branches; build findings from a rule constant
+    /// (`crate::rules::types::Rule::fail`) instead.
+    #[doc(hidden)]
     pub fn fail(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Fail, Severity::Error, message)
     }
+    /// Kept for the merge of parallel branches; build findings from a rule constant
+    /// (`crate::rules::types::Rule::warn`) instead.
+    #[doc(hidden)]
     pub fn warn(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Warn, Severity::Warning, message)
     }
+    /// Kept for the merge of parallel branches; build findings from a rule constant
+    /// (`crate::rules::types::Rule::skip`) instead.
+    #[doc(hidden)]
     pub fn skip(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Skip, Severity::Info, message)
     }

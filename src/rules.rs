@@ -1,66 +1,95 @@
-//! The one registry of public rule ids. Each check family declares its rules next to its
-//! code (`RULES`); this file is the single place that lists the families, so docs, SARIF
-//! and the rule-id snapshot test all read the same data.
+//! The one registry of public rule ids. Each check family declares its rules as constants
+//! in `checks/<family>/rules.rs` (its `RULES` table) and builds every finding from them;
+//! this file is the single place that lists the families, so docs/rules.md, SARIF and the
+//! JSON report read the same facts (id, default severity, texts, family category). The
+//! rule and family types live in [`types`], below the checks, so no family imports this
+//! file.
 
-use crate::model::Severity;
+pub mod types;
 
-/// A public rule: id (never changes), default severity of its failing result, a short
-/// label (SARIF shortDescription) and the docs text (what / why / fix).
-#[derive(Debug, Clone, Copy)]
-pub struct Rule {
-    pub id: &'static str,
-    pub severity: Severity,
-    pub short: &'static str,
-    /// One or two sentences on what the rule means and why it matters.
-    pub description: &'static str,
-    /// How to fix a finding of this rule.
-    pub fix: &'static str,
-}
+pub use types::{anchor, Family, Rule};
 
-impl Rule {
-    pub fn family(&self) -> &'static str {
-        self.id.split('/').next().unwrap_or(self.id)
-    }
-    /// Anchor in docs/rules.md: the id with `/` removed, lower-cased (the original's rule).
-    pub fn anchor(&self) -> String {
-        anchor(self.id)
-    }
-}
+use crate::checks;
+use types::{severity_name, UNKNOWN_CATEGORY};
 
-pub fn anchor(id: &str) -> String {
-    id.replace('/', "").to_lowercase()
-}
+/// Every family, in run order. Add a family here and nowhere else.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "compliance",
+        category: "correctness",
+        security: false,
+        rules: checks::compliance::rules::RULES,
+    },
+    Family {
+        name: "schema",
+        category: "correctness",
+        security: false,
+        rules: checks::schema::rules::RULES,
+    },
+    Family {
+        name: "drift",
+        category: "maintainability",
+        security: false,
+        rules: checks::drift::rules::RULES,
+    },
+    Family {
+        name: "security",
+        category: "security",
+        security: true,
+        rules: checks::security::rules::RULES,
+    },
+    Family {
+        name: "collision",
+        category: "correctness",
+        security: false,
+        rules: checks::collision::rules::RULES,
+    },
+    Family {
+        name: "behavioral",
+        category: "general",
+        security: false,
+        rules: checks::behavioral::rules::RULES,
+    },
+    Family {
+        name: "errors",
+        category: "general",
+        security: false,
+        rules: checks::errors::rules::RULES,
+    },
+    Family {
+        name: "latency",
+        category: "general",
+        security: false,
+        rules: checks::latency::rules::RULES,
+    },
+];
 
 /// Every family's rules, in family order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    crate::checks::FAMILIES.iter().flat_map(|f| f.iter())
+    FAMILIES.iter().flat_map(|f| f.rules.iter())
 }
 
 pub fn lookup(id: &str) -> Option<&'static Rule> {
     all().find(|r| r.id == id)
 }
 
+pub fn family(name: &str) -> Option<&'static Family> {
+    FAMILIES.iter().find(|f| f.name == name)
+}
+
+/// SARIF `properties.category` of an id's family (`general` for an unregistered one).
+pub fn category_of(id: &str) -> &'static str {
+    let name = id.split('/').next().unwrap_or(id);
+    family(name).map_or(UNKNOWN_CATEGORY, |f| f.category)
+}
+
 /// Where [`rules_markdown`] is committed (relative to the repository root).
 pub const RULES_DOC_PATH: &str = "docs/rules.md";
-
-fn severity_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
 
 /// `docs/rules.md`, generated from the registry: one `###` heading per rule whose GitHub
 /// anchor is [`anchor`] (the SARIF `helpUri` target), grouped by family in registry order.
 pub fn rules_markdown() -> String {
-    let mut families: Vec<(&str, Vec<&Rule>)> = Vec::new();
-    for r in all() {
-        match families.iter_mut().find(|(f, _)| *f == r.family()) {
-            Some((_, v)) => v.push(r),
-            None => families.push((r.family(), vec![r])),
-        }
-    }
+    let families: Vec<(&str, &[Rule])> = FAMILIES.iter().map(|f| (f.name, f.rules)).collect();
     let mut out = String::new();
     out.push_str(
         "<!-- Generated from the rule registry by mcpward::rules::rules_markdown(); do not edit.\n",
@@ -73,9 +102,15 @@ pub fn rules_markdown() -> String {
          SARIF `helpUri` links point at the headings below.\n\n",
     );
     out.push_str(
-        "**Default severity** is the severity of the rule's failing result. A passing result is \
-         usually reported as `info`; some rules also report `warn` results (warnings never fail a run), \
-         and configuration can change drift severities (`checks.drift.severity`).\n\n",
+        "**Default severity** is what the rule's finding reports in a run with default \
+         configuration: the severity of its failing result, or, for a rule that only warns or \
+         notes, of that result. SARIF `defaultConfiguration.level` is the same value (`info` is \
+         SARIF `note`). A passing result is usually reported as `info`; some rules also report \
+         `warn` results (warnings never fail a run). Configuration can change what a drift \
+         change reports (`checks.drift.severity`, `checks.drift.fail_on`: a failing change is \
+         always `error`) and makes collisions fail (`checks.collision.fail`). A drift class \
+         outside the default `fail_on` (`tool_added`, the `nonbreaking_*` classes) reports a \
+         `pass` at `info` by default.\n\n",
     );
     out.push_str(
         "**SARIF locations.** Every SARIF alert (and every GitHub or GitLab annotation) is \
@@ -103,7 +138,7 @@ pub fn rules_markdown() -> String {
     }
     for (family, rules) in &families {
         out.push_str(&format!("\n## {family}\n"));
-        for r in rules {
+        for r in rules.iter() {
             out.push_str(&format!(
                 "\n### {}\n\n- **Family:** {}\n- **Default severity:** {}\n- **Summary:** {}\n\n**What and why.** {}\n\n**How to fix.** {}\n",
                 r.id,
@@ -211,6 +246,82 @@ mod tests {
             assert!(
                 !r.short.is_empty() && !r.description.is_empty() && !r.fix.is_empty(),
                 "{}",
+                r.id
+            );
+        }
+    }
+
+    /// The severity a rule's finding has in a default run: a drift change through the
+    /// override function with the default policy, any other rule's failing result.
+    fn default_finding(rule: &Rule) -> crate::model::Finding {
+        use crate::checks::drift;
+        match rule
+            .id
+            .strip_prefix("drift/")
+            .and_then(drift::DriftClass::parse)
+        {
+            Some(class) => drift::change_finding(
+                &drift::Change {
+                    class,
+                    tool: "t".into(),
+                    message: "m".into(),
+                    previous: None,
+                    current: None,
+                },
+                &drift::DriftConfig::default(),
+            ),
+            None => rule.fail("m"),
+        }
+    }
+
+    /// For every registered rule, docs/rules.md, SARIF `defaultConfiguration.level` and the
+    /// severity of its (default-run) result in the JSON report agree.
+    #[test]
+    fn docs_sarif_and_json_report_agree_on_every_rule() {
+        use crate::model::{Report, ServerSummary};
+        use crate::report::{json::JsonReporter, sarif::SarifReporter, RenderContext, Reporter};
+        // The committed docs/rules.md is this text (`committed_rules_doc_is_generated`).
+        let doc = rules_markdown();
+        let findings: Vec<_> = all().map(default_finding).collect();
+        let report = Report::new(
+            ServerSummary {
+                name: "s".into(),
+                version: "1".into(),
+                protocol_version: "p".into(),
+            },
+            findings,
+            "2024-01-15T10:30:00.000Z".into(),
+        );
+        let ctx = RenderContext::default();
+        let json: serde_json::Value =
+            serde_json::from_str(&JsonReporter.render(&report, &ctx)).unwrap();
+        let sarif: serde_json::Value =
+            serde_json::from_str(&SarifReporter.render(&report, &ctx)).unwrap();
+        let descriptors = sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
+        for (i, r) in all().enumerate() {
+            let want = severity_name(r.severity);
+            let section = doc
+                .split(&format!("\n### {}\n", r.id))
+                .nth(1)
+                .unwrap_or_else(|| panic!("{} has no heading", r.id));
+            let documented = section
+                .lines()
+                .find_map(|l| l.strip_prefix("- **Default severity:** "))
+                .unwrap();
+            assert_eq!(documented, want, "docs/rules.md, {}", r.id);
+            let result = &json["results"][i];
+            assert_eq!(result["id"], r.id);
+            assert_eq!(result["severity"], want, "JSON report, {}", r.id);
+            let d = descriptors
+                .iter()
+                .find(|d| d["name"] == r.id)
+                .unwrap_or_else(|| panic!("{} has no SARIF rule", r.id));
+            let sarif_level = if want == "info" { "note" } else { want };
+            assert_eq!(
+                d["defaultConfiguration"]["level"], sarif_level,
+                "SARIF, {}",
                 r.id
             );
         }

@@ -62,7 +62,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         if let Some(obs) = client.modern_observations().await {
             let at = found
                 .iter()
-                .position(|f| f.id == "compliance/expected-protocol-version")
+                .position(|f| f.id == checks::compliance::rules::EXPECTED_PROTOCOL_VERSION.id)
                 .unwrap_or(found.len());
             let modern = checks::compliance::modern::check(hello, &obs);
             found.splice(at..at, modern);
@@ -106,7 +106,8 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
                     if probe.kind == checks::errors::ProbeKind::InvalidParams {
                         if let Some(reason) = client.call_blocked_reason(&probe.tool) {
                             skipped.push(
-                                Finding::skip("errors/invalid-params", reason)
+                                checks::errors::rules::INVALID_PARAMS
+                                    .skip(reason)
                                     .location(probe.tool.clone()),
                             );
                             continue;

@@ -303,22 +303,11 @@ fn result_level(s: Severity) -> &'static str {
     }
 }
 
-/// `defaultConfiguration.level` by family (§6.2).
-pub fn family_level(family: &str) -> &'static str {
-    match family {
-        "security" | "compliance" | "errors" | "behavioral" => "error",
-        "schema" | "drift" | "latency" | "collision" => "warning",
-        _ => "note",
-    }
-}
-
-fn family_category(family: &str) -> &'static str {
-    match family {
-        "security" => "security",
-        "compliance" | "schema" | "collision" => "correctness",
-        "drift" => "maintainability",
-        _ => "general",
-    }
+/// `defaultConfiguration.level`: the registered rule's default severity, the same value
+/// docs/rules.md states and a default run reports (docs/decisions.md); `note` for an id
+/// the registry does not know.
+pub fn default_level(id: &str) -> &'static str {
+    crate::rules::lookup(id).map_or("note", |r| result_level(r.severity))
 }
 
 fn rule_descriptor(id: &str) -> RuleDescriptor {
@@ -343,11 +332,11 @@ fn rule_descriptor(id: &str) -> RuleDescriptor {
         help_uri: help_uri(id),
         help,
         default_configuration: Configuration {
-            level: family_level(family),
+            level: default_level(id),
         },
         properties: RuleProperties {
-            category: family_category(family),
-            security: family == "security",
+            category: crate::rules::category_of(id),
+            security: crate::rules::family(family).is_some_and(|f| f.security),
         },
     }
 }

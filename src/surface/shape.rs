@@ -5,7 +5,6 @@
 use super::canonical::MAX_DEPTH;
 use super::json::{js_key_order, to_compact_opt};
 use super::schema_diff::{Change, DriftClass};
-use crate::model::Finding;
 use crate::surface::json::type_name as type_of;
 use crate::transport::CallOutcome;
 use serde_json::{json, Map, Value};
@@ -50,23 +49,6 @@ impl SamplingNote {
             status,
             reason: reason.into(),
         }
-    }
-
-    /// drift.md §10.6.
-    pub fn to_finding(&self) -> Finding {
-        let msg = format!(
-            "Output sampling {} for \"{}\": {}",
-            self.status.as_str(),
-            self.tool,
-            self.reason
-        );
-        let f = match self.status {
-            NoteStatus::Failed | NoteStatus::Partial => Finding::warn("drift/output-sampling", msg),
-            NoteStatus::Refused | NoteStatus::Skipped => {
-                Finding::skip("drift/output-sampling", msg)
-            }
-        };
-        f.location(self.tool.clone())
     }
 }
 
@@ -454,12 +436,11 @@ mod tests {
     #[test]
     fn sampling_notes_as_findings() {
         // drift.md §10.6; the plan that makes these notes is the drift family's.
-        let f = SamplingNote::new(
+        let f = crate::checks::drift::sampling_finding(&SamplingNote::new(
             "ok",
             NoteStatus::Refused,
             "call_readonly is disabled and the tool is not in checks.drift.output.tools",
-        )
-        .to_finding();
+        ));
         assert_eq!(
             (f.id.as_str(), f.status, f.severity, f.location.as_deref()),
             (
@@ -470,7 +451,11 @@ mod tests {
             )
         );
         assert_eq!(f.message, "Output sampling refused for \"ok\": call_readonly is disabled and the tool is not in checks.drift.output.tools");
-        let f = SamplingNote::new("t", NoteStatus::Partial, "x").to_finding();
+        let f = crate::checks::drift::sampling_finding(&SamplingNote::new(
+            "t",
+            NoteStatus::Partial,
+            "x",
+        ));
         assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
     }
 

@@ -12,12 +12,16 @@ mod jsonpath;
 pub use config::{CaseExpect, Suite, SuiteCase};
 pub use golden::{golden_text, js_number};
 
-use crate::model::{Finding, Severity};
-use crate::rules::Rule;
+use crate::model::Finding;
+use crate::rules::types::Rule;
 use crate::transport::{CallOutcome, Listing};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+pub mod rules;
+#[cfg(test)]
+use crate::model::Severity;
+pub use rules::RULES;
 
 /// The golden file as the runner found it. `NotRead` when the case has no golden
 /// expectation or `--update-golden` is on (the file is then written, not read).
@@ -53,79 +57,13 @@ pub enum Step<'a> {
     },
 }
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "behavioral/summary",
-        severity: Severity::Error,
-        short: "Behavioral suites summary",
-        description: "Aggregate of every behavioral suite result: passes when no case assertion failed.",
-        fix: "Look at the failing behavioral results listed after the summary and fix each.",
-    },
-    Rule {
-        id: "behavioral/list-tools",
-        severity: Severity::Error,
-        short: "Tools could not be listed for the suites",
-        description: "The suites need the server's tool list (for tool names and output schemas), and `tools/list` failed, so no case ran.",
-        fix: "Make `tools/list` succeed (see the error in the message); check the server starts and advertises the tools capability.",
-    },
-    Rule {
-        id: "behavioral/tool-exists",
-        severity: Severity::Error,
-        short: "Suite names a tool the server does not list",
-        description: "A suite targets a tool name that is absent from `tools/list`; none of its cases ran. Usually a renamed or removed tool.",
-        fix: "Restore the tool on the server, or update the suite's `tool` to the new name.",
-    },
-    Rule {
-        id: "behavioral/case",
-        severity: Severity::Error,
-        short: "Suite case call result",
-        description: "A case without assertions (smoke test) or a case whose call had to succeed: fails when the call threw (JSON-RPC error, timeout, transport failure).",
-        fix: "Fix the tool so the call succeeds with the case's arguments, or correct the arguments; if an error is the intended behaviour, assert it with `protocol_error_code` or `tool_is_error`.",
-    },
-    Rule {
-        id: "behavioral/tool-is-error",
-        severity: Severity::Error,
-        short: "tool_is_error assertion",
-        description: "Compares the result's `isError` flag (absent counts as false) with the case's `tool_is_error`.",
-        fix: "Make the tool report failures with `isError: true` (and success without it), or correct the expectation.",
-    },
-    Rule {
-        id: "behavioral/output-schema",
-        severity: Severity::Error,
-        short: "output_matches_schema assertion",
-        description: "Validates the result's `structuredContent` against the tool's advertised `outputSchema`; a declared schema with no `structuredContent` fails. Skipped on `isError` results.",
-        fix: "Return `structuredContent` that satisfies the tool's `outputSchema` (the message lists each violation), or fix the schema.",
-    },
-    Rule {
-        id: "behavioral/jsonpath",
-        severity: Severity::Error,
-        short: "JSONPath assertions",
-        description: "Each configured JSONPath is evaluated on the call result and deep-compared (no type coercion) with the expected value. An invalid path fails naming the parse error.",
-        fix: "Fix the tool's output, or the expected value or path (the failing path is in the location).",
-    },
-    Rule {
-        id: "behavioral/protocol-error",
-        severity: Severity::Error,
-        short: "protocol_error_code assertion",
-        description: "The case expects the call to fail with a specific JSON-RPC error code; fails when the call succeeded or failed with another (or no) code.",
-        fix: "Make the server reject the call with the expected JSON-RPC code (e.g. -32602 for invalid params), or correct the expectation.",
-    },
-    Rule {
-        id: "behavioral/golden",
-        severity: Severity::Error,
-        short: "Golden snapshot comparison",
-        description: "Compares the result's content, structuredContent and isError with a stored snapshot, ignoring key order and formatting. A missing file fails; it is only written with --update-golden (from the raw result, before report redaction).",
-        fix: "If the change is intended, re-run with `--update-golden` and commit the file; otherwise fix the tool's output.",
-    },
-];
-
 /// The steps for `suites`, or the single `behavioral/list-tools` result when the listing
 /// failed. No suites → no steps (the family emits nothing).
 pub fn plan<'a>(listing: &'a Listing, suites: &'a [Suite]) -> Result<Vec<Step<'a>>, Box<Finding>> {
     if suites.is_empty() {
         return Ok(Vec::new());
     }
-    let tools = super::listed_tools(listing, "behavioral/list-tools").map_err(Box::new)?;
+    let tools = super::common::listed_tools(listing, &rules::LIST_TOOLS).map_err(Box::new)?;
     // With duplicate names the last one wins.
     let mut by_name: BTreeMap<&str, &Value> = BTreeMap::new();
     for t in tools {
@@ -137,11 +75,9 @@ pub fn plan<'a>(listing: &'a Listing, suites: &'a [Suite]) -> Result<Vec<Step<'a
     for suite in suites {
         match by_name.get(suite.tool.as_str()) {
             None => steps.push(Step::Report(Box::new(
-                Finding::fail(
-                    "behavioral/tool-exists",
-                    format!("Tool \"{}\" not found on server", suite.tool),
-                )
-                .location(suite.tool.clone()),
+                rules::TOOL_EXISTS
+                    .fail(format!("Tool \"{}\" not found on server", suite.tool))
+                    .location(suite.tool.clone()),
             ))),
             Some(listed) => steps.extend(suite.cases.iter().map(|case| Step::Call {
                 tool: &suite.tool,
@@ -164,15 +100,9 @@ pub fn finish(results: Vec<Finding>) -> Vec<Finding> {
         .filter(|r| r.status == crate::model::Status::Fail)
         .count();
     let summary = if failed == 0 {
-        Finding::pass(
-            "behavioral/summary",
-            format!("All {n} behavioral tests passed"),
-        )
+        rules::SUMMARY.pass(format!("All {n} behavioral tests passed"))
     } else {
-        Finding::fail(
-            "behavioral/summary",
-            format!("{failed} of {n} behavioral tests failed"),
-        )
+        rules::SUMMARY.fail(format!("{failed} of {n} behavioral tests failed"))
     };
     let mut out = Vec::with_capacity(n + 1);
     out.push(summary);
@@ -197,16 +127,14 @@ pub fn golden_write_failed(tool: &str, case: &SuiteCase, error: &str) -> Finding
         .as_ref()
         .and_then(|e| e.golden.as_deref())
         .unwrap_or("");
-    Finding::fail(
-        "behavioral/golden",
-        format!(
+    rules::GOLDEN
+        .fail(format!(
             "Case \"{}\" golden snapshot could not be written to {golden}: {error}",
             case.name
-        ),
-    )
-    .expected(golden)
-    .actual(error)
-    .location(format!("{tool}/{}", case.name))
+        ))
+        .expected(golden)
+        .actual(error)
+        .location(format!("{tool}/{}", case.name))
 }
 
 /// Judges one case. `listed` is the tool object from `tools/list` (for `outputSchema`).
@@ -229,14 +157,10 @@ pub fn judge_case(
     let Some(e) = &case.expect else {
         out.findings.push(
             match outcome {
-                Ok(_) => Finding::pass(
-                    "behavioral/case",
-                    format!("Case \"{name}\" completed without error"),
-                ),
-                Err(err) => Finding::fail(
-                    "behavioral/case",
-                    format!("Case \"{name}\" threw unexpected error: {err}"),
-                ),
+                Ok(_) => rules::CASE.pass(format!("Case \"{name}\" completed without error")),
+                Err(err) => {
+                    rules::CASE.fail(format!("Case \"{name}\" threw unexpected error: {err}"))
+                }
             }
             .location(loc),
         );
@@ -245,22 +169,19 @@ pub fn judge_case(
 
     if let Some(code) = e.protocol_error_code {
         let f = match outcome {
-            Ok(_) => Finding::fail(
-                "behavioral/protocol-error",
-                format!("Case \"{name}\" expected protocol error {code} but call succeeded"),
-            )
-            .expected(format!("Protocol error code {code}"))
-            .actual("No error"),
-            Err(err) if err.code == Some(code) => Finding::pass(
-                "behavioral/protocol-error",
-                format!("Case \"{name}\" got expected protocol error {code}"),
-            ),
-            Err(err) => Finding::fail(
-                "behavioral/protocol-error",
-                format!("Case \"{name}\" wrong protocol error code: {err}"),
-            )
-            .expected(code)
-            .actual(err.code.map_or_else(|| json!("unknown"), Value::from)),
+            Ok(_) => rules::PROTOCOL_ERROR
+                .fail(format!(
+                    "Case \"{name}\" expected protocol error {code} but call succeeded"
+                ))
+                .expected(format!("Protocol error code {code}"))
+                .actual("No error"),
+            Err(err) if err.code == Some(code) => rules::PROTOCOL_ERROR.pass(format!(
+                "Case \"{name}\" got expected protocol error {code}"
+            )),
+            Err(err) => rules::PROTOCOL_ERROR
+                .fail(format!("Case \"{name}\" wrong protocol error code: {err}"))
+                .expected(code)
+                .actual(err.code.map_or_else(|| json!("unknown"), Value::from)),
         };
         out.findings.push(f.location(loc));
         return out;
@@ -270,13 +191,13 @@ pub fn judge_case(
         Ok(r) => r,
         Err(err) => {
             out.findings.push(
-                Finding::fail(
-                    "behavioral/case",
-                    format!("Case \"{name}\" threw unexpected protocol error: {err}"),
-                )
-                .expected("Successful tool call")
-                .actual(err.to_string())
-                .location(loc),
+                rules::CASE
+                    .fail(format!(
+                        "Case \"{name}\" threw unexpected protocol error: {err}"
+                    ))
+                    .expected("Successful tool call")
+                    .actual(err.to_string())
+                    .location(loc),
             );
             return out;
         }
@@ -288,17 +209,12 @@ pub fn judge_case(
         asserted = true;
         out.findings.push(
             if want == is_error {
-                Finding::pass(
-                    "behavioral/tool-is-error",
-                    format!("Case \"{name}\" tool_is_error as expected"),
-                )
+                rules::TOOL_IS_ERROR.pass(format!("Case \"{name}\" tool_is_error as expected"))
             } else {
-                Finding::fail(
-                    "behavioral/tool-is-error",
-                    format!("Case \"{name}\" tool_is_error mismatch"),
-                )
-                .expected(want)
-                .actual(is_error)
+                rules::TOOL_IS_ERROR
+                    .fail(format!("Case \"{name}\" tool_is_error mismatch"))
+                    .expected(want)
+                    .actual(is_error)
             }
             .location(loc.clone()),
         );
@@ -325,7 +241,9 @@ pub fn judge_case(
 
     if !asserted {
         out.findings.push(
-            Finding::pass("behavioral/case", format!("Case \"{name}\" completed")).location(loc),
+            rules::CASE
+                .pass(format!("Case \"{name}\" completed"))
+                .location(loc),
         );
     }
     out
@@ -337,21 +255,18 @@ fn judge_output_schema(
     result: &Value,
     is_error: bool,
 ) -> Finding {
-    const ID: &str = "behavioral/output-schema";
+    const ID: Rule = rules::OUTPUT_SCHEMA;
     let schema = listed
         .and_then(|t| t.get("outputSchema"))
         .filter(|s| !s.is_null());
     let Some(schema) = schema else {
-        return Finding::pass(
-            ID,
-            format!("Case \"{name}\" output matches schema (the tool declares no outputSchema)"),
-        );
+        return ID.pass(format!(
+            "Case \"{name}\" output matches schema (the tool declares no outputSchema)"
+        ));
     };
     if is_error {
         // DECISIONS #31: an error result carries no structured output.
-        return Finding::skip(
-            ID,
-            format!(
+        return ID.skip(format!(
                 "Case \"{name}\" output schema not checked: the tool returned isError: true, and error results carry no structured output"
             ),
         );
@@ -378,19 +293,16 @@ fn judge_output_schema(
             .collect(),
     };
     if errors.is_empty() {
-        return Finding::pass(ID, format!("Case \"{name}\" output matches schema"));
+        return ID.pass(format!("Case \"{name}\" output matches schema"));
     }
     let msgs: Vec<&str> = errors
         .iter()
         .filter_map(|e| e.get("message").and_then(Value::as_str))
         .collect();
-    Finding::fail(
-        ID,
-        format!(
-            "Case \"{name}\" output does not match schema: {}",
-            msgs.join(", ")
-        ),
-    )
+    ID.fail(format!(
+        "Case \"{name}\" output does not match schema: {}",
+        msgs.join(", ")
+    ))
     .expected("Valid output schema")
     .actual(Value::Array(errors))
 }
@@ -437,26 +349,23 @@ fn judge_jsonpaths(
     paths: &Map<String, Value>,
     result: &Value,
 ) -> Vec<Finding> {
-    const ID: &str = "behavioral/jsonpath";
+    const ID: Rule = rules::JSONPATH;
     let mut fails = Vec::new();
     for (path, expected) in paths {
         let at = format!("{loc}:{path}");
         match jsonpath::parse(path) {
             Err(e) => fails.push(
-                Finding::fail(
-                    ID,
-                    format!("Case \"{name}\" JSONPath {path} is invalid: {e}"),
-                )
-                .expected(expected.clone())
-                .location(at),
+                ID.fail(format!("Case \"{name}\" JSONPath {path} is invalid: {e}"))
+                    .expected(expected.clone())
+                    .location(at),
             ),
             Ok(q) => {
                 let actual = jsonpath::eval(&q, result);
                 if !actual.as_ref().is_some_and(|a| deep_equal(a, expected, 0)) {
-                    let mut f =
-                        Finding::fail(ID, format!("Case \"{name}\" JSONPath {path} mismatch"))
-                            .expected(expected.clone())
-                            .location(at);
+                    let mut f = ID
+                        .fail(format!("Case \"{name}\" JSONPath {path} mismatch"))
+                        .expected(expected.clone())
+                        .location(at);
                     f.actual = actual;
                     fails.push(f);
                 }
@@ -464,7 +373,9 @@ fn judge_jsonpaths(
         }
     }
     if fails.is_empty() {
-        vec![Finding::pass(ID, format!("Case \"{name}\" JSONPath assertions passed")).location(loc)]
+        vec![ID
+            .pass(format!("Case \"{name}\" JSONPath assertions passed"))
+            .location(loc)]
     } else {
         fails
     }
@@ -499,21 +410,17 @@ fn judge_golden(
     state: &GoldenState,
     update: bool,
 ) -> (Finding, Option<String>) {
-    const ID: &str = "behavioral/golden";
+    const ID: Rule = rules::GOLDEN;
     if update {
         return (
-            Finding::pass(
-                ID,
-                format!("Case \"{name}\" golden snapshot written to {g}"),
-            ),
+            ID.pass(format!("Case \"{name}\" golden snapshot written to {g}")),
             Some(golden_text(result)),
         );
     }
     let invalid = |detail: String| {
-        Finding::fail(
-            ID,
-            format!("Case \"{name}\" golden file is not valid JSON: {g}"),
-        )
+        ID.fail(format!(
+            "Case \"{name}\" golden file is not valid JSON: {g}"
+        ))
         .expected(g)
         .actual(detail)
     };
@@ -521,9 +428,7 @@ fn judge_golden(
         GoldenState::Present(t) => t,
         GoldenState::Missing => {
             return (
-                Finding::fail(
-                    ID,
-                    format!(
+                ID.fail(format!(
                         "Case \"{name}\" golden file not found: {g} (run with --update-golden to create it)"
                     ),
                 )
@@ -542,14 +447,12 @@ fn judge_golden(
     let pinned = golden::pinned(result);
     if golden::canonical(&stored, 0) == golden::canonical(&pinned, 0) {
         (
-            Finding::pass(ID, format!("Case \"{name}\" matches golden snapshot")),
+            ID.pass(format!("Case \"{name}\" matches golden snapshot")),
             None,
         )
     } else {
         (
-            Finding::fail(
-                ID,
-                format!(
+            ID.fail(format!(
                     "Case \"{name}\" output differs from golden snapshot {g} (re-run with --update-golden if the change is intended)"
                 ),
             )

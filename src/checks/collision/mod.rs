@@ -7,7 +7,6 @@
 //! every pair whose score reaches the threshold; 10,000 tools take milliseconds.
 
 use crate::model::{Finding, Severity, Status};
-use crate::rules::Rule;
 use crate::surface::json::utf16_cmp;
 use crate::transport::Listing;
 use regex::Regex;
@@ -15,59 +14,37 @@ use serde_json::{json, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::OnceLock;
+pub mod rules;
+pub use rules::RULES;
 
 mod config;
 
 pub use config::CollisionConfig;
 
-pub const SUMMARY: &str = "collision/summary";
-pub const LIST_TOOLS: &str = "collision/list-tools";
-pub const COLLISION: &str = "collision/description-collision";
+pub const SUMMARY: &str = rules::SUMMARY.id;
+pub const LIST_TOOLS: &str = rules::LIST_TOOLS.id;
+#[cfg(test)]
+pub const COLLISION: &str = rules::DESCRIPTION_COLLISION.id;
 pub const SCORER: &str = "trigram-dice";
-
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: COLLISION,
-        severity: Severity::Warning,
-        short: "Description collision (tool selection hazard)",
-        description: "Two tools have near-identical descriptions (character-trigram Dice similarity at or above the threshold) but accept different payloads: the types of their required parameters or their nesting depth differ. An agent that picks tools by description can confidently call the wrong one with the wrong arguments, and no error check can see it. Ordinary families with the same shape (list_users / list_projects) are not reported.",
-        fix: "Make each description say what distinguishes the tool (the entity it acts on, the shape of its input), or merge the tools. Raise `checks.collision.threshold` only if the pair is genuinely distinguishable.",
-    },
-    Rule {
-        id: SUMMARY,
-        severity: Severity::Warning,
-        short: "Description collision lint summary",
-        description: "One result per run: how many collisions were found among how many tools, or that the lint was skipped because the server exposes more tools than `checks.collision.max_tools`.",
-        fix: "Fix the individual collisions; if the lint was skipped, raise `checks.collision.max_tools`.",
-    },
-    Rule {
-        id: LIST_TOOLS,
-        severity: Severity::Error,
-        short: "Tool listing for the collision lint",
-        description: "The server's tools/list could not be read completely, so descriptions could not be compared.",
-        fix: "Make tools/list answer every page with a valid `tools` array and a terminating `nextCursor`.",
-    },
-];
 
 /// Schema depth guard (collision.md §5.2).
 const MAX_DEPTH: usize = 64;
 
 pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
-    let tools = match super::listed_tools(listing, LIST_TOOLS) {
+    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => return vec![f],
     };
     let n = tools.len() as u64;
     if n > opts.max_tools {
         let pairs = u128::from(n) * u128::from(n - 1) / 2;
-        return vec![Finding::skip(
-            SUMMARY,
+        return vec![rules::SUMMARY.skip(
             format!(
                 "Collision lint skipped: {n} tools exceeds max_tools ({}); pairwise comparison would be {pairs} pairs. Raise checks.collision.max_tools to run it.",
                 opts.max_tools
             ),
         )
-        .severity(Severity::Warning)];
+        .severity(rules::SUMMARY.severity)];
     }
     let collisions = find(tools, opts.threshold);
     let (status, severity) = if opts.fail {
@@ -77,16 +54,12 @@ pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
     };
     let mut out = Vec::with_capacity(collisions.len() + 1);
     out.push(if collisions.is_empty() {
-        Finding::pass(
-            SUMMARY,
-            format!(
-                "No description collisions among {n} tool(s) (threshold {})",
-                js_number(opts.threshold)
-            ),
-        )
+        rules::SUMMARY.pass(format!(
+            "No description collisions among {n} tool(s) (threshold {})",
+            js_number(opts.threshold)
+        ))
     } else {
-        Finding::new(
-            SUMMARY,
+        rules::SUMMARY.finding(
             status,
             severity,
             format!(
@@ -157,8 +130,7 @@ impl Collision {
         } else {
             json!(rounded)
         };
-        Finding::new(
-            COLLISION,
+        rules::DESCRIPTION_COLLISION.finding(
             status,
             severity,
             format!(

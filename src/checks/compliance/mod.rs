@@ -4,78 +4,27 @@
 //! handshake, protocol-version, server-info, capabilities, ping, expected-protocol-version.
 
 use crate::model::{Finding, Severity};
-use crate::rules::Rule;
 use crate::transport::{Era, RpcError, ServerHello};
 use serde_json::{Map, Value};
 
 use super::schema::{is_blank, js_type};
 
 pub mod modern;
+pub mod rules;
+pub use rules::RULES;
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "compliance/handshake",
-        severity: Severity::Error,
-        short: "Protocol handshake check",
-        description: "The connection handshake (initialize, or server/discover in the 2026-07-28 \
-            era) completed. Always a pass when reported: a failed handshake stops the run with exit 2.",
-        fix: "Nothing to fix when this result is present. If the run stops before it, make the \
-            server answer `initialize` (or `server/discover`) with a valid result for a protocol \
-            version mcpward supports.",
-    },
-    Rule {
-        id: "compliance/protocol-version",
-        severity: Severity::Error,
-        short: "Protocol version check",
-        description: "The server negotiated a protocol version and it has the usual shape \
-            (a date like 2025-11-25 or a dotted version).",
-        fix: "Return a `protocolVersion` from the MCP specification in the initialize result, \
-            ideally the version the client offered.",
-    },
-    Rule {
-        id: "compliance/server-info",
-        severity: Severity::Error,
-        short: "Server info check",
-        description: "The server identifies itself with a non-empty `serverInfo.name` (required) \
-            and `serverInfo.version` (a missing version is a warning). Clients show these to users \
-            and use them in logs.",
-        fix: "Fill `serverInfo: { name, version }` in the initialize result (in the 2026-07-28 era, \
-            `_meta[\"io.modelcontextprotocol/serverInfo\"]` of the discover result).",
-    },
-    Rule {
-        id: "compliance/capabilities",
-        severity: Severity::Error,
-        short: "Capabilities check",
-        description: "The server declares a `capabilities` object, which clients read to learn \
-            which features (tools, resources, prompts, logging…) they may use.",
-        fix: "Return `capabilities` as a JSON object, e.g. `{\"tools\": {}}`; use `{}` when the \
-            server offers nothing optional.",
-    },
-    Rule {
-        id: "compliance/ping",
-        severity: Severity::Error,
-        short: "Ping check",
-        description: "The server answers a `ping` request with an empty result, which clients use \
-            as a liveness check. Skipped in the 2026-07-28 era, which removed `ping`.",
-        fix: "Handle the `ping` method and answer it with `{}`; most MCP SDKs do this for you.",
-    },
-    Rule {
-        id: "compliance/expected-protocol-version",
-        severity: Severity::Error,
-        short: "Expected protocol version check",
-        description: "The negotiated protocol version equals `expect.protocol_version` from the \
-            config, so an unintended protocol upgrade or downgrade is caught in CI.",
-        fix: "Either make the server negotiate the expected version, or update \
-            `expect.protocol_version` in mcpward.yaml after an intended upgrade.",
-    },
-];
-
-const ID_HANDSHAKE: &str = "compliance/handshake";
-const ID_PROTOCOL_VERSION: &str = "compliance/protocol-version";
-const ID_SERVER_INFO: &str = "compliance/server-info";
-const ID_CAPABILITIES: &str = "compliance/capabilities";
-const ID_PING: &str = "compliance/ping";
-const ID_EXPECTED: &str = "compliance/expected-protocol-version";
+#[cfg(test)]
+const ID_HANDSHAKE: &str = rules::HANDSHAKE.id;
+#[cfg(test)]
+const ID_PROTOCOL_VERSION: &str = rules::PROTOCOL_VERSION.id;
+#[cfg(test)]
+const ID_SERVER_INFO: &str = rules::SERVER_INFO.id;
+#[cfg(test)]
+const ID_CAPABILITIES: &str = rules::CAPABILITIES.id;
+#[cfg(test)]
+const ID_PING: &str = rules::PING.id;
+#[cfg(test)]
+const ID_EXPECTED: &str = rules::EXPECTED_PROTOCOL_VERSION.id;
 
 /// `ping`: `None` means it was not sent (the modern era has no ping). `expected_version`:
 /// `expect.protocol_version`; absent or empty means no expected-protocol-version result.
@@ -116,36 +65,31 @@ fn handshake(hello: &ServerHello) -> Finding {
         Value::String(hello.protocol_version.clone()),
     );
     // The original's quirk: a pass carrying severity `error` (checks-core.md §3.1).
-    Finding::pass(ID_HANDSHAKE, message)
+    rules::HANDSHAKE
+        .pass(message)
         .severity(Severity::Error)
         .actual(Value::Object(actual))
 }
 
 fn protocol_version(v: &str) -> Finding {
     if v.is_empty() || v == "unknown" {
-        return Finding::fail(
-            ID_PROTOCOL_VERSION,
-            "Server did not negotiate a protocol version",
-        )
-        .expected("A valid protocol version string")
-        .actual(v);
+        return rules::PROTOCOL_VERSION
+            .fail("Server did not negotiate a protocol version")
+            .expected("A valid protocol version string")
+            .actual(v);
     }
     let usual = v
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
     if !usual {
-        return Finding::warn(
-            ID_PROTOCOL_VERSION,
-            format!("Protocol version has unusual format: {v}"),
-        )
-        .expected("Version string like \"2025-11-25\" or \"1.0.0\"")
-        .actual(v);
+        return rules::PROTOCOL_VERSION
+            .warn(format!("Protocol version has unusual format: {v}"))
+            .expected("Version string like \"2025-11-25\" or \"1.0.0\"")
+            .actual(v);
     }
-    Finding::pass(
-        ID_PROTOCOL_VERSION,
-        format!("Negotiated protocol version: {v}"),
-    )
-    .actual(v)
+    rules::PROTOCOL_VERSION
+        .pass(format!("Negotiated protocol version: {v}"))
+        .actual(v)
 }
 
 /// Why a `serverInfo` member does not count as provided, or `None` when it is a non-blank
@@ -163,42 +107,38 @@ fn server_info(hello: &ServerHello) -> Finding {
     let info = &hello.server_info;
     // A modern server's serverInfo is only a SHOULD (protocol-2026-07-28.md §12.1).
     if hello.era == Era::Modern && info.is_null() {
-        return Finding::warn(
-            ID_SERVER_INFO,
-            "Server did not identify itself (io.modelcontextprotocol/serverInfo missing)",
-        )
-        .expected("Non-empty server name");
+        return rules::SERVER_INFO
+            .warn("Server did not identify itself (io.modelcontextprotocol/serverInfo missing)")
+            .expected("Non-empty server name");
     }
     let name = info.get("name");
     let version = info.get("version");
     if let Some(why) = blank_reason(name) {
-        let mut f = Finding::fail(
-            ID_SERVER_INFO,
-            format!("Server did not provide a name{why}"),
-        )
-        .expected("Non-empty server name");
+        let mut f = rules::SERVER_INFO
+            .fail(format!("Server did not provide a name{why}"))
+            .expected("Non-empty server name");
         f.actual = name.cloned();
         return f;
     }
     if let Some(why) = blank_reason(version) {
-        let mut f = Finding::warn(
-            ID_SERVER_INFO,
-            format!("Server did not provide a version{why}"),
-        )
-        .expected("Non-empty server version");
+        let mut f = rules::SERVER_INFO
+            .warn(format!("Server did not provide a version{why}"))
+            .expected("Non-empty server version");
         f.actual = version.cloned();
         return f;
     }
     let n = name.and_then(Value::as_str).unwrap_or_default();
     let v = version.and_then(Value::as_str).unwrap_or_default();
-    Finding::pass(ID_SERVER_INFO, format!("Server: {n} v{v}"))
+    rules::SERVER_INFO
+        .pass(format!("Server: {n} v{v}"))
         .actual(serde_json::json!({ "name": n, "version": v }))
 }
 
 fn capabilities(caps: &Value) -> Finding {
     // Arrays are rejected too: a JSON array is not a capabilities object.
     let Some(obj) = caps.as_object() else {
-        return Finding::fail(ID_CAPABILITIES, "Server did not declare capabilities")
+        return rules::CAPABILITIES
+            .fail("Server did not declare capabilities")
             .expected("Capabilities object")
             .actual(caps.clone());
     };
@@ -212,11 +152,9 @@ fn capabilities(caps: &Value) -> Finding {
     } else {
         keys.join(", ")
     };
-    Finding::pass(
-        ID_CAPABILITIES,
-        format!("Server declares capabilities: {list}"),
-    )
-    .actual(caps.clone())
+    rules::CAPABILITIES
+        .pass(format!("Server declares capabilities: {list}"))
+        .actual(caps.clone())
 }
 
 fn ping_result(hello: &ServerHello, ping: Option<&Result<(), RpcError>>) -> Finding {
@@ -230,14 +168,15 @@ fn ping_result(hello: &ServerHello, ping: Option<&Result<(), RpcError>>) -> Find
                 ),
                 Era::Legacy => "ping was not sent".to_string(),
             };
-            Finding::skip(ID_PING, message)
+            rules::PING.skip(message)
         }
-        Some(Ok(())) => Finding::pass(ID_PING, "Server responds to ping"),
+        Some(Ok(())) => rules::PING.pass("Server responds to ping"),
         Some(Err(e)) => {
             // RpcError's Display renders `MCP error <code>: <message>` and marks errors that
             // mcpward raised itself (DECISIONS #37).
             let text = e.to_string();
-            Finding::fail(ID_PING, format!("Server failed to respond to ping: {text}"))
+            rules::PING
+                .fail(format!("Server failed to respond to ping: {text}"))
                 .expected("Successful ping response")
                 .actual(text)
         }
@@ -246,12 +185,9 @@ fn ping_result(hello: &ServerHello, ping: Option<&Result<(), RpcError>>) -> Find
 
 fn expected(e: &str, v: &str) -> Finding {
     if e == v {
-        Finding::pass(
-            ID_EXPECTED,
-            format!("Protocol version matches expected: {e}"),
-        )
+        rules::EXPECTED_PROTOCOL_VERSION.pass(format!("Protocol version matches expected: {e}"))
     } else {
-        Finding::fail(ID_EXPECTED, "Protocol version mismatch")
+        rules::EXPECTED_PROTOCOL_VERSION.fail("Protocol version mismatch")
     }
     .expected(e)
     .actual(v)

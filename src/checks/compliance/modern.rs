@@ -4,84 +4,14 @@
 //! gathered by `Client::modern_observations`, which is `None` in the legacy era).
 //! `compliance/header-validation` and `compliance/stateless-http` exist only over HTTP.
 
-use crate::model::{Finding, Severity};
-use crate::rules::Rule;
+#[cfg(test)]
+use super::rules::RULES;
+use crate::model::Finding;
+#[cfg(test)]
+use crate::model::Severity;
 use crate::transport::modern::PROBE_VERSION;
 use crate::transport::{ModernObservations, ProbeRecord, RpcError, ServerHello};
 use serde_json::{json, Value};
-
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "compliance/discover",
-        severity: Severity::Error,
-        short: "server/discover returns a valid DiscoverResult",
-        description: "A 2026-07-28 server must implement server/discover and answer it with resultType, supportedVersions (containing the version in use), capabilities, ttlMs and cacheScope. Clients read the server's capabilities and identity from it.",
-        fix: "Implement server/discover and return every required field with the right type.",
-    },
-    Rule {
-        id: "compliance/result-type",
-        severity: Severity::Error,
-        short: "Results carry resultType",
-        description: "Every 2026-07-28 result carries a resultType string (\"complete\" for final results). Clients use it to tell final results from interim ones.",
-        fix: "Add resultType: \"complete\" to every result (server/discover, every tools/list page).",
-    },
-    Rule {
-        id: "compliance/cache-hints",
-        severity: Severity::Error,
-        short: "Cacheable results carry valid ttlMs and cacheScope",
-        description: "server/discover and every tools/list page must carry ttlMs (integer >= 0) and cacheScope (\"public\" or \"private\"); all pages of one listing share one cacheScope. Clients and intermediaries cache by these hints.",
-        fix: "Return ttlMs and cacheScope on every cacheable result, with the same cacheScope on every page.",
-    },
-    Rule {
-        id: "compliance/unsupported-version",
-        severity: Severity::Error,
-        short: "Unsupported protocol versions are rejected with -32022",
-        description: "A request whose envelope names a protocol version the server does not support must fail with -32022 whose data lists the supported versions and echoes the requested one (HTTP 400). Clients use the list to retry with a common version.",
-        fix: "Answer an unknown io.modelcontextprotocol/protocolVersion with error -32022, data {supported, requested}, and HTTP status 400.",
-    },
-    Rule {
-        id: "compliance/meta-required",
-        severity: Severity::Error,
-        short: "Requests without the required _meta envelope are rejected",
-        description: "Every 2026-07-28 request must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in params._meta; a server must reject a request missing one with -32602 (HTTP 400).",
-        fix: "Validate the envelope of every request and answer -32602 (HTTP 400) when a required key is missing.",
-    },
-    Rule {
-        id: "compliance/unknown-method",
-        severity: Severity::Error,
-        short: "Removed and unknown methods answer -32601",
-        description: "ping was removed in 2026-07-28; like any unknown method it must be answered with -32601 (HTTP 404).",
-        fix: "Answer unknown and removed methods with -32601 and, over HTTP, status 404.",
-    },
-    Rule {
-        id: "compliance/header-validation",
-        severity: Severity::Error,
-        short: "HTTP headers are checked against the body",
-        description: "Over Streamable HTTP the MCP-Protocol-Version and Mcp-Method headers must match the request body; a mismatch or a missing header must be rejected with 400 and -32020 so intermediaries can route on headers safely.",
-        fix: "Compare MCP-Protocol-Version, Mcp-Method and Mcp-Name with the body and reject mismatches with HTTP 400 and error -32020.",
-    },
-    Rule {
-        id: "compliance/stateless-http",
-        severity: Severity::Warning,
-        short: "The HTTP endpoint is stateless",
-        description: "2026-07-28 removed HTTP sessions and the GET stream: GET and DELETE on the endpoint should answer 405 and responses should carry no Mcp-Session-Id.",
-        fix: "Answer GET and DELETE with 405 and stop issuing Mcp-Session-Id in the 2026-07-28 era.",
-    },
-    Rule {
-        id: "compliance/server-messages",
-        severity: Severity::Error,
-        short: "Server messages (stateless era)",
-        description: "In the 2026-07-28 revision a server may not send requests to the client, may not log without a requested logLevel and may not ask for input the client did not declare. Watched over the whole run; emitted as the report's last result.",
-        fix: "Do not send server-to-client requests or unsolicited notifications/message; return errors with the request's id.",
-    },
-    Rule {
-        id: ID_SUBSCRIPTIONS,
-        severity: Severity::Error,
-        short: "subscriptions/listen acknowledgment",
-        description: "A server that advertises tools.listChanged must accept subscriptions/listen and first send notifications/subscriptions/acknowledged tagged with the request's id; clients rely on it to learn about tool changes in the stateless revision.",
-        fix: "Implement subscriptions/listen and send the acknowledgment first, or stop advertising tools.listChanged.",
-    },
-];
 
 const MAX_LISTED: usize = 5;
 

@@ -522,7 +522,7 @@ fn side_effect_policy_truth_table() {
         "call_readonly is disabled and the tool is not in checks.drift.output.tools"
     );
     // Notes as findings (drift.md §10.6).
-    let f = notes[0].to_finding();
+    let f = super::sampling_finding(&notes[0]);
     assert_eq!(
         (f.id.as_str(), f.status, f.severity, f.location.as_deref()),
         (
@@ -533,6 +533,6 @@ fn side_effect_policy_truth_table() {
         )
     );
     assert_eq!(f.message, "Output sampling refused for \"ok\": call_readonly is disabled and the tool is not in checks.drift.output.tools");
-    let f = SamplingNote::new("t", NoteStatus::Partial, "x").to_finding();
+    let f = super::sampling_finding(&SamplingNote::new("t", NoteStatus::Partial, "x"));
     assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
 }

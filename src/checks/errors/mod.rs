@@ -5,67 +5,30 @@
 //! Split in two pure halves: `plan` says which calls to make (the lead makes them, strictly
 //! in order, arguments always `{}`), `judge` turns the recorded outcomes into findings.
 
-use crate::model::{Finding, Severity, Status};
-use crate::rules::Rule;
+use crate::model::{Finding, Status};
 use crate::transport::{CallOutcome, Listing, RpcError};
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;
 
 use super::schema::version_at_least;
+pub mod rules;
+#[cfg(test)]
+use crate::model::Severity;
+pub use rules::RULES;
 
 mod config;
 
 pub use config::{ErrorsConfig, UnknownToolPolicy};
 
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "errors/summary",
-        severity: Severity::Error,
-        short: "Error contract summary",
-        description: "Counts the error-contract violations (failed unknown-tool and \
-            invalid-params probes); it fails when there is at least one.",
-        fix: "Fix the errors/unknown-tool and errors/invalid-params findings it counts.",
-    },
-    Rule {
-        id: "errors/list-tools",
-        severity: Severity::Error,
-        short: "Tool listing",
-        description:
-            "The complete `tools/list` listing could not be obtained, so no error-contract \
-            probe was sent.",
-        fix: "Make `tools/list` answer with a valid result on every page: a `tools` array and an \
-            optional string `nextCursor`.",
-    },
-    Rule {
-        id: "errors/unknown-tool",
-        severity: Severity::Error,
-        short: "Unknown tool error layer",
-        description: "Calling a tool that does not exist must be answered with a JSON-RPC error \
-            (protocol layer, e.g. -32602 or -32601), not with a tool result: clients and models \
-            treat `isError` results as the tool's own output and may retry or hallucinate. With \
-            `checks.errors.unknown_tool: either` a tool error is accepted too.",
-        fix: "Look up the tool name before dispatching and return a JSON-RPC error (-32602, \
-            \"Unknown tool: <name>\") instead of a result; do not wrap protocol errors in a \
-            result with `isError: true`.",
-    },
-    Rule {
-        id: "errors/invalid-params",
-        severity: Severity::Error,
-        short: "Invalid params error layer",
-        description: "Calling a tool without its required arguments must be rejected. Before \
-            protocol 2025-11-25 the expected answer is a JSON-RPC -32602 error; from 2025-11-25 on \
-            (SEP-1303) it is a tool result with `isError: true` so the model can correct itself. \
-            A call that succeeds fails this rule.",
-        fix: "Validate arguments against the tool's inputSchema before running it and reject \
-            missing required arguments on the layer the negotiated protocol version expects.",
-    },
-];
-
-const ID_SUMMARY: &str = "errors/summary";
-const ID_LIST_TOOLS: &str = "errors/list-tools";
-const ID_UNKNOWN: &str = "errors/unknown-tool";
-const ID_INVALID: &str = "errors/invalid-params";
+#[cfg(test)]
+const ID_SUMMARY: &str = rules::SUMMARY.id;
+#[cfg(test)]
+const ID_LIST_TOOLS: &str = rules::LIST_TOOLS.id;
+#[cfg(test)]
+const ID_UNKNOWN: &str = rules::UNKNOWN_TOOL.id;
+#[cfg(test)]
+const ID_INVALID: &str = rules::INVALID_PARAMS.id;
 
 /// The name called to provoke an unknown-tool error; fixed so reports are deterministic. It
 /// is used even if the server happens to expose a tool with this name.
@@ -93,7 +56,7 @@ pub struct Probe {
 // The signature is the runner's contract; the error path runs once per run, so its size is moot.
 #[allow(clippy::result_large_err)]
 pub fn plan(listing: &Listing) -> Result<Vec<Probe>, Finding> {
-    let tools = super::listed_tools(listing, ID_LIST_TOOLS)?;
+    let tools = super::common::listed_tools(listing, &rules::LIST_TOOLS)?;
     let mut probes = vec![Probe {
         tool: UNKNOWN_TOOL_PROBE.to_string(),
         kind: ProbeKind::UnknownTool,
@@ -139,12 +102,9 @@ pub fn judge(
 
     let failures = results.iter().filter(|f| f.status == Status::Fail).count();
     let summary = if failures == 0 {
-        Finding::pass(ID_SUMMARY, "Error contract checks passed")
+        rules::SUMMARY.pass("Error contract checks passed")
     } else {
-        Finding::fail(
-            ID_SUMMARY,
-            format!("Error contract: {failures} violation(s) found"),
-        )
+        rules::SUMMARY.fail(format!("Error contract: {failures} violation(s) found"))
     };
     std::iter::once(summary).chain(results).collect()
 }
@@ -242,44 +202,34 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
     };
     let f = match outcome {
         Err(e) => match e.code {
-            Some(c) if accepted_code(c) => Finding::pass(
-                ID_UNKNOWN,
-                format!(
-                    "Unknown tool correctly returned protocol error (code {c}){}{}",
-                    local_note(e),
-                    modern_code_note(c)
-                ),
-            ),
-            Some(c) => Finding::fail(
-                ID_UNKNOWN,
-                format!("Unknown tool returned wrong error type: {e}"),
-            )
-            .expected("Protocol error with standard JSON-RPC code")
-            .actual(format!("Code {c}")),
-            None => Finding::fail(
-                ID_UNKNOWN,
-                format!("Unknown tool returned wrong error type: {e}"),
-            )
-            .expected("Protocol error with standard JSON-RPC code")
-            .actual("Unknown error type"),
+            Some(c) if accepted_code(c) => rules::UNKNOWN_TOOL.pass(format!(
+                "Unknown tool correctly returned protocol error (code {c}){}{}",
+                local_note(e),
+                modern_code_note(c)
+            )),
+            Some(c) => rules::UNKNOWN_TOOL
+                .fail(format!("Unknown tool returned wrong error type: {e}"))
+                .expected("Protocol error with standard JSON-RPC code")
+                .actual(format!("Code {c}")),
+            None => rules::UNKNOWN_TOOL
+                .fail(format!("Unknown tool returned wrong error type: {e}"))
+                .expected("Protocol error with standard JSON-RPC code")
+                .actual("Unknown error type"),
         },
         Ok(result) if is_error_result(result) => {
             let wrapped = wrapped_protocol_error(result);
             match (either, wrapped) {
-                (true, Some(text)) => Finding::pass(
-                    ID_UNKNOWN,
+                (true, Some(text)) => rules::UNKNOWN_TOOL.pass(
                     format!(
                         "Unknown tool returned a tool error (isError: true) wrapping a protocol \
                          error (\"{text}\"); accepted by unknown_tool: either"
                     ),
                 ),
-                (true, None) => Finding::pass(
-                    ID_UNKNOWN,
+                (true, None) => rules::UNKNOWN_TOOL.pass(
                     "Unknown tool returned a tool error (isError: true); accepted by \
                      unknown_tool: either",
                 ),
-                (false, Some(text)) => Finding::fail(
-                    ID_UNKNOWN,
+                (false, Some(text)) => rules::UNKNOWN_TOOL.fail(
                     format!(
                         "Unknown tool did not return protocol error: the protocol error was \
                          wrapped in a tool result with isError: true (\"{text}\"); return it as \
@@ -288,8 +238,7 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
                 )
                 .expected(expected_layer)
                 .actual("Protocol error wrapped in a tool result (isError: true)"),
-                (false, None) => Finding::fail(
-                    ID_UNKNOWN,
+                (false, None) => rules::UNKNOWN_TOOL.fail(
                     "Unknown tool did not return protocol error (it returned a tool result with \
                      isError: true)",
                 )
@@ -297,7 +246,8 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
                 .actual("Tool error (isError: true)"),
             }
         }
-        Ok(_) => Finding::fail(ID_UNKNOWN, "Unknown tool did not return protocol error")
+        Ok(_) => rules::UNKNOWN_TOOL
+            .fail("Unknown tool did not return protocol error")
             .expected(expected_layer)
             .actual("No error returned"),
     };
@@ -310,80 +260,66 @@ fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: boo
         // From 2025-11-25 on: a tool error is the answer SEP-1303 asks for.
         let expected = "Tool error (isError: true) for invalid params";
         match outcome {
-            Ok(r) if is_error_result(r) => Finding::pass(
-                ID_INVALID,
-                format!(
-                    "Tool \"{name}\" reported invalid params as a tool error (isError: true), as \
+            Ok(r) if is_error_result(r) => rules::INVALID_PARAMS.pass(format!(
+                "Tool \"{name}\" reported invalid params as a tool error (isError: true), as \
                      SEP-1303 asks{judged}"
-                ),
-            ),
-            Ok(_) => Finding::fail(
-                ID_INVALID,
-                format!("Tool \"{name}\" did not fail with missing required params{judged}"),
-            )
-            .expected(expected)
-            .actual("Call succeeded"),
-            Err(e) if e.code == Some(-32602) => Finding::warn(
-                ID_INVALID,
-                format!(
+            )),
+            Ok(_) => rules::INVALID_PARAMS
+                .fail(format!(
+                    "Tool \"{name}\" did not fail with missing required params{judged}"
+                ))
+                .expected(expected)
+                .actual("Call succeeded"),
+            Err(e) if e.code == Some(-32602) => rules::INVALID_PARAMS
+                .warn(format!(
                     "Tool \"{name}\" returned protocol error -32602 for invalid params{}, which \
                      predates SEP-1303 (input validation failures are tool errors with isError: \
                      true){judged}",
                     local_note(e)
-                ),
-            )
-            .expected(expected)
-            .actual("Code -32602"),
-            Err(e) => Finding::warn(
-                ID_INVALID,
-                format!(
+                ))
+                .expected(expected)
+                .actual("Code -32602"),
+            Err(e) => rules::INVALID_PARAMS
+                .warn(format!(
                     "Tool \"{name}\" error for invalid params is not a tool error (isError: \
                      true): {e}{}{judged}",
                     e.code.map_or("", modern_code_note)
-                ),
-            )
-            .expected(expected)
-            .actual(code_or_unknown(e)),
+                ))
+                .expected(expected)
+                .actual(code_or_unknown(e)),
         }
     } else {
         // Before 2025-11-25: the original's protocol-layer expectation.
         let expected = "Protocol error (-32602) for invalid params";
         match outcome {
             Err(e) => match e.code {
-                Some(c) if accepted_code(c) => Finding::pass(
-                    ID_INVALID,
-                    format!(
-                        "Tool \"{name}\" correctly returned protocol error for invalid params \
+                Some(c) if accepted_code(c) => rules::INVALID_PARAMS.pass(format!(
+                    "Tool \"{name}\" correctly returned protocol error for invalid params \
                          (code {c}){}{}{judged}",
-                        local_note(e),
-                        modern_code_note(c)
-                    ),
-                ),
-                _ => Finding::warn(
-                    ID_INVALID,
-                    format!(
+                    local_note(e),
+                    modern_code_note(c)
+                )),
+                _ => rules::INVALID_PARAMS
+                    .warn(format!(
                         "Tool \"{name}\" error for invalid params not a standard protocol error: \
                          {e}{judged}"
-                    ),
-                )
-                .expected("Protocol error (-32602)")
-                .actual(code_or_unknown(e)),
+                    ))
+                    .expected("Protocol error (-32602)")
+                    .actual(code_or_unknown(e)),
             },
-            Ok(r) if is_error_result(r) => Finding::warn(
-                ID_INVALID,
-                format!(
+            Ok(r) if is_error_result(r) => rules::INVALID_PARAMS
+                .warn(format!(
                     "Tool \"{name}\" did not fail with missing required params (it returned a \
                      tool error, isError: true, instead of a protocol error){judged}"
-                ),
-            )
-            .expected(expected)
-            .actual("Call succeeded"),
-            Ok(_) => Finding::fail(
-                ID_INVALID,
-                format!("Tool \"{name}\" did not fail with missing required params{judged}"),
-            )
-            .expected(expected)
-            .actual("Call succeeded"),
+                ))
+                .expected(expected)
+                .actual("Call succeeded"),
+            Ok(_) => rules::INVALID_PARAMS
+                .fail(format!(
+                    "Tool \"{name}\" did not fail with missing required params{judged}"
+                ))
+                .expected(expected)
+                .actual("Call succeeded"),
         }
     };
     f.location(name)

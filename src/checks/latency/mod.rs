@@ -12,10 +12,13 @@ pub use args::{generate_args, minimal_args};
 pub use config::LatencyConfig;
 
 use crate::checks::behavioral::js_number;
-use crate::model::{Finding, Severity};
-use crate::rules::Rule;
+use crate::model::Finding;
 use crate::transport::{CallOutcome, Listing, RpcError};
 use serde_json::{json, Map, Value};
+pub mod rules;
+#[cfg(test)]
+use crate::model::Severity;
+pub use rules::RULES;
 
 /// The side-effect decision for one tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,44 +39,6 @@ pub struct LatencyPlan {
     /// `latency/list-tools` or `latency/no-tools`: the family stops after listing.
     pub stop: Option<Finding>,
 }
-
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "latency/summary",
-        severity: Severity::Error,
-        short: "Pooled p95 latency within budget",
-        description: "The p95 of all latency samples of all measured tools, pooled, compared with `checks.latency.p95_budget_ms` (equality passes). A warning when nothing could be measured.",
-        fix: "Make the slow tools faster (see the `latency/tool` results for which), or raise the budget if it was unrealistic. For a warning, annotate read-only tools with `readOnlyHint: true` or allowlist tools with arguments in `checks.latency.tools`.",
-    },
-    Rule {
-        id: "latency/tool",
-        severity: Severity::Warning,
-        short: "Per-tool latency",
-        description: "min/p50/p95/max of one measured tool's completed calls. Informational; a warning when every call failed, since then nothing was measured.",
-        fix: "For a warning, fix the arguments (`checks.latency.tools[].args`) or the tool so the calls succeed; the message shows the first error.",
-    },
-    Rule {
-        id: "latency/sampling",
-        severity: Severity::Warning,
-        short: "Tools not measured",
-        description: "Names the listed tools mcpward refused to call repeatedly (possible side effects, or no valid arguments could be generated) and allowlisted names the server does not list.",
-        fix: "Allowlist a tool you want measured in `checks.latency.tools` with arguments that are safe to repeat; remove or correct allowlisted names the server does not have.",
-    },
-    Rule {
-        id: "latency/list-tools",
-        severity: Severity::Error,
-        short: "Tools could not be listed for latency",
-        description: "`tools/list` failed, so no tool could be measured.",
-        fix: "Make `tools/list` succeed (see the error in the message).",
-    },
-    Rule {
-        id: "latency/no-tools",
-        severity: Severity::Info,
-        short: "No tools to measure",
-        description: "The server lists no tools, so latency was not measured.",
-        fix: "Nothing to fix unless the server should expose tools.",
-    },
-];
 
 const REASON_NOT_READONLY: &str = "not annotated readOnlyHint: true and not in checks.latency.tools; mcpward will not repeatedly call a tool that may have side effects";
 const REASON_CONTRADICTS: &str = "annotated both readOnlyHint and destructiveHint, refusing without an explicit checks.latency.tools entry";
@@ -110,7 +75,7 @@ pub fn decide(tool: &Value, policy: &LatencyConfig) -> Decision {
 
 pub fn plan(listing: &Listing, policy: &LatencyConfig) -> LatencyPlan {
     let mut p = LatencyPlan::default();
-    let tools = match super::listed_tools(listing, "latency/list-tools") {
+    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => {
             p.stop = Some(f);
@@ -128,10 +93,7 @@ pub fn plan(listing: &Listing, policy: &LatencyConfig) -> LatencyPlan {
         }
     }
     if tools.is_empty() {
-        p.stop = Some(Finding::pass(
-            "latency/no-tools",
-            "No tools to test latency",
-        ));
+        p.stop = Some(rules::NO_TOOLS.pass("No tools to test latency"));
         return p;
     }
     let mut seen = std::collections::BTreeSet::new();
@@ -219,7 +181,7 @@ pub fn judge(
     let mut out = Vec::new();
     if let Some(stop) = &plan.stop {
         out.push(stop.clone());
-        if stop.id == "latency/no-tools" {
+        if stop.id == rules::NO_TOOLS.id {
             out.extend(sampling(plan));
         }
         return out;
@@ -237,8 +199,7 @@ pub fn judge(
         if ok.is_empty() {
             let first = failed.first().map_or("no call was made", |s| s.as_str());
             tools.push(
-                Finding::warn(
-                    "latency/tool",
+                rules::TOOL.warn(
                     format!(
                         "Tool \"{name}\" latency not measured: all {} call(s) failed — first error: {first}",
                         calls.len()
@@ -264,11 +225,7 @@ pub fn judge(
             actual["failed"] = json!(failed.len());
         }
         pooled.extend_from_slice(&ok);
-        tools.push(
-            Finding::pass("latency/tool", msg)
-                .actual(actual)
-                .location(name.clone()),
-        );
+        tools.push(rules::TOOL.pass(msg).actual(actual).location(name.clone()));
     }
     pooled.sort_by(f64::total_cmp);
     let budget = policy.p95_budget_ms;
@@ -279,7 +236,9 @@ pub fn judge(
         } else {
             "every measured call failed"
         };
-        Finding::warn("latency/summary", format!("Latency not measured: {why}")).expected(expected)
+        rules::SUMMARY
+            .warn(format!("Latency not measured: {why}"))
+            .expected(expected)
     } else {
         let (p50, p95) = (percentile(&pooled, 50.0), percentile(&pooled, 95.0));
         let msg = format!(
@@ -289,9 +248,9 @@ pub fn judge(
             js_number(budget)
         );
         let f = if p95 <= budget {
-            Finding::pass("latency/summary", msg)
+            rules::SUMMARY.pass(msg)
         } else {
-            Finding::fail("latency/summary", msg)
+            rules::SUMMARY.fail(msg)
         };
         f.expected(expected).actual(format!("p95 = {}", ms(p95)))
     };
@@ -325,9 +284,9 @@ fn sampling(plan: &LatencyPlan) -> Option<Finding> {
         parts.join("; ")
     );
     let f = if plan.unknown_allowlisted.is_empty() {
-        Finding::skip("latency/sampling", msg)
+        rules::SAMPLING.skip(msg)
     } else {
-        Finding::warn("latency/sampling", msg)
+        rules::SAMPLING.warn(msg)
     };
     let refused: Vec<Value> = plan
         .refused

@@ -4,95 +4,31 @@
 //! Tools are raw JSON as the server sent them (DECISIONS #5), so every shape — a tool that is
 //! not an object, a non-string name, a missing inputSchema — becomes a finding, never a panic.
 
-use crate::model::{Finding, Severity, Status};
-use crate::rules::Rule;
+use crate::model::{Finding, Status};
 use crate::transport::Listing;
 use jsonschema::{Draft, Retrieve, Uri};
 use serde_json::Value;
 use std::collections::BTreeMap;
+pub mod rules;
+#[cfg(test)]
+use crate::model::Severity;
+pub use rules::RULES;
 
-const ID_X_MCP_HEADER: &str = "schema/x-mcp-header";
-
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: "schema/summary",
-        severity: Severity::Info,
-        short: "Schema validation summary",
-        description: "Emitted (as a pass) only when every tool passed every schema check.",
-        fix: "Nothing to fix; when it is missing, fix the other schema findings.",
-    },
-    Rule {
-        id: ID_X_MCP_HEADER,
-        severity: Severity::Error,
-        short: "x-mcp-header annotations",
-        description: "In the 2026-07-28 revision a tool input property may carry `x-mcp-header` to be mirrored into an `Mcp-Param-*` HTTP header. An invalid annotation (not an HTTP token, duplicated, on a non-scalar or nested property) makes HTTP clients drop the tool; mcpward keeps it in the listing but never calls it over HTTP.",
-        fix: "Put `x-mcp-header` only on top-level string, integer or boolean properties, with a unique header-token value per tool.",
-    },
-    Rule {
-        id: "schema/list-tools",
-        severity: Severity::Error,
-        short: "Tool listing",
-        description: "The complete `tools/list` listing (all pages) could not be obtained, so no \
-            tool could be checked.",
-        fix: "Make `tools/list` answer with a valid result on every page: a `tools` array and an \
-            optional string `nextCursor`.",
-    },
-    Rule {
-        id: "schema/unique-names",
-        severity: Severity::Error,
-        short: "Unique names check",
-        description: "Two or more listed tools share a name. Clients call tools by name, so all \
-            but one of them are unreachable, and which one is called is undefined.",
-        fix: "Give every tool a distinct name, or stop registering the same tool twice.",
-    },
-    Rule {
-        id: "schema/tool-name",
-        severity: Severity::Error,
-        short: "Tool name validation",
-        description: "Tool names must be non-empty and use only the characters the MCP \
-            specification allows: ASCII letters, digits, `_` and `-` (from protocol 2025-11-25 \
-            on also `.`, at most 128 characters). Other names break clients that map tools to \
-            function names.",
-        fix: "Rename the tool: replace spaces, slashes and other characters by `_` or `-`.",
-    },
-    Rule {
-        id: "schema/tool-description",
-        severity: Severity::Error,
-        short: "Tool description validation",
-        description: "Every tool needs a non-empty string description: it is what a model reads \
-            to decide when and how to call the tool.",
-        fix: "Add a `description` that says what the tool does, when to use it and what it \
-            returns.",
-    },
-    Rule {
-        id: "schema/tool-input-schema",
-        severity: Severity::Error,
-        short: "Input schema validation",
-        description: "A tool's `inputSchema` must be a valid JSON Schema (in the dialect its \
-            `$schema` names, 2020-12 by default) whose root `type` is \"object\". Clients \
-            validate arguments with it and models build calls from it.",
-        fix: "Declare `inputSchema` as `{\"type\": \"object\", \"properties\": {...}}`, use only \
-            valid JSON Schema keywords and type names, and keep every `$ref` inside the schema.",
-    },
-    Rule {
-        id: "schema/tool-annotations",
-        severity: Severity::Error,
-        short: "Annotations validation",
-        description: "The behaviour hints `readOnlyHint`, `destructiveHint`, `idempotentHint` and \
-            `openWorldHint` must be booleans; clients use them to decide whether to ask the user \
-            before a call.",
-        fix: "Send the hints as JSON booleans (`true`/`false`), not strings or numbers, or leave \
-            them out.",
-    },
-];
-
-const ID_SUMMARY: &str = "schema/summary";
-const ID_LIST_TOOLS: &str = "schema/list-tools";
-const ID_UNIQUE: &str = "schema/unique-names";
-const ID_NAME: &str = "schema/tool-name";
-const ID_DESCRIPTION: &str = "schema/tool-description";
-const ID_INPUT_SCHEMA: &str = "schema/tool-input-schema";
-const ID_ANNOTATIONS: &str = "schema/tool-annotations";
+#[cfg(test)]
+#[cfg(test)]
+const ID_SUMMARY: &str = rules::SUMMARY.id;
+#[cfg(test)]
+const ID_LIST_TOOLS: &str = rules::LIST_TOOLS.id;
+#[cfg(test)]
+const ID_UNIQUE: &str = rules::UNIQUE_NAMES.id;
+#[cfg(test)]
+const ID_NAME: &str = rules::TOOL_NAME.id;
+#[cfg(test)]
+const ID_DESCRIPTION: &str = rules::TOOL_DESCRIPTION.id;
+#[cfg(test)]
+const ID_INPUT_SCHEMA: &str = rules::TOOL_INPUT_SCHEMA.id;
+#[cfg(test)]
+const ID_ANNOTATIONS: &str = rules::TOOL_ANNOTATIONS.id;
 
 /// First protocol revision with the SEP-986 tool-name rule (DECISIONS #40).
 const SEP_986_VERSION: &str = "2025-11-25";
@@ -115,7 +51,7 @@ const ANNOTATION_HINTS: &[&str] = &[
 const MAX_SCHEMA_DEPTH: usize = 128;
 
 pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
-    let tools = match super::listed_tools(listing, ID_LIST_TOOLS) {
+    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => return vec![f.actual(listing.as_ref().err().map_or("", String::as_str))],
     };
@@ -134,17 +70,16 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         let problem = schema.and_then(crate::transport::modern::x_mcp_header_problem);
         if problem.is_none() && schema.is_some_and(|s| mentions_x_mcp_header(s, 0)) {
             out.push(
-                Finding::pass(
-                    ID_X_MCP_HEADER,
-                    format!("Tool \"{label}\" has valid x-mcp-header annotations"),
-                )
-                .location(label.clone()),
+                rules::X_MCP_HEADER
+                    .pass(format!(
+                        "Tool \"{label}\" has valid x-mcp-header annotations"
+                    ))
+                    .location(label.clone()),
             );
         }
         if let Some(problem) = problem {
             out.push(
-                Finding::fail(
-                    ID_X_MCP_HEADER,
+                rules::X_MCP_HEADER.fail(
                     format!("Tool \"{label}\" has an invalid x-mcp-header annotation: {problem}"),
                 )
                 .expected("x-mcp-header values that are unique HTTP tokens on top-level string, integer or boolean properties")
@@ -154,10 +89,7 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         }
     }
     if out.iter().all(|f| f.status == Status::Pass) {
-        let summary = Finding::pass(
-            ID_SUMMARY,
-            format!("All {} tools have valid schemas", tools.len()),
-        );
+        let summary = rules::SUMMARY.pass(format!("All {} tools have valid schemas", tools.len()));
         out.insert(0, summary);
     }
     out
@@ -238,13 +170,11 @@ fn duplicates(tools: &[Value]) -> Vec<Finding> {
         .filter_map(|name| {
             let n = counts.get(name).copied().unwrap_or(0);
             (n > 1).then(|| {
-                Finding::fail(
-                    ID_UNIQUE,
-                    format!("Duplicate tool name: \"{name}\" appears {n} times"),
-                )
-                .expected("Unique tool names")
-                .actual(format!("\"{name}\" appears {n} times"))
-                .location(name)
+                rules::UNIQUE_NAMES
+                    .fail(format!("Duplicate tool name: \"{name}\" appears {n} times"))
+                    .expected("Unique tool names")
+                    .actual(format!("\"{name}\" appears {n} times"))
+                    .location(name)
             })
         })
         .collect()
@@ -268,7 +198,8 @@ fn tool_name(tool: &Value, sep986: bool, protocol_version: &str) -> Finding {
                 describe_non_object(other)
             ),
         };
-        let mut f = Finding::fail(ID_NAME, format!("Tool has empty or missing name{why}"))
+        let mut f = rules::TOOL_NAME
+            .fail(format!("Tool has empty or missing name{why}"))
             .expected(format!("Non-empty tool name matching {pattern}"));
         f.actual = raw.cloned();
         return f;
@@ -282,25 +213,27 @@ fn tool_name(tool: &Value, sep986: bool, protocol_version: &str) -> Finding {
         pattern.to_string()
     };
     if !chars_ok {
-        return Finding::fail(
-            ID_NAME,
-            format!("Tool name \"{name}\" contains invalid characters (must match {rule})"),
-        )
-        .expected(format!("Name matching {pattern}"))
-        .actual(name)
-        .location(name);
+        return rules::TOOL_NAME
+            .fail(format!(
+                "Tool name \"{name}\" contains invalid characters (must match {rule})"
+            ))
+            .expected(format!("Name matching {pattern}"))
+            .actual(name)
+            .location(name);
     }
     let len = name.chars().count();
     if sep986 && len > NAME_MAX_LEN_SEP_986 {
-        return Finding::fail(
-            ID_NAME,
-            format!("Tool name \"{name}\" is too long: {len} characters (must match {rule})"),
-        )
-        .expected(format!("Name matching {pattern}"))
-        .actual(name)
-        .location(name);
+        return rules::TOOL_NAME
+            .fail(format!(
+                "Tool name \"{name}\" is too long: {len} characters (must match {rule})"
+            ))
+            .expected(format!("Name matching {pattern}"))
+            .actual(name)
+            .location(name);
     }
-    Finding::pass(ID_NAME, format!("Tool \"{name}\" has valid name")).location(name)
+    rules::TOOL_NAME
+        .pass(format!("Tool \"{name}\" has valid name"))
+        .location(name)
 }
 
 fn describe_non_object(v: &Value) -> &'static str {
@@ -316,27 +249,21 @@ fn describe_non_object(v: &Value) -> &'static str {
 
 fn tool_description(tool: &Value, label: &str) -> Finding {
     match tool.get("description") {
-        None | Some(Value::Null) => Finding::fail(
-            ID_DESCRIPTION,
-            format!("Tool \"{label}\" has no description"),
-        )
-        .expected("Non-empty description")
-        .actual("undefined"),
-        Some(Value::String(s)) if is_blank(s) => Finding::fail(
-            ID_DESCRIPTION,
-            format!("Tool \"{label}\" has empty description"),
-        )
-        .expected("Non-empty description")
-        .actual("\"\""),
+        None | Some(Value::Null) => rules::TOOL_DESCRIPTION
+            .fail(format!("Tool \"{label}\" has no description"))
+            .expected("Non-empty description")
+            .actual("undefined"),
+        Some(Value::String(s)) if is_blank(s) => rules::TOOL_DESCRIPTION
+            .fail(format!("Tool \"{label}\" has empty description"))
+            .expected("Non-empty description")
+            .actual("\"\""),
         Some(Value::String(_)) => {
-            Finding::pass(ID_DESCRIPTION, format!("Tool \"{label}\" has description"))
+            rules::TOOL_DESCRIPTION.pass(format!("Tool \"{label}\" has description"))
         }
-        Some(other) => Finding::fail(
-            ID_DESCRIPTION,
-            format!("Tool \"{label}\" has non-string description"),
-        )
-        .expected("String description")
-        .actual(js_type(other)),
+        Some(other) => rules::TOOL_DESCRIPTION
+            .fail(format!("Tool \"{label}\" has non-string description"))
+            .expected("String description")
+            .actual(js_type(other)),
     }
     .location(label)
 }
@@ -344,23 +271,19 @@ fn tool_description(tool: &Value, label: &str) -> Finding {
 fn tool_input_schema(tool: &Value, label: &str) -> Finding {
     let schema = match tool.get("inputSchema") {
         None => {
-            return Finding::warn(
-                ID_INPUT_SCHEMA,
-                format!("Tool \"{label}\" has no inputSchema"),
-            )
-            .expected("JSON Schema object")
-            .actual("undefined")
-            .location(label)
+            return rules::TOOL_INPUT_SCHEMA
+                .warn(format!("Tool \"{label}\" has no inputSchema"))
+                .expected("JSON Schema object")
+                .actual("undefined")
+                .location(label)
         }
         // An explicit null is as good as absent, but the report shows what was sent.
         Some(Value::Null) => {
-            return Finding::warn(
-                ID_INPUT_SCHEMA,
-                format!("Tool \"{label}\" has no inputSchema (it is null)"),
-            )
-            .expected("JSON Schema object")
-            .actual(Value::Null)
-            .location(label)
+            return rules::TOOL_INPUT_SCHEMA
+                .warn(format!("Tool \"{label}\" has no inputSchema (it is null)"))
+                .expected("JSON Schema object")
+                .actual(Value::Null)
+                .location(label)
         }
         Some(s) => s,
     };
@@ -374,23 +297,21 @@ fn tool_input_schema(tool: &Value, label: &str) -> Finding {
                 describe_non_object(schema)
             )
         };
-        let mut f = Finding::fail(
-            ID_INPUT_SCHEMA,
-            format!("Tool \"{label}\" inputSchema.type must be \"object\"{why}"),
-        )
-        .expected("object")
-        .location(label);
+        let mut f = rules::TOOL_INPUT_SCHEMA
+            .fail(format!(
+                "Tool \"{label}\" inputSchema.type must be \"object\"{why}"
+            ))
+            .expected("object")
+            .location(label);
         f.actual = ty.cloned();
         return f;
     }
     if let Err(e) = validate_schema(schema) {
-        return Finding::fail(
-            ID_INPUT_SCHEMA,
-            format!("Tool \"{label}\" has invalid inputSchema: {e}"),
-        )
-        .expected("Valid JSON Schema")
-        .actual(e)
-        .location(label);
+        return rules::TOOL_INPUT_SCHEMA
+            .fail(format!("Tool \"{label}\" has invalid inputSchema: {e}"))
+            .expected("Valid JSON Schema")
+            .actual(e)
+            .location(label);
     }
     // Defence in depth: the meta-schema already rejects these, but a dialect quirk must not
     // let an unknown type name through.
@@ -406,8 +327,7 @@ fn tool_input_schema(tool: &Value, label: &str) -> Finding {
                 .find(|t| !t.as_str().is_some_and(|s| VALID_TYPES.contains(&s)))
             {
                 let shown = bad.as_str().map_or_else(|| bad.to_string(), str::to_string);
-                return Finding::fail(
-                    ID_INPUT_SCHEMA,
+                return rules::TOOL_INPUT_SCHEMA.fail(
                     format!("Tool \"{label}\" property \"{prop}\" has invalid type: \"{shown}\""),
                 )
                 .expected(
@@ -418,11 +338,9 @@ fn tool_input_schema(tool: &Value, label: &str) -> Finding {
             }
         }
     }
-    Finding::pass(
-        ID_INPUT_SCHEMA,
-        format!("Tool \"{label}\" has valid inputSchema"),
-    )
-    .location(label)
+    rules::TOOL_INPUT_SCHEMA
+        .pass(format!("Tool \"{label}\" has valid inputSchema"))
+        .location(label)
 }
 
 /// Refuses every external `$ref`: schemas are judged offline, so a reference that does not
@@ -536,36 +454,32 @@ pub(crate) fn validate_schema(schema: &Value) -> Result<(), String> {
 
 fn tool_annotations(ann: &Value, label: &str) -> Finding {
     let Some(obj) = ann.as_object() else {
-        return Finding::fail(
-            ID_ANNOTATIONS,
-            format!(
+        return rules::TOOL_ANNOTATIONS
+            .fail(format!(
                 "Tool \"{label}\" annotations should be an object (got {})",
                 describe_non_object(ann)
-            ),
-        )
-        .expected("object")
-        .actual(js_type(ann))
-        .location(label);
+            ))
+            .expected("object")
+            .actual(js_type(ann))
+            .location(label);
     };
     for key in ANNOTATION_HINTS {
         match obj.get(*key) {
             None | Some(Value::Bool(_)) => {}
             Some(other) => {
-                return Finding::fail(
-                    ID_ANNOTATIONS,
-                    format!("Tool \"{label}\" annotation \"{key}\" should be boolean"),
-                )
-                .expected("boolean")
-                .actual(js_type(other))
-                .location(label)
+                return rules::TOOL_ANNOTATIONS
+                    .fail(format!(
+                        "Tool \"{label}\" annotation \"{key}\" should be boolean"
+                    ))
+                    .expected("boolean")
+                    .actual(js_type(other))
+                    .location(label)
             }
         }
     }
-    Finding::pass(
-        ID_ANNOTATIONS,
-        format!("Tool \"{label}\" has valid annotations"),
-    )
-    .location(label)
+    rules::TOOL_ANNOTATIONS
+        .pass(format!("Tool \"{label}\" has valid annotations"))
+        .location(label)
 }
 
 #[cfg(test)]

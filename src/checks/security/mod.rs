@@ -6,69 +6,28 @@ pub mod patterns;
 pub mod poisoning;
 pub mod unicode;
 
-use crate::model::{Finding, Severity};
-use crate::rules::Rule;
+use crate::model::Finding;
 use crate::transport::Listing;
 use serde_json::{json, Map, Value};
+pub mod rules;
+#[cfg(test)]
+use crate::model::Severity;
+pub use rules::RULES;
 
-pub const SUMMARY: &str = "security/summary";
-pub const LIST_TOOLS: &str = "security/list-tools";
-pub const INJECTION: &str = "security/injection-pattern";
-pub const HIDDEN_UNICODE: &str = "security/hidden-unicode";
-pub const SECRET_IN_SCHEMA: &str = "security/secret-in-schema";
-pub const ANNOTATION_MISMATCH: &str = "security/annotation-mismatch";
-
-pub const RULES: &[Rule] = &[
-    Rule {
-        id: SUMMARY,
-        severity: Severity::Error,
-        short: "Security scan summary",
-        description: "One result per run summarising the security scan: how many tools were listed and how many issues the other security rules found. It fails whenever any security finding fails.",
-        fix: "Fix the individual security findings listed with it.",
-    },
-    Rule {
-        id: LIST_TOOLS,
-        severity: Severity::Error,
-        short: "Tool listing for the security scan",
-        description: "The server's tools/list could not be read completely (transport error, JSON-RPC error, or a pagination loop), so no tool could be scanned. A server that hides tools from a scanner hides them from review too.",
-        fix: "Make tools/list answer every page: return a valid `tools` array, end pagination by omitting `nextCursor`, and never repeat a cursor.",
-    },
-    Rule {
-        id: INJECTION,
-        severity: Severity::Error,
-        short: "Prompt injection pattern detected",
-        description: "A tool description or a parameter description (at any depth of the input schema) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these descriptions as instructions, so a poisoned tool can steer an agent without ever being called. The finding quotes the matched text.",
-        fix: "Rewrite the description so it only says what the tool does and what its parameters mean. Remove any instruction addressed to the model, any reference to files or data the tool does not need, and any demand to keep something from the user. If the text came from a dependency or a remote source, treat the server as compromised.",
-    },
-    Rule {
-        id: HIDDEN_UNICODE,
-        severity: Severity::Error,
-        short: "Hidden unicode characters detected",
-        description: "A tool name, tool description or parameter description contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, or Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text). Models read these characters while humans reviewing the tool do not. Valid subdivision flags such as England's are exempt.",
-        fix: "Remove the invisible characters from the text (for tag characters, the decoded payload shows what was hidden). Use ordinary spaces and plain text; if you need a regional flag, use a valid subdivision flag sequence.",
-    },
-    Rule {
-        id: SECRET_IN_SCHEMA,
-        severity: Severity::Error,
-        short: "Schema solicits secrets",
-        description: "A top-level input property is named like a credential (api_key, password, secret, access_token, private_key, token, …). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs.",
-        fix: "Take credentials from the server's own configuration (environment variables, a secrets manager, OAuth) instead of tool arguments, and remove the field from the input schema.",
-    },
-    Rule {
-        id: ANNOTATION_MISMATCH,
-        severity: Severity::Error,
-        short: "Annotation behavior mismatch",
-        description: "The tool declares readOnlyHint: true while its name or description says it changes state (delete, write, update, create, \"cannot be undone\", …). Clients use readOnlyHint to skip confirmation prompts, so a wrong hint lets a destructive call run unreviewed.",
-        fix: "Set readOnlyHint to false (and destructiveHint as appropriate) for tools that modify anything, or correct the description if the tool really is read-only.",
-    },
-];
+pub const SUMMARY: &str = rules::SUMMARY.id;
+pub const LIST_TOOLS: &str = rules::LIST_TOOLS.id;
+#[cfg(test)]
+pub const INJECTION: &str = rules::INJECTION_PATTERN.id;
+pub const HIDDEN_UNICODE: &str = rules::HIDDEN_UNICODE.id;
+pub const SECRET_IN_SCHEMA: &str = rules::SECRET_IN_SCHEMA.id;
+pub const ANNOTATION_MISMATCH: &str = rules::ANNOTATION_MISMATCH.id;
 
 /// Parameter-walk depth guard (security.md §8 step 1).
 const MAX_WALK_DEPTH: usize = 32;
 
 /// Runs the family over one listing (security.md §2, §9).
 pub fn check(listing: &Listing) -> Vec<Finding> {
-    let tools = match super::listed_tools(listing, LIST_TOOLS) {
+    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => return vec![f],
     };
@@ -77,22 +36,16 @@ pub fn check(listing: &Listing) -> Vec<Finding> {
         check_tool(tool, &mut out);
     }
     let summary = if out.is_empty() {
-        Finding::pass(
-            SUMMARY,
-            format!(
-                "Security scan passed: {} tool(s) checked, no issues found",
-                tools.len()
-            ),
-        )
+        rules::SUMMARY.pass(format!(
+            "Security scan passed: {} tool(s) checked, no issues found",
+            tools.len()
+        ))
     } else {
-        Finding::fail(
-            SUMMARY,
-            format!(
-                "Security scan found {} issue(s) in {} tool(s)",
-                out.len(),
-                tools.len()
-            ),
-        )
+        rules::SUMMARY.fail(format!(
+            "Security scan found {} issue(s) in {} tool(s)",
+            out.len(),
+            tools.len()
+        ))
     };
     out.insert(0, summary);
     out
@@ -163,7 +116,8 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
         ),
     };
     out.push(
-        Finding::fail(HIDDEN_UNICODE, message)
+        rules::HIDDEN_UNICODE
+            .fail(message)
             .actual(unicode::occurrences_json(&found))
             .location(location(name, path)),
     );
@@ -189,7 +143,8 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         };
         let actual: Vec<Value> = original.iter().map(|&s| Value::String(quote(s))).collect();
         out.push(
-            Finding::fail(INJECTION, message)
+            rules::INJECTION_PATTERN
+                .fail(message)
                 .actual(actual)
                 .location(location(name, path)),
         );
@@ -225,7 +180,8 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
             .map(|&s| Value::String(quote(s)))
             .collect();
         out.push(
-            Finding::fail(INJECTION, message)
+            rules::INJECTION_PATTERN
+                .fail(message)
                 .actual(actual)
                 .location(location(name, path)),
         );
@@ -248,15 +204,13 @@ fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
         return;
     }
     out.push(
-        Finding::fail(
-            SECRET_IN_SCHEMA,
-            format!(
+        rules::SECRET_IN_SCHEMA
+            .fail(format!(
                 "Tool \"{name}\" schema solicits secrets: {}",
                 hits.join(", ")
-            ),
-        )
-        .actual(hits.clone())
-        .location(name),
+            ))
+            .actual(hits.clone())
+            .location(name),
     );
 }
 
@@ -267,15 +221,13 @@ fn annotation(obj: &Map<String, Value>, name: &str, description: &str, out: &mut
         .is_some_and(|v| *v == Value::Bool(true));
     if read_only && patterns::implies_mutation(&format!("{name} {description}")) {
         out.push(
-            Finding::fail(
-                ANNOTATION_MISMATCH,
-                format!(
+            rules::ANNOTATION_MISMATCH
+                .fail(format!(
                     "Tool \"{name}\" has readOnlyHint=true but name/description implies mutation"
-                ),
-            )
-            .expected("readOnlyHint should be false for destructive operations")
-            .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))
-            .location(name),
+                ))
+                .expected("readOnlyHint should be false for destructive operations")
+                .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))
+                .location(name),
         );
     }
 }

@@ -1,0 +1,62 @@
+//! The security family's rules: every finding of the family is built from one of these
+//! constants; the registry (`crate::rules`) lists [`RULES`].
+
+use crate::model::Severity;
+use crate::rules::types::Rule;
+
+pub const SUMMARY: Rule = Rule {
+    id: "security/summary",
+    severity: Severity::Error,
+    short: "Security scan summary",
+    description: "One result per run summarising the security scan: how many tools were listed and how many issues the other security rules found. It fails whenever any security finding fails.",
+    fix: "Fix the individual security findings listed with it.",
+};
+
+pub const LIST_TOOLS: Rule = Rule {
+    id: "security/list-tools",
+    severity: Severity::Error,
+    short: "Tool listing for the security scan",
+    description: "The server's tools/list could not be read completely (transport error, JSON-RPC error, or a pagination loop), so no tool could be scanned. A server that hides tools from a scanner hides them from review too.",
+    fix: "Make tools/list answer every page: return a valid `tools` array, end pagination by omitting `nextCursor`, and never repeat a cursor.",
+};
+
+pub const INJECTION_PATTERN: Rule = Rule {
+    id: "security/injection-pattern",
+    severity: Severity::Error,
+    short: "Prompt injection pattern detected",
+    description: "A tool description or a parameter description (at any depth of the input schema) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these descriptions as instructions, so a poisoned tool can steer an agent without ever being called. The finding quotes the matched text.",
+    fix: "Rewrite the description so it only says what the tool does and what its parameters mean. Remove any instruction addressed to the model, any reference to files or data the tool does not need, and any demand to keep something from the user. If the text came from a dependency or a remote source, treat the server as compromised.",
+};
+
+pub const HIDDEN_UNICODE: Rule = Rule {
+    id: "security/hidden-unicode",
+    severity: Severity::Error,
+    short: "Hidden unicode characters detected",
+    description: "A tool name, tool description or parameter description contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, or Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text). Models read these characters while humans reviewing the tool do not. Valid subdivision flags such as England's are exempt.",
+    fix: "Remove the invisible characters from the text (for tag characters, the decoded payload shows what was hidden). Use ordinary spaces and plain text; if you need a regional flag, use a valid subdivision flag sequence.",
+};
+
+pub const SECRET_IN_SCHEMA: Rule = Rule {
+    id: "security/secret-in-schema",
+    severity: Severity::Error,
+    short: "Schema solicits secrets",
+    description: "A top-level input property is named like a credential (api_key, password, secret, access_token, private_key, token, …). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs.",
+    fix: "Take credentials from the server's own configuration (environment variables, a secrets manager, OAuth) instead of tool arguments, and remove the field from the input schema.",
+};
+
+pub const ANNOTATION_MISMATCH: Rule = Rule {
+    id: "security/annotation-mismatch",
+    severity: Severity::Error,
+    short: "Annotation behavior mismatch",
+    description: "The tool declares readOnlyHint: true while its name or description says it changes state (delete, write, update, create, \"cannot be undone\", …). Clients use readOnlyHint to skip confirmation prompts, so a wrong hint lets a destructive call run unreviewed.",
+    fix: "Set readOnlyHint to false (and destructiveHint as appropriate) for tools that modify anything, or correct the description if the tool really is read-only.",
+};
+
+pub const RULES: &[Rule] = &[
+    SUMMARY,
+    LIST_TOOLS,
+    INJECTION_PATTERN,
+    HIDDEN_UNICODE,
+    SECRET_IN_SCHEMA,
+    ANNOTATION_MISMATCH,
+];
