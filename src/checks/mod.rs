@@ -2,8 +2,8 @@
 //! call outcomes) into findings; none prints or talks to the server itself.
 
 use crate::model::Finding;
+use crate::observed::Listing;
 use crate::rules::Rule;
-use crate::transport::Listing;
 use serde_json::Value;
 
 pub mod behavioral;

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::protocol::versions::EraChoice;
+
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::INIT_TEMPLATE;
 
@@ -37,7 +39,7 @@ pub struct Config {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Server {
     pub transport: Transport,
-    pub protocol_era: ProtocolEra,
+    pub protocol_era: EraChoice,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -61,31 +63,6 @@ impl Transport {
             Transport::Stdio { .. } => "stdio",
             Transport::Http { .. } => "http",
         }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ProtocolEra {
-    #[default]
-    Auto,
-    Modern,
-    Legacy,
-}
-
-impl ProtocolEra {
-    pub const ALL: [ProtocolEra; 3] = [ProtocolEra::Auto, ProtocolEra::Modern, ProtocolEra::Legacy];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProtocolEra::Auto => "auto",
-            ProtocolEra::Modern => "modern",
-            ProtocolEra::Legacy => "legacy",
-        }
-    }
-
-    /// Exact spelling only (also used for the `--protocol-era` flag).
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.as_str() == s)
     }
 }
 

@@ -10,7 +10,8 @@
 
 use serde_json::{json, Value};
 
-use super::{DriftClass, DriftSeverity, ProtocolEra, DEFAULT_BASELINE};
+use super::{DriftClass, DriftSeverity, DEFAULT_BASELINE};
+use crate::protocol::versions::EraChoice;
 
 pub const CONFIG_SCHEMA_ID: &str =
     "https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json";
@@ -82,8 +83,8 @@ fn string_map(description: &str) -> Value {
 
 /// The schema of `server` shared keys.
 fn protocol_era() -> Value {
-    let mut v = enum_or_placeholder(ProtocolEra::ALL.iter().map(|e| e.as_str()).collect());
-    v["default"] = json!(ProtocolEra::default().as_str());
+    let mut v = enum_or_placeholder(EraChoice::ALL.iter().map(|e| e.as_str()).collect());
+    v["default"] = json!(EraChoice::default().as_str());
     v["description"] = json!(
         "Protocol era: auto (discover first, fall back to the initialize handshake), modern (2026-07-28 stateless) or legacy (initialize handshake)."
     );

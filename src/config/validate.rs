@@ -362,8 +362,8 @@ impl V {
             }
         };
         let protocol_era = match get(m, "protocol_era") {
-            None => ProtocolEra::Auto,
-            Some(Node::Str(s)) => ProtocolEra::parse(s).unwrap_or_else(|| {
+            None => EraChoice::Auto,
+            Some(Node::Str(s)) => EraChoice::parse(s).unwrap_or_else(|| {
                 self.issue(
                     &join(path, "protocol_era"),
                     format!(
@@ -371,7 +371,7 @@ impl V {
                         quote_short(s)
                     ),
                 );
-                ProtocolEra::Auto
+                EraChoice::Auto
             }),
             Some(other) => {
                 self.expected(
@@ -379,7 +379,7 @@ impl V {
                     "\"auto\", \"modern\" or \"legacy\"",
                     other,
                 );
-                ProtocolEra::Auto
+                EraChoice::Auto
             }
         };
 

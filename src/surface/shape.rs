@@ -6,8 +6,8 @@ use super::canonical::MAX_DEPTH;
 use super::json::{js_key_order, js_string_form, to_compact_opt};
 use super::schema_diff::{Change, DriftClass};
 use crate::model::Finding;
+use crate::observed::CallOutcome;
 use crate::surface::json::type_name as type_of;
-use crate::transport::CallOutcome;
 use serde_json::{json, Map, Value};
 
 /// Elements of one array merged into `items`; the rest are ignored.
@@ -528,8 +528,8 @@ pub fn diff_shapes(tool: &str, base: &Value, curr: &Value) -> Vec<Change> {
 mod tests {
     use super::*;
     use crate::model::{Severity, Status};
+    use crate::observed::RpcError;
     use crate::surface::json::to_compact;
-    use crate::transport::RpcError;
 
     fn tool(name: &str, ann: Option<Value>, required: &[&str]) -> Value {
         let mut t = json!({"name": name, "inputSchema": {"type": "object", "required": required}});

@@ -11,8 +11,8 @@ mod jsonpath;
 pub use golden::{golden_text, js_number};
 
 use crate::model::{Finding, Severity};
+use crate::observed::{CallOutcome, Listing};
 use crate::rules::Rule;
-use crate::transport::{CallOutcome, Listing};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

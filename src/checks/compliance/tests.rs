@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::model::Status;
 use serde_json::json;

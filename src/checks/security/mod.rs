@@ -7,8 +7,8 @@ pub mod poisoning;
 pub mod unicode;
 
 use crate::model::{Finding, Severity};
+use crate::observed::Listing;
 use crate::rules::Rule;
-use crate::transport::Listing;
 use serde_json::{json, Map, Value};
 
 pub const SUMMARY: &str = "security/summary";
