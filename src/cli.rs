@@ -482,7 +482,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
 /// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
 /// The summary of a written baseline.
 fn finish_baseline(
-    hello: &crate::transport::ServerHello,
+    hello: &crate::observed::ServerHello,
     lockfile: &crate::surface::lockfile::Lockfile,
     notes: &[crate::surface::shape::SamplingNote],
     path: &str,

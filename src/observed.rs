@@ -208,3 +208,50 @@ pub struct DiscoverAnswer {
     /// The error it got (e.g. 404 + -32601); `None` when it returned a result.
     pub error: Option<RpcError>,
 }
+
+#[cfg(test)]
+mod tests {
+    /// The layering this module exists for: checks and the surface read observations,
+    /// never the client that made them; `observed` and `protocol` sit below everything.
+    #[test]
+    fn checks_and_surface_do_not_import_transport() {
+        fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    rust_files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let rules: [(&str, &[&str]); 4] = [
+            ("checks", &["transport"]),
+            ("surface", &["transport"]),
+            ("protocol", &["transport", "checks", "config"]),
+            ("observed.rs", &["transport", "checks", "config"]),
+        ];
+        for (room, banned) in rules {
+            let mut files = Vec::new();
+            let path = src.join(room);
+            if path.is_dir() {
+                rust_files(&path, &mut files);
+            } else {
+                files.push(path);
+            }
+            for f in files {
+                let text = std::fs::read_to_string(&f).unwrap();
+                for b in banned {
+                    // Built at run time so this file does not match itself.
+                    let needle = format!("crate::{b}");
+                    assert!(
+                        !text.contains(&needle),
+                        "{} refers to {needle}",
+                        f.display()
+                    );
+                }
+            }
+        }
+    }
+}

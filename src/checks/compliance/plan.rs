@@ -209,3 +209,208 @@ impl ModernRecords {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Status;
+    use crate::protocol::envelope::META_PROTOCOL_VERSION;
+
+    fn hello(era: Era, capabilities: Value) -> ServerHello {
+        ServerHello {
+            era,
+            protocol_version: "2026-07-28".into(),
+            server_info: json!({"name": "s", "version": "1"}),
+            capabilities,
+            instructions: None,
+            supported_versions: vec!["2026-07-28".into()],
+            discover: Some(
+                json!({"resultType":"complete","supportedVersions":["2026-07-28"],
+                "capabilities":{},"ttlMs":0,"cacheScope":"private"}),
+            ),
+        }
+    }
+
+    fn header<'a>(req: &'a RawRequest, name: &str) -> Option<&'a str> {
+        req.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn sends(steps: &[Step]) -> Vec<(Probe, &RawRequest)> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Send(p, r) => Some((*p, r)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn legacy_era_plans_nothing() {
+        assert!(plan(&hello(Era::Legacy, json!({})), Wire { http: true }).is_empty());
+    }
+
+    #[test]
+    fn stdio_plan_lists_then_sends_the_three_envelope_probes() {
+        let steps = plan(
+            &hello(Era::Modern, json!({"tools": {}})),
+            Wire { http: false },
+        );
+        assert_eq!(steps[0], Step::List);
+        let s = sends(&steps);
+        let probes: Vec<Probe> = s.iter().map(|(p, _)| *p).collect();
+        assert_eq!(
+            probes,
+            [
+                Probe::UnsupportedVersion,
+                Probe::MetaRequired,
+                Probe::UnknownMethod
+            ]
+        );
+        assert_eq!(steps.len(), 4, "no HTTP-only step over stdio: {steps:#?}");
+        let (_, unsupported) = s[0];
+        assert_eq!(unsupported.method, "server/discover");
+        assert_eq!(
+            unsupported.params["_meta"][META_PROTOCOL_VERSION],
+            PROBE_VERSION
+        );
+        let (_, meta) = s[1];
+        assert_eq!(meta.method, "tools/list");
+        assert!(meta.params["_meta"].get(META_CLIENT_CAPABILITIES).is_none());
+        assert_eq!(meta.params["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
+        let (_, ping) = s[2];
+        assert_eq!(ping.method, "ping");
+        assert!(ping.params["_meta"].get(META_CLIENT_CAPABILITIES).is_some());
+        assert!(s
+            .iter()
+            .all(|(_, r)| r.wait.is_none() && r.tagged_by.is_none()));
+    }
+
+    #[test]
+    fn http_plan_adds_header_verb_and_listen_probes_in_order() {
+        let h = hello(Era::Modern, json!({"tools": {"listChanged": true}}));
+        let steps = plan(&h, Wire { http: true });
+        let kinds: Vec<String> = steps
+            .iter()
+            .map(|s| match s {
+                Step::List => "list".to_string(),
+                Step::Send(p, _) => format!("{p:?}"),
+                Step::Verb(v, _) => format!("{v:?}"),
+                Step::SessionIds => "session-ids".to_string(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "list",
+                "UnsupportedVersion",
+                "MetaRequired",
+                "UnknownMethod",
+                "HeaderMismatch",
+                "HeaderMissingMethod",
+                "Get",
+                "Delete",
+                "session-ids",
+                "Listen"
+            ]
+        );
+        let s = sends(&steps);
+        let find = |p: Probe| s.iter().find(|(q, _)| *q == p).unwrap().1;
+        let unsupported = find(Probe::UnsupportedVersion);
+        assert_eq!(
+            header(unsupported, "MCP-Protocol-Version"),
+            Some(PROBE_VERSION)
+        );
+        assert_eq!(header(unsupported, "Mcp-Method"), Some("server/discover"));
+        // The header names the version in use; the envelope does not.
+        let mismatch = find(Probe::HeaderMismatch);
+        assert_eq!(header(mismatch, "MCP-Protocol-Version"), Some("2026-07-28"));
+        assert_eq!(
+            mismatch.params["_meta"][META_PROTOCOL_VERSION],
+            PROBE_VERSION
+        );
+        let missing = find(Probe::HeaderMissingMethod);
+        assert_eq!(header(missing, "Mcp-Method"), None);
+        assert_eq!(header(missing, "MCP-Protocol-Version"), Some("2026-07-28"));
+        let listen = find(Probe::Listen);
+        assert_eq!(listen.method, "subscriptions/listen");
+        assert_eq!(listen.params["notifications"]["toolsListChanged"], true);
+        assert_eq!(listen.wait, Some(Duration::from_secs(2)));
+        assert_eq!(listen.timeout_msg.as_deref(), Some("no answer within 2 s"));
+        assert_eq!(listen.tagged_by.as_deref(), Some(SUBSCRIPTION_ID));
+        for s in &steps {
+            if let Step::Verb(_, h) = s {
+                assert_eq!(
+                    h,
+                    &vec![("MCP-Protocol-Version".to_string(), "2026-07-28".to_string())]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn records_from_hand_made_outcomes_are_judged_in_family_order() {
+        let h = hello(Era::Modern, json!({"tools": {"listChanged": true}}));
+        let wire = Wire { http: true };
+        let mut r = ModernRecords::new(&h, wire, DiscoverAnswer::default());
+        assert!(r.listen_advertised);
+        let page = json!({"resultType":"complete","ttlMs":1,"cacheScope":"private"});
+        r.listed(vec![page], None);
+        let err = |code: i64, data: Option<Value>, status: u16| {
+            ProbeRecord::new(Some(status), Err(RpcError::protocol(code, "m", data)))
+        };
+        r.probed(
+            Probe::UnsupportedVersion,
+            err(
+                -32022,
+                Some(json!({"supported":["2026-07-28"],"requested":PROBE_VERSION})),
+                400,
+            ),
+        );
+        r.probed(Probe::MetaRequired, err(-32602, None, 400));
+        r.probed(Probe::UnknownMethod, err(-32601, None, 404));
+        r.probed(Probe::HeaderMismatch, err(-32020, None, 400));
+        r.probed(Probe::HeaderMissingMethod, err(-32020, None, 400));
+        r.verb(HttpVerb::Get, Some(Ok(405)));
+        r.verb(HttpVerb::Delete, Some(Ok(405)));
+        r.probed(
+            Probe::Listen,
+            ProbeRecord {
+                status: Some(200),
+                outcome: Err(RpcError::plain("no answer within 2 s")),
+                tagged: Some(json!({"method": "notifications/subscriptions/acknowledged",
+                    "params": {"notifications": {"toolsListChanged": true}}})),
+            },
+        );
+        let fs = super::super::judge(&h, None, Some(&r), Some("2026-07-28"));
+        let got: Vec<(&str, Status)> = fs.iter().map(|f| (f.id.as_str(), f.status)).collect();
+        assert_eq!(
+            got,
+            [
+                ("compliance/handshake", Status::Pass),
+                ("compliance/protocol-version", Status::Pass),
+                ("compliance/server-info", Status::Pass),
+                ("compliance/capabilities", Status::Pass),
+                ("compliance/ping", Status::Skip),
+                ("compliance/discover", Status::Pass),
+                ("compliance/result-type", Status::Pass),
+                ("compliance/cache-hints", Status::Pass),
+                ("compliance/unsupported-version", Status::Pass),
+                ("compliance/meta-required", Status::Pass),
+                ("compliance/unknown-method", Status::Pass),
+                ("compliance/header-validation", Status::Pass),
+                ("compliance/stateless-http", Status::Pass),
+                ("compliance/subscriptions", Status::Pass),
+                ("compliance/expected-protocol-version", Status::Pass),
+            ],
+            "{fs:#?}"
+        );
+        // Without modern records (legacy era) the family is the six classic results.
+        let legacy = super::super::judge(&h, None, None, Some("2026-07-28"));
+        assert_eq!(legacy.len(), 6);
+        assert_eq!(legacy[5].id, "compliance/expected-protocol-version");
+    }
+}
