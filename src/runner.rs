@@ -144,8 +144,9 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         out.extend(checks::latency::judge(&plan, &samples, &policy));
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
-    if cfg.checks.compliance && hello.era == Era::Modern {
-        out.push(checks::compliance::modern::server_messages(
+    if cfg.checks.compliance {
+        out.extend(checks::compliance::run_level(
+            hello,
             &client.chatter(),
             &client.input_requests(),
         ));
@@ -154,18 +155,17 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
 }
 
 /// Execute the modern compliance probe plan (`checks::compliance::plan`) through the
-/// client's raw request and hand back the records; `None` in the legacy era.
+/// client's raw request and hand back the records; `None` when the family plans none
+/// (the legacy era).
 pub async fn modern_records(client: &Client) -> Option<checks::compliance::plan::ModernRecords> {
     use checks::compliance::plan::{self, ModernRecords, Step};
     let hello = client.hello();
-    if hello.era != Era::Modern {
-        return None;
-    }
     let wire = plan::Wire {
         http: client.is_http(),
     };
+    let steps = plan::plan(hello, wire)?;
     let mut records = ModernRecords::new(hello, wire, client.discover_answer());
-    for step in plan::plan(hello, wire) {
+    for step in steps {
         match step {
             Step::List => {
                 let listing = client.list_tools().await;

@@ -7,7 +7,7 @@
 //! the modern rules (modern era only), expected-protocol-version.
 
 use crate::model::{Finding, Severity};
-use crate::observed::{Era, RpcError, ServerHello};
+use crate::observed::{Chatter, Era, RpcError, ServerHello};
 use crate::rules::Rule;
 use serde_json::{Map, Value};
 
@@ -116,6 +116,16 @@ pub fn judge(
         out.push(expected(e, &hello.protocol_version));
     }
     out
+}
+
+/// The run-level results, emitted last (DECISIONS #36): in the modern era,
+/// `compliance/server-messages` over everything the server sent during the whole run
+/// (`input_requests`: the `inputRequests` it asked for); nothing in the legacy era.
+pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value]) -> Vec<Finding> {
+    match hello.era {
+        Era::Modern => vec![modern::server_messages(chatter, input_requests)],
+        Era::Legacy => Vec::new(),
+    }
 }
 
 fn handshake(hello: &ServerHello) -> Finding {

@@ -79,10 +79,11 @@ fn advertises_list_changed(hello: &ServerHello) -> bool {
         == Some(true)
 }
 
-/// The steps for this connection; empty in the legacy era, where the rules do not exist.
-pub fn plan(hello: &ServerHello, wire: Wire) -> Vec<Step> {
+/// The steps for this connection; `None` in the legacy era, where the rules do not exist
+/// (and there are no records to judge).
+pub fn plan(hello: &ServerHello, wire: Wire) -> Option<Vec<Step>> {
     if hello.era != Era::Modern {
-        return Vec::new();
+        return None;
     }
     let version = hello.protocol_version.as_str();
     let mut steps = vec![Step::List];
@@ -137,7 +138,7 @@ pub fn plan(hello: &ServerHello, wire: Wire) -> Vec<Step> {
             steps.push(Step::Send(p, req));
         }
     }
-    steps
+    Some(steps)
 }
 
 /// What the modern compliance rules judge, as the plan's steps recorded it. Fields are
@@ -250,7 +251,10 @@ mod tests {
 
     #[test]
     fn legacy_era_plans_nothing() {
-        assert!(plan(&hello(Era::Legacy, json!({})), Wire { http: true }).is_empty());
+        assert_eq!(
+            plan(&hello(Era::Legacy, json!({})), Wire { http: true }),
+            None
+        );
     }
 
     #[test]
@@ -258,7 +262,8 @@ mod tests {
         let steps = plan(
             &hello(Era::Modern, json!({"tools": {}})),
             Wire { http: false },
-        );
+        )
+        .unwrap();
         assert_eq!(steps[0], Step::List);
         let s = sends(&steps);
         let probes: Vec<Probe> = s.iter().map(|(p, _)| *p).collect();
@@ -292,7 +297,7 @@ mod tests {
     #[test]
     fn http_plan_adds_header_verb_and_listen_probes_in_order() {
         let h = hello(Era::Modern, json!({"tools": {"listChanged": true}}));
-        let steps = plan(&h, Wire { http: true });
+        let steps = plan(&h, Wire { http: true }).unwrap();
         let kinds: Vec<String> = steps
             .iter()
             .map(|s| match s {
