@@ -4,6 +4,8 @@
 //!
 //! Split in two pure halves: `plan` says which calls to make (the lead makes them, strictly
 //! in order, arguments always `{}`), `judge` turns the recorded outcomes into findings.
+//! `plan_for` / `judge_plan` add what the wire allows: over modern HTTP a tool with invalid
+//! `x-mcp-header` annotations is never called, and its probe is reported as a skip.
 
 use crate::model::{Finding, Severity, Status};
 use crate::observed::{CallOutcome, Era, Listing, RpcError};
