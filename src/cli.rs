@@ -1,16 +1,17 @@
 //! Command-line surface (cli.md). `main` returns the exit code: 0 passed, 1 a check
 //! failed, 2 nothing (or not everything) was tested, 130 interrupted.
 
-use crate::config::{self, Loaded, ProtocolEra, Transport};
+use crate::config::{self, Loaded, Transport};
 use crate::model::{Report, ServerSummary};
+use crate::protocol::versions::{effective_era, EraChoice};
 use crate::redact::Redactor;
 use crate::report::pr_comment::{self, PrContext};
 use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
 use crate::transport::http::HttpSpec;
 use crate::transport::stdio::StdioSpec;
-use crate::transport::{Client, ConnectOptions, Endpoint, EraChoice};
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::transport::{Client, ConnectOptions, Endpoint};
+use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,7 +42,7 @@ pub struct Cli {
     pub verbose: bool,
     /// Force a protocol era instead of server.protocol_era
     #[arg(long = "protocol-era", global = true, value_enum)]
-    pub protocol_era: Option<EraArg>,
+    pub protocol_era: Option<EraChoice>,
     /// Post or update the report as a pull-request comment (GitHub Actions)
     #[arg(long = "pr-comment", global = true)]
     pub pr_comment: bool,
@@ -50,13 +51,6 @@ pub struct Cli {
     pub version: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum EraArg {
-    Auto,
-    Modern,
-    Legacy,
 }
 
 #[derive(Subcommand, Debug)]
@@ -175,28 +169,10 @@ fn load_config(cli: &Cli) -> Result<Loaded, u8> {
     }
 }
 
-pub fn era_choice(cli: Option<EraArg>, cfg: &config::Config) -> EraChoice {
-    let chosen = match cli {
-        Some(EraArg::Auto) => EraChoice::Auto,
-        Some(EraArg::Modern) => EraChoice::Modern,
-        Some(EraArg::Legacy) => EraChoice::Legacy,
-        None => match cfg.server.protocol_era {
-            ProtocolEra::Auto => EraChoice::Auto,
-            ProtocolEra::Modern => EraChoice::Modern,
-            ProtocolEra::Legacy => EraChoice::Legacy,
-        },
-    };
+pub fn era_choice(cli: Option<EraChoice>, cfg: &config::Config) -> EraChoice {
+    let chosen = cli.unwrap_or(cfg.server.protocol_era);
     // DECISIONS #33: expecting a legacy version means the legacy handshake.
-    let expects_legacy = cfg
-        .expect
-        .protocol_version
-        .as_deref()
-        .is_some_and(|v| crate::transport::LEGACY_VERSIONS.contains(&v));
-    if chosen == EraChoice::Auto && expects_legacy {
-        EraChoice::Legacy
-    } else {
-        chosen
-    }
+    effective_era(chosen, cfg.expect.protocol_version.as_deref())
 }
 
 pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
@@ -506,7 +482,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
 /// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
 /// The summary of a written baseline.
 fn finish_baseline(
-    hello: &crate::transport::ServerHello,
+    hello: &crate::observed::ServerHello,
     lockfile: &crate::surface::lockfile::Lockfile,
     notes: &[crate::surface::shape::SamplingNote],
     path: &str,

@@ -1,6 +1,7 @@
 //! mcpward: contract tests for MCP servers.
 //!
-//! Layout: `transport` talks to the server, `checks` turn what it said into findings
+//! Layout: `transport` talks to the server and hands what it said out as `observed` types
+//! (`protocol` holds the wire rules both share), `checks` turn those into findings
 //! (`model`), `report` renders findings. Checks never print; reporters see only the model.
 
 pub mod checks;
@@ -9,6 +10,8 @@ pub mod config;
 pub mod drift_run;
 pub mod fsutil;
 pub mod model;
+pub mod observed;
+pub mod protocol;
 pub mod redact;
 pub mod report;
 pub mod rules;

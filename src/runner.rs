@@ -5,7 +5,8 @@
 use crate::checks;
 use crate::config::Config;
 use crate::model::Finding;
-use crate::transport::{Client, Era, Listing};
+use crate::observed::{Era, Listing};
+use crate::transport::Client;
 use serde_json::Map;
 use std::path::Path;
 
@@ -56,18 +57,13 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             Era::Legacy => Some(client.ping().await),
             Era::Modern => None,
         };
-        let mut found =
-            checks::compliance::check(hello, ping.as_ref(), cfg.expect.protocol_version.as_deref());
-        // Modern-era rules go after ping and before the expected-version result.
-        if let Some(obs) = client.modern_observations().await {
-            let at = found
-                .iter()
-                .position(|f| f.id == checks::compliance::rules::EXPECTED_PROTOCOL_VERSION.id)
-                .unwrap_or(found.len());
-            let modern = checks::compliance::modern::check(hello, &obs);
-            found.splice(at..at, modern);
-        }
-        out.extend(found);
+        let modern = modern_records(client).await;
+        out.extend(checks::compliance::judge(
+            hello,
+            ping.as_ref(),
+            modern.as_ref(),
+            cfg.expect.protocol_version.as_deref(),
+        ));
     }
     if cfg.checks.schema {
         (ctx.progress)("Running schema checks...");
@@ -96,32 +92,21 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
-        match checks::errors::plan(tools.get().await) {
+        let listing = tools.get().await;
+        match checks::errors::plan_for(listing, hello.era, client.is_http()) {
             Err(finding) => out.push(finding),
-            Ok(probes) => {
-                let mut recorded = Vec::with_capacity(probes.len());
-                let mut skipped = Vec::new();
-                for probe in probes {
-                    // Modern HTTP: a tool with invalid x-mcp-header is never called (§7.3).
-                    if probe.kind == checks::errors::ProbeKind::InvalidParams {
-                        if let Some(reason) = client.call_blocked_reason(&probe.tool) {
-                            skipped.push(
-                                checks::errors::rules::INVALID_PARAMS
-                                    .skip(reason)
-                                    .location(probe.tool.clone()),
-                            );
-                            continue;
-                        }
-                    }
+            Ok(plan) => {
+                let mut recorded = Vec::with_capacity(plan.calls.len());
+                for probe in &plan.calls {
                     let outcome = client.call_tool(&probe.tool, Map::new()).await;
-                    recorded.push((probe, outcome));
+                    recorded.push((probe.clone(), outcome));
                 }
-                out.extend(checks::errors::judge(
+                out.extend(checks::errors::judge_plan(
+                    &plan,
                     &recorded,
                     &version,
                     cfg.checks.errors.unknown_tool,
                 ));
-                out.extend(skipped);
             }
         }
     }
@@ -144,13 +129,40 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         out.extend(checks::latency::judge(&plan, &samples, lat));
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
-    if cfg.checks.compliance && hello.era == Era::Modern {
-        out.push(checks::compliance::modern::server_messages(
+    if cfg.checks.compliance {
+        out.extend(checks::compliance::run_level(
+            hello,
             &client.chatter(),
             &client.input_requests(),
         ));
     }
     out
+}
+
+/// Execute the modern compliance probe plan (`checks::compliance::plan`) through the
+/// client's raw request and hand back the records; `None` when the family plans none
+/// (the legacy era).
+pub async fn modern_records(client: &Client) -> Option<checks::compliance::plan::ModernRecords> {
+    use checks::compliance::plan::{self, ModernRecords, Step};
+    let hello = client.hello();
+    let wire = plan::Wire {
+        http: client.is_http(),
+    };
+    let steps = plan::plan(hello, wire)?;
+    let mut records = ModernRecords::new(hello, wire, client.discover_answer());
+    for step in steps {
+        match step {
+            Step::List => {
+                let listing = client.list_tools().await;
+                records.listed(client.page_meta(), listing.err());
+            }
+            Step::Send(probe, request) => records.probed(probe, client.raw_request(&request).await),
+            Step::Verb(verb, headers) => records.verb(verb, client.raw_verb(verb, &headers).await),
+            Step::SessionIds => records.session_ids = client.session_ids(),
+        }
+    }
+    records.input_requests = client.input_requests();
+    Some(records)
 }
 
 async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) -> Vec<Finding> {

@@ -186,7 +186,7 @@ async fn auto_against_legacy_server_falls_back_in_place() {
     let tools = c.list_tools().await.unwrap();
     assert_eq!(tools.len(), 3);
     c.ping().await.unwrap();
-    assert!(c.modern_observations().await.is_none());
+    assert!(mcpward::runner::modern_records(&c).await.is_none());
     assert!(c.page_meta().is_empty());
     c.close().await;
     let p = fake.processes();
@@ -306,7 +306,7 @@ async fn modern_server_over_stdio() {
         "server requested client input (elicitation/create) although mcpward declared no client capabilities"
     );
 
-    let obs = c.modern_observations().await.unwrap();
+    let obs = mcpward::runner::modern_records(&c).await.unwrap();
     let findings = rules::check(&h, &obs);
     assert_eq!(findings.len(), 7);
     // The last is compliance/subscriptions: skipped, listChanged is not advertised.
@@ -545,7 +545,7 @@ fn modern_http(session_on_discover: bool) -> Handler {
         if m == "tools/call" {
             let name = b["params"]["name"].as_str().unwrap_or("");
             let sent = req.header("mcp-name").unwrap_or("");
-            if sent != name && sent != mcpward::transport::modern::encode_header_value(name) {
+            if sent != name && sent != mcpward::protocol::headers::encode_header_value(name) {
                 return e(400, -32020, "mcp-name header does not match", Value::Null);
             }
         }
@@ -628,7 +628,7 @@ async fn modern_server_over_http() {
     assert_eq!(e.message, "tool \"broken\" is not called over HTTP because its inputSchema has an invalid x-mcp-header: x-mcp-header \"X\" at #/properties/x is on a property whose type is not string, integer or boolean");
     assert_eq!(c.call_blocked_reason("wetter/ä"), None);
 
-    let obs = c.modern_observations().await.unwrap();
+    let obs = mcpward::runner::modern_records(&c).await.unwrap();
     let findings = rules::check(&h, &obs);
     let got: Vec<(&str, Status)> = findings.iter().map(|f| (f.id.as_str(), f.status)).collect();
     assert_eq!(
@@ -783,7 +783,10 @@ async fn http_probe_outcomes_without_fallback() {
     assert_eq!(c.hello().era, Era::Modern);
     assert_eq!(c.hello().capabilities, json!({}));
     assert_eq!(c.hello().discover, None);
-    let f = rules::discover(c.hello(), &c.modern_observations().await.unwrap());
+    let f = rules::discover(
+        c.hello(),
+        &mcpward::runner::modern_records(&c).await.unwrap(),
+    );
     assert_eq!(f.status, Status::Fail);
     assert_eq!(
         f.message,

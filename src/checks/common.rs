@@ -3,7 +3,7 @@
 
 use crate::model::Finding;
 use crate::rules::types::Rule;
-use crate::transport::Listing;
+use crate::observed::Listing;
 use serde_json::Value;
 
 /// The listed tools, or the family's `<family>/list-tools` failure when listing failed.

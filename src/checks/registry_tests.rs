@@ -10,7 +10,7 @@ use crate::surface::capture::tests::{hello, opts};
 use crate::surface::capture::{capture, CaptureOptions};
 use crate::surface::lockfile::{Loaded, Lockfile};
 use crate::surface::shape::{NoteStatus, SamplingNote};
-use crate::transport::{CallOutcome, Era, Listing, RpcError, ServerHello};
+use crate::observed::{CallOutcome, Era, Listing, RpcError, ServerHello};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 

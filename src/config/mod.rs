@@ -5,7 +5,6 @@
 //! its dot path, defaults apply only inside present objects, and unknown keys become warnings
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
-mod era;
 pub mod lines;
 mod schema;
 mod template;
@@ -23,7 +22,6 @@ use std::path::{Path, PathBuf};
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::init_template;
 
-pub use era::ProtocolEra;
 pub use types::{Checks, Config, Expect, Server, Timeouts, Transport};
 
 /// Each family's config is the family's own type; re-exported under the config's names.

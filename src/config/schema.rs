@@ -10,12 +10,12 @@
 
 use serde_json::{json, Value};
 
-use super::era::ProtocolEra;
 use super::types::{Checks, Timeouts};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::{DriftConfig, OutputDriftConfig, DEFAULT_FAIL_ON};
 use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
+use crate::protocol::versions::EraChoice;
 use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
 
 pub const CONFIG_SCHEMA_ID: &str =
@@ -98,8 +98,8 @@ fn string_map(description: &str) -> Value {
 
 /// The schema of `server` shared keys.
 fn protocol_era() -> Value {
-    let mut v = enum_or_placeholder(ProtocolEra::ALL.iter().map(|e| e.as_str()).collect());
-    v["default"] = json!(ProtocolEra::default().as_str());
+    let mut v = enum_or_placeholder(EraChoice::ALL.iter().map(|e| e.as_str()).collect());
+    v["default"] = json!(EraChoice::default().as_str());
     v["description"] = json!(
         "Protocol era: auto (discover first, fall back to the initialize handshake), modern (2026-07-28 stateless) or legacy (initialize handshake)."
     );

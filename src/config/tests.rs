@@ -1,6 +1,7 @@
 //! config.md §14 edge cases, the URL table of §3.3 and DECISIONS #10/#30/#33/#35.
 
 use super::*;
+use crate::protocol::versions::EraChoice;
 use serde_json::{json, Value};
 
 const MINIMAL: &str = "server: {transport: stdio, command: node}\n";
@@ -107,7 +108,7 @@ fn minimal_stdio_gets_every_default() {
                     args: vec![],
                     env: BTreeMap::new(),
                 },
-                protocol_era: ProtocolEra::Auto,
+                protocol_era: EraChoice::Auto,
             },
             expect: Expect {
                 protocol_version: None
@@ -1303,8 +1304,8 @@ fn errors_accepts_boolean_or_object() {
 // DECISIONS #33
 #[test]
 fn protocol_era_on_both_transports() {
-    assert_eq!(ok(MINIMAL).config.server.protocol_era, ProtocolEra::Auto);
-    for era in ProtocolEra::ALL {
+    assert_eq!(ok(MINIMAL).config.server.protocol_era, EraChoice::Auto);
+    for era in EraChoice::ALL {
         let l = ok(&format!(
             "server: {{transport: stdio, command: node, protocol_era: {}}}\n",
             era.as_str()

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use super::era::ProtocolEra;
 use crate::checks::behavioral::Suite;
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::DriftConfig;
 use crate::checks::errors::ErrorsConfig;
 use crate::checks::latency::LatencyConfig;
+use crate::protocol::versions::EraChoice;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -22,7 +22,7 @@ pub struct Config {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Server {
     pub transport: Transport,
-    pub protocol_era: ProtocolEra,
+    pub protocol_era: EraChoice,
 }
 
 #[derive(Debug, Clone, PartialEq)]

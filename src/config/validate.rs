@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
 
-use super::era::ProtocolEra;
 use super::tree::{fmt_float, join, quote_short, Node};
 use super::types::{Checks, Config, Expect, Server, Timeouts, Transport};
 use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
@@ -15,6 +14,7 @@ use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
 use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::checks::tool_args::ToolArgs;
+use crate::protocol::versions::EraChoice;
 use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
 
 /// ±(2^53 − 1): integers beyond this cannot round-trip through the original's numbers.
@@ -370,8 +370,8 @@ impl V {
             }
         };
         let protocol_era = match get(m, "protocol_era") {
-            None => ProtocolEra::Auto,
-            Some(Node::Str(s)) => ProtocolEra::parse(s).unwrap_or_else(|| {
+            None => EraChoice::Auto,
+            Some(Node::Str(s)) => EraChoice::parse(s).unwrap_or_else(|| {
                 self.issue(
                     &join(path, "protocol_era"),
                     format!(
@@ -379,7 +379,7 @@ impl V {
                         quote_short(s)
                     ),
                 );
-                ProtocolEra::Auto
+                EraChoice::Auto
             }),
             Some(other) => {
                 self.expected(
@@ -387,7 +387,7 @@ impl V {
                     "\"auto\", \"modern\" or \"legacy\"",
                     other,
                 );
-                ProtocolEra::Auto
+                EraChoice::Auto
             }
         };
 

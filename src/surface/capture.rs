@@ -10,7 +10,7 @@ use super::lockfile::{
     AuthContext, Capabilities, Environment, Lockfile, Meta, ProtocolMeta, Target, ToolEntry,
 };
 use super::schema_text::SchemaText;
-use crate::transport::{Era, ServerHello};
+use crate::observed::{Era, ServerHello};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;

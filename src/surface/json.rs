@@ -74,6 +74,16 @@ impl<'de> Deserialize<'de> for Members<'de> {
     }
 }
 
+/// JavaScript `typeof` names, as the original reported them (arrays and null are `object`).
+pub fn js_type(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Null | Value::Array(_) | Value::Object(_) => "object",
+    }
+}
+
 /// ECMAScript Number::toString for a finite double (`1`, `0.5`, `1e+21`, `1e-7`; `-0` is `0`).
 pub fn js_number(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {

@@ -832,8 +832,8 @@ mod tests {
     /// A surface with the awkward cases: index-like names, empty and absent schemas, Unicode,
     /// annotations, an output shape.
     fn varied() -> Lockfile {
+        use crate::observed::{Era, ServerHello};
         use crate::surface::capture::{capture, CaptureOptions};
-        use crate::transport::{Era, ServerHello};
         let tools = vec![
             json!({"name": "b", "description": "B\u{301}", "inputSchema": {"type": "object", "properties": {"10": {}, "2": {"enum": [1.5, -0.0, 1e21]}}, "required": ["2", "10"]}}),
             json!({"name": "10", "inputSchema": {}, "outputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true, "idempotentHint": false}}),

@@ -5,8 +5,8 @@
 use super::canonical::MAX_DEPTH;
 use super::json::{js_key_order, to_compact_opt};
 use super::schema_diff::{Change, DriftClass};
+use crate::observed::CallOutcome;
 use crate::surface::json::type_name as type_of;
-use crate::transport::CallOutcome;
 use serde_json::{json, Map, Value};
 
 /// Elements of one array merged into `items`; the rest are ignored.
@@ -430,8 +430,8 @@ pub fn diff_shapes(tool: &str, base: &Value, curr: &Value) -> Vec<Change> {
 mod tests {
     use super::*;
     use crate::model::{Severity, Status};
+    use crate::observed::RpcError;
     use crate::surface::json::to_compact;
-    use crate::transport::RpcError;
 
     #[test]
     fn sampling_notes_as_findings() {

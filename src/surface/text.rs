@@ -176,6 +176,20 @@ pub fn utf16_len(s: &str) -> usize {
     s.encode_utf16().count()
 }
 
+/// "Empty or whitespace-only" with the ECMAScript `String.prototype.trim` set
+/// (checks-core.md §2): includes U+FEFF, excludes U+0085 and U+200B.
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(is_js_whitespace)
+}
+
+/// The first `max` characters, with `…` when something was cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 /// The first `limit` UTF-16 code units plus the truncation note, or `s` unchanged. Never
 /// splits a character.
 pub fn truncate_for_display(s: &str, limit: usize) -> String {

@@ -1,36 +1,30 @@
-//! The one client interface checks use: connect (era strategy), list, call, ping, close.
+//! The one client interface the runner uses: connect (era strategy), list, call, ping,
+//! close, and one generic raw request for the deliberate probes checks plan.
 
-use super::http::{ExtraHeaders, HttpSpec, HttpWire};
-use super::modern::{self, Handshake};
-use super::rpc::{notification_message, Answer, Chatter, Dispatcher};
-use super::stdio::{StdioSpec, StdioWire};
-use super::{Era, Listing, RpcError, ServerHello, TextListing, LEGACY_VERSIONS};
+use super::conn::{Conn, Endpoint};
+use super::era::{EraState, Handshake};
+use super::legacy;
+use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS};
+use super::modern::{envelope, handshake as modern_handshake};
+use super::rpc::{request_message, Answer};
+use crate::observed::{
+    Chatter, DiscoverAnswer, Era, HttpVerb, Listing, ProbeRecord, RawRequest, RpcError,
+    ServerHello, TextListing,
+};
+use crate::protocol::headers::blocked_call_reason;
+use crate::protocol::versions::{EraChoice, LEGACY_VERSIONS};
 use crate::surface::json::{raw_to_value, RawMembers};
+use crate::surface::text::truncate;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
 /// Fixed per-request limit of the protocol layer for requests not bounded by `call_ms`.
 pub const PROTOCOL_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// How long a `notifications/cancelled` may take to send before it is abandoned.
-const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// Pagination guard (transport.md §4).
 pub const MAX_PAGES: usize = 1000;
-
-pub enum Endpoint {
-    Stdio(StdioSpec),
-    Http(HttpSpec),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EraChoice {
-    Auto,
-    Modern,
-    Legacy,
-}
 
 pub struct ConnectOptions {
     pub endpoint: Endpoint,
@@ -39,34 +33,15 @@ pub struct ConnectOptions {
     pub era: EraChoice,
 }
 
-pub(super) enum Wire {
-    Stdio(Box<StdioWire>),
-    Http(HttpWire),
-}
-
-impl Wire {
-    async fn send(&self, msg: &Value, extra: &Vec<(String, String)>) -> Result<(), RpcError> {
-        match self {
-            Wire::Stdio(w) => w.send(msg),
-            Wire::Http(w) => w.send(msg, extra).await,
-        }
-    }
-    async fn close(&self) {
-        match self {
-            Wire::Stdio(w) => w.close().await,
-            Wire::Http(w) => w.close().await,
-        }
-    }
-}
-
 pub struct Client {
-    pub(super) d: Arc<Dispatcher>,
-    pub(super) wire: Arc<Wire>,
+    conn: Conn,
     hello: ServerHello,
     call_ms: u64,
     closed: tokio::sync::Mutex<bool>,
-    /// Modern-era state (version in use, remembered tool schemas, page metadata, notes).
-    pub(super) m: modern::State,
+    /// The era strategy's state, set by the handshake.
+    era: EraState,
+    /// Lines the library would have printed (the stdio respawn hint).
+    notes: Vec<String>,
 }
 
 /// Why a connection could not be set up; the CLI prints it and exits 2.
@@ -83,14 +58,25 @@ impl std::fmt::Display for ConnectError {
     }
 }
 
+async fn handshake(conn: &Conn, era: EraChoice) -> Handshake {
+    match era {
+        EraChoice::Legacy => match legacy::handshake(conn, LEGACY_VERSIONS[0]).await {
+            Ok(hello) => Handshake::Done(Box::new(hello), EraState::Legacy),
+            Err(e) => Handshake::Fail(e),
+        },
+        EraChoice::Auto | EraChoice::Modern => modern_handshake::handshake(conn, era).await,
+    }
+}
+
 impl Client {
     pub async fn connect(opts: ConnectOptions) -> Result<Client, ConnectError> {
         let mut client = Client::open(&opts)?;
         let budget = Duration::from_millis(opts.connect_ms);
-        let outcome = tokio::time::timeout(budget, client.handshake(opts.era)).await;
+        let outcome = tokio::time::timeout(budget, handshake(&client.conn, opts.era)).await;
         let err = match outcome {
-            Ok(Handshake::Done(hello)) => {
+            Ok(Handshake::Done(hello, era)) => {
                 client.hello = *hello;
+                client.era = era;
                 return Ok(client);
             }
             Ok(Handshake::Respawn { offer, why }) => return client.respawn(&opts, &offer, &why).await,
@@ -112,6 +98,11 @@ impl Client {
         })
     }
 
+    /// stdio `auto` may fall back on a fresh process (§3.2 step 5).
+    fn may_respawn(&self, choice: EraChoice) -> bool {
+        choice == EraChoice::Auto && !self.conn.is_http()
+    }
+
     /// §3.2 step 5: end the probed process, start a fresh one and run the plain legacy
     /// handshake with a fresh `connect_ms` budget. At most once per connection.
     async fn respawn(
@@ -122,15 +113,12 @@ impl Client {
     ) -> Result<Client, ConnectError> {
         self.abort().await;
         let mut client = Client::open(opts)?;
-        for n in self.m.notes() {
-            client.m.add_note(n);
-        }
-        client.m.add_note(format!(
+        client.notes = self.notes.clone();
+        client.notes.push(format!(
             "mcpward: the server/discover probe failed ({why}); restarted the server for the legacy handshake (set server.protocol_era: legacy to skip the probe)"
         ));
         let budget = Duration::from_millis(opts.connect_ms);
-        let err = match tokio::time::timeout(budget, client.legacy_handshake_offering(offer)).await
-        {
+        let err = match tokio::time::timeout(budget, legacy::handshake(&client.conn, offer)).await {
             Ok(Ok(hello)) => {
                 client.hello = hello;
                 return Ok(client);
@@ -147,30 +135,14 @@ impl Client {
         })
     }
 
-    /// Start the endpoint (spawn / HTTP client) with a fresh dispatcher; no message sent.
+    /// Start the endpoint with a fresh dispatcher; no message sent.
     fn open(opts: &ConnectOptions) -> Result<Client, ConnectError> {
-        let (d, mut replies) = Dispatcher::new();
-        let wire = match &opts.endpoint {
-            Endpoint::Stdio(spec) => {
-                StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w)))
-            }
-            Endpoint::Http(spec) => HttpWire::new(spec, d.clone()).map(Wire::Http),
-        }
-        .map_err(|message| ConnectError {
+        let conn = Conn::open(&opts.endpoint).map_err(|message| ConnectError {
             message,
             server_stderr: String::new(),
         })?;
-        let wire = Arc::new(wire);
-        // Answers to server→client requests go out on the same wire.
-        let w2 = wire.clone();
-        tokio::spawn(async move {
-            while let Some(reply) = replies.recv().await {
-                let _ = w2.send(&reply, &Vec::new()).await;
-            }
-        });
         Ok(Client {
-            d,
-            wire,
+            conn,
             hello: ServerHello {
                 era: Era::Legacy,
                 protocol_version: String::new(),
@@ -182,79 +154,8 @@ impl Client {
             },
             call_ms: opts.call_ms,
             closed: tokio::sync::Mutex::new(false),
-            m: modern::State::default(),
-        })
-    }
-
-    async fn handshake(&self, era: EraChoice) -> Handshake {
-        match era {
-            EraChoice::Legacy => match self.legacy_handshake().await {
-                Ok(hello) => Handshake::Done(Box::new(hello)),
-                Err(e) => Handshake::Fail(e),
-            },
-            EraChoice::Auto | EraChoice::Modern => self.era_handshake(era).await,
-        }
-    }
-
-    async fn legacy_handshake(&self) -> Result<ServerHello, String> {
-        self.legacy_handshake_offering(LEGACY_VERSIONS[0]).await
-    }
-
-    pub(super) async fn legacy_handshake_offering(
-        &self,
-        offer: &str,
-    ) -> Result<ServerHello, String> {
-        let params = json!({
-            "protocolVersion": offer,
-            "capabilities": {},
-            "clientInfo": {"name": "mcpward", "version": crate::VERSION},
-        });
-        let result = self
-            .request(
-                "initialize",
-                Some(params),
-                Duration::from_secs(u64::MAX / 4),
-                None,
-            )
-            .await
-            .map_err(|e| format!("initialize failed: {e}"))?;
-        let Value::Object(obj) = result else {
-            return Err(format!(
-                "initialize result is not an object: {}",
-                short(&result)
-            ));
-        };
-        let version = match obj.get("protocolVersion") {
-            Some(Value::String(v)) => v.clone(),
-            other => {
-                return Err(format!(
-                    "initialize result has no protocolVersion string (got {})",
-                    other.map(short).unwrap_or_else(|| "nothing".into())
-                ))
-            }
-        };
-        if !LEGACY_VERSIONS.contains(&version.as_str()) {
-            return Err(format!(
-                "Server's protocol version is not supported: {version}"
-            ));
-        }
-        if let Wire::Http(w) = &*self.wire {
-            w.set_protocol_version(&version);
-        }
-        self.notify("notifications/initialized", None)
-            .await
-            .map_err(|e| format!("notifications/initialized failed: {e}"))?;
-        if let Wire::Http(w) = &*self.wire {
-            w.open_event_stream();
-        }
-        Ok(ServerHello {
-            era: Era::Legacy,
-            protocol_version: version,
-            server_info: obj.get("serverInfo").cloned().unwrap_or(Value::Null),
-            capabilities: obj.get("capabilities").cloned().unwrap_or(Value::Null),
-            instructions: obj.get("instructions").cloned(),
-            supported_versions: Vec::new(),
-            discover: None,
+            era: EraState::Legacy,
+            notes: Vec::new(),
         })
     }
 
@@ -266,106 +167,155 @@ impl Client {
         self.call_ms
     }
 
-    async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RpcError> {
-        self.wire
-            .send(&notification_message(method, params), &Vec::new())
-            .await
+    pub fn is_http(&self) -> bool {
+        self.conn.is_http()
     }
 
-    /// One request with its own deadline; a progress notification for it restarts the
-    /// deadline (DECISIONS #32). `timeout_msg` replaces the protocol-layer -32001 error.
-    pub(super) async fn request(
+    /// The message and HTTP headers of one normal request for the current era.
+    fn shape(
         &self,
+        id: u64,
         method: &str,
         params: Option<Value>,
-        timeout: Duration,
-        timeout_msg: Option<String>,
-    ) -> Result<Value, RpcError> {
-        self.request_as(method, params, None, timeout, timeout_msg)
-            .await
-            .1
+    ) -> (Value, Vec<(String, String)>) {
+        match &self.era {
+            EraState::Modern(s) => envelope::shape(s, self.is_http(), id, method, params),
+            EraState::Legacy => (request_message(id, method, params), Vec::new()),
+        }
     }
 
-    /// `request` that also returns the id used. `raw`: send `params` as given with exactly
-    /// these HTTP headers (compliance probes); `None`: shaped for the era (modern envelope
-    /// and headers).
-    pub(super) async fn request_as(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        raw: Option<ExtraHeaders>,
-        timeout: Duration,
-        timeout_msg: Option<String>,
-    ) -> (Option<u64>, Result<Value, RpcError>) {
-        let (id, r) = self
-            .exchange(method, params, raw, timeout, timeout_msg, false)
-            .await;
-        (id, r.map(Answer::into_value))
-    }
-
-    /// `request` whose result stays text (see `Dispatcher::register`).
-    pub(super) async fn request_text(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        timeout: Duration,
-    ) -> Result<Box<RawValue>, RpcError> {
-        self.exchange(method, params, None, timeout, None, true)
-            .await
-            .1
-            .map(Answer::into_raw)
+    /// No `notifications/cancelled` over HTTP in the modern era (§7.5).
+    fn may_send_cancel(&self) -> bool {
+        !(self.era.modern().is_some() && self.is_http())
     }
 
     async fn exchange(
         &self,
         method: &str,
         params: Option<Value>,
-        raw: Option<ExtraHeaders>,
         timeout: Duration,
         timeout_msg: Option<String>,
         text_result: bool,
-    ) -> (Option<u64>, Result<Answer, RpcError>) {
-        if self.d.is_closed() {
-            return (None, Err(RpcError::not_connected()));
-        }
-        let id = self.d.next_id();
-        let (msg, extra) = self.shape(id, method, params, raw);
-        let (rx, progress) = self.d.register(id, text_result);
-        let exchange = async {
-            self.wire.send(&msg, &extra).await?;
-            rx.await.unwrap_or_else(|_| Err(RpcError::closed()))
+    ) -> Result<Answer, RpcError> {
+        self.conn
+            .exchange(
+                |id| self.shape(id, method, params),
+                timeout,
+                timeout_msg,
+                text_result,
+                self.may_send_cancel(),
+            )
+            .await
+            .1
+    }
+
+    /// One normal request with its own deadline (see `Conn::exchange`).
+    async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+        timeout_msg: Option<String>,
+    ) -> Result<Value, RpcError> {
+        self.exchange(method, params, timeout, timeout_msg, false)
+            .await
+            .map(Answer::into_value)
+    }
+
+    /// `request` whose result stays text (see `Dispatcher::register`).
+    async fn request_text(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) -> Result<Box<RawValue>, RpcError> {
+        self.exchange(method, params, timeout, None, true)
+            .await
+            .map(Answer::into_raw)
+    }
+
+    /// A request a check planned, sent exactly as written (no era envelope or headers
+    /// added; headers only over HTTP), and what came back.
+    pub async fn raw_request(&self, req: &RawRequest) -> ProbeRecord {
+        let headers = if self.is_http() {
+            req.headers.clone()
+        } else {
+            Vec::new()
         };
-        tokio::pin!(exchange);
-        let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
-        let mut deadline = Instant::now().checked_add(timeout).unwrap_or(far);
-        loop {
-            tokio::select! {
-                r = &mut exchange => {
-                    self.d.forget(id);
-                    return (Some(id), r);
-                }
-                _ = tokio::time::sleep_until(deadline) => {
-                    self.d.forget(id);
-                    let reason = timeout_msg.clone().unwrap_or_else(|| "Request timed out".into());
-                    if self.may_send_cancel() {
-                        // Best effort, bounded: a server that stopped answering must not turn
-                        // a call timeout into the whole run's deadline.
-                        let cancel = self.notify(
-                            "notifications/cancelled",
-                            Some(json!({"requestId": id, "reason": reason})),
-                        );
-                        let _ = tokio::time::timeout(CANCEL_GRACE, cancel).await;
-                    }
-                    return (Some(id), Err(match timeout_msg {
-                        Some(m) => RpcError::plain(m),
-                        None => RpcError::request_timeout(),
-                    }));
-                }
-                _ = progress.notified() => {
-                    deadline = Instant::now().checked_add(timeout).unwrap_or(far);
-                }
-            }
+        let seen = req
+            .tagged_by
+            .as_ref()
+            .map(|_| self.conn.d.chatter().notifications.len());
+        let (id, outcome) = self
+            .conn
+            .exchange(
+                |id| {
+                    (
+                        request_message(id, &req.method, Some(req.params.clone())),
+                        headers,
+                    )
+                },
+                req.wait.unwrap_or(PROTOCOL_TIMEOUT),
+                req.timeout_msg.clone(),
+                false,
+                self.may_send_cancel(),
+            )
+            .await;
+        let outcome = outcome.map(Answer::into_value);
+        let tagged = match (&req.tagged_by, seen, id) {
+            (Some(pointer), Some(seen), Some(id)) => self
+                .conn
+                .d
+                .chatter()
+                .notifications
+                .into_iter()
+                .skip(seen)
+                .find(|n| n.pointer(pointer).and_then(Value::as_u64) == Some(id)),
+            _ => None,
+        };
+        ProbeRecord {
+            status: self.conn.status_of(id),
+            outcome,
+            tagged,
         }
+    }
+
+    /// HTTP: a bare GET or DELETE on the endpoint with these headers: the status, or the
+    /// transport error. `None` on stdio.
+    pub async fn raw_verb(
+        &self,
+        verb: HttpVerb,
+        headers: &[(String, String)],
+    ) -> Option<Result<u16, String>> {
+        let w = self.conn.http()?;
+        let method = match verb {
+            HttpVerb::Get => reqwest::Method::GET,
+            HttpVerb::Delete => reqwest::Method::DELETE,
+        };
+        Some(w.probe_method(method, &headers.to_vec()).await)
+    }
+
+    /// HTTP: the `Mcp-Session-Id` values on responses to stateless requests so far
+    /// (consecutive repeats once).
+    pub fn session_ids(&self) -> Vec<String> {
+        let Some(w) = self.conn.http() else {
+            return Vec::new();
+        };
+        let mut ids: Vec<String> = w
+            .exchanges()
+            .into_iter()
+            .filter_map(|e| e.session_id)
+            .collect();
+        ids.dedup();
+        ids
+    }
+
+    /// How the connect-time `server/discover` was answered (modern era; default otherwise).
+    pub fn discover_answer(&self) -> DiscoverAnswer {
+        self.era
+            .modern()
+            .map(|s| s.discover.clone())
+            .unwrap_or_default()
     }
 
     pub async fn ping(&self) -> Result<(), RpcError> {
@@ -390,8 +340,11 @@ impl Client {
     /// `baseline` and `diff` parse one tool at a time, so a 10,000-tool surface is never
     /// held as one tree.
     pub async fn list_tools_text(&self) -> TextListing {
+        let modern = self.era.modern();
         let mut tools: Vec<Box<RawValue>> = Vec::new();
-        self.m.begin_listing();
+        if let Some(m) = modern {
+            m.begin_listing();
+        }
         let mut seen = std::collections::HashSet::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
@@ -416,7 +369,9 @@ impl Client {
                     rest.insert(k.clone(), raw_to_value(v));
                 }
             }
-            self.m.on_page(&rest)?;
+            if let Some(m) = modern {
+                m.on_page(&rest)?;
+            }
             match page_tools {
                 Some(t) => match serde_json::from_str::<Vec<Box<RawValue>>>(t.get()) {
                     Ok(items) => tools.extend(items),
@@ -431,7 +386,9 @@ impl Client {
             }
             match rest.get("nextCursor") {
                 None => {
-                    self.m.remember_tools(tools.iter().map(|t| raw_to_value(t)));
+                    if let Some(m) = modern {
+                        m.remember_tools(tools.iter().map(|t| raw_to_value(t)));
+                    }
                     return Ok(tools);
                 }
                 Some(Value::String(c)) => {
@@ -471,25 +428,106 @@ impl Client {
         }
     }
 
+    /// `tools/call`: legacy as is; modern with `resultType` handling and MRTR retries
+    /// within the one `call_ms` budget (§10.3).
+    async fn tools_call(
+        &self,
+        params: Value,
+        timeout: Duration,
+        timeout_msg: String,
+    ) -> Result<Value, RpcError> {
+        let Some(state) = self.era.modern() else {
+            return self
+                .request("tools/call", Some(params), timeout, Some(timeout_msg))
+                .await;
+        };
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if let Some(reason) = self.call_blocked_reason(&name) {
+            return Err(RpcError::plain(reason));
+        }
+        let start = Instant::now();
+        let mut p = params;
+        for _ in 0..MAX_MRTR_ATTEMPTS {
+            let left = timeout.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                return Err(RpcError::plain(timeout_msg));
+            }
+            let r = self
+                .request(
+                    "tools/call",
+                    Some(p.clone()),
+                    left,
+                    Some(timeout_msg.clone()),
+                )
+                .await?;
+            match classify_call_result(&r) {
+                CallStep::Complete => return Ok(r),
+                CallStep::Retry(s) => {
+                    if let Value::Object(o) = &mut p {
+                        o.insert("requestState".into(), s);
+                    }
+                }
+                CallStep::InputRequests(methods) => {
+                    state.record_input_requests(
+                        r.get("inputRequests").cloned().unwrap_or(Value::Null),
+                    );
+                    return Err(RpcError::plain(format!(
+                        "server requested client input ({}) although mcpward declared no client capabilities",
+                        methods.join(", ")
+                    )));
+                }
+                CallStep::Invalid(msg) => return Err(RpcError::plain(msg)),
+            }
+        }
+        Err(RpcError::plain(format!(
+            "tool call \"{name}\" still required input after {MAX_MRTR_ATTEMPTS} attempts"
+        )))
+    }
+
+    /// Modern HTTP never calls a tool whose `x-mcp-header` annotations are invalid
+    /// (§7.3); the reason, naming the broken constraint. `None` elsewhere.
+    pub fn call_blocked_reason(&self, tool: &str) -> Option<String> {
+        let state = self.era.modern().filter(|_| self.is_http())?;
+        blocked_call_reason(tool, &state.schema_of(tool)?)
+    }
+
+    /// Every `inputRequests` a server sent so far (modern era), for
+    /// `compliance/server-messages`.
+    pub fn input_requests(&self) -> Vec<Value> {
+        self.era
+            .modern()
+            .map(|s| s.input_requests())
+            .unwrap_or_default()
+    }
+
+    /// Lines the library would have printed (e.g. the stdio respawn hint); the CLI shows
+    /// them on stderr.
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    /// `{resultType?, ttlMs?, cacheScope?}` of each page of the last modern listing
+    /// (empty in the legacy era).
+    pub fn page_meta(&self) -> Vec<Value> {
+        self.era.modern().map(|s| s.page_meta()).unwrap_or_default()
+    }
+
     pub fn chatter(&self) -> Chatter {
-        self.d.chatter()
+        self.conn.d.chatter()
     }
 
     pub fn stderr_tail(&self) -> String {
-        match &*self.wire {
-            Wire::Stdio(w) => w.stderr_tail(),
-            Wire::Http(_) => String::new(),
-        }
+        self.conn.stderr_tail()
     }
 
     async fn abort(&self) {
         let mut done = self.closed.lock().await;
         if !*done {
-            match &*self.wire {
-                Wire::Stdio(w) => w.abort().await,
-                Wire::Http(w) => w.close().await,
-            }
-            self.d.close_all();
+            self.conn.abort().await;
             *done = true;
         }
     }
@@ -500,12 +538,11 @@ impl Client {
         if *done {
             return;
         }
-        self.wire.close().await;
-        self.d.close_all();
+        self.conn.close().await;
         *done = true;
     }
 }
 
 fn short(v: &Value) -> String {
-    super::rpc::truncate(&v.to_string(), 200)
+    truncate(&v.to_string(), 200)
 }

@@ -1,9 +1,10 @@
 //! Streamable HTTP wire: every client message is a POST; answers come back as JSON or as
 //! an SSE stream; a broken SSE stream is resumed with GET + Last-Event-ID.
 
-use super::rpc::{truncate, Dispatcher};
+use super::rpc::Dispatcher;
 use super::sse;
-use super::RpcError;
+use crate::observed::RpcError;
+use crate::surface::text::truncate;
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use serde_json::Value;

@@ -1,7 +1,8 @@
 //! JSON-RPC 2.0 plumbing shared by both wires: request ids, the pending-response table,
 //! and dispatch of everything the server sends (responses, notifications, requests).
 
-use super::RpcError;
+use crate::observed::{Chatter, RpcError};
+use crate::surface::text::truncate;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -54,19 +55,6 @@ struct Envelope<'a> {
     result: Option<&'a RawValue>,
     #[serde(borrow)]
     error: Option<&'a RawValue>,
-}
-
-/// What the server sent besides responses: kept for diagnostics and compliance checks.
-#[derive(Debug, Default, Clone)]
-pub struct Chatter {
-    pub notifications: Vec<Value>,
-    pub server_requests: Vec<Value>,
-    /// Lines on stdout that were not JSON-RPC messages (first few, truncated).
-    pub stray: Vec<String>,
-    pub stray_count: usize,
-    /// Modern HTTP: JSON-RPC error bodies whose `id` was missing or `null` (adopted by the
-    /// POST they answered; recorded for `compliance/server-messages`).
-    pub orphan_errors: Vec<Value>,
 }
 
 pub struct Dispatcher {
@@ -359,14 +347,6 @@ pub fn protocol_error(err: &Value) -> RpcError {
             "Malformed JSON-RPC error from server: {}",
             truncate(&err.to_string(), 300)
         )),
-    }
-}
-
-/// The first `max` characters, with `…` when something was cut.
-pub fn truncate(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::procs;
 use super::rpc::Dispatcher;
-use super::RpcError;
+use crate::observed::RpcError;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::process::Stdio;

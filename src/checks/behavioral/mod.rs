@@ -13,8 +13,8 @@ pub use config::{CaseExpect, Suite, SuiteCase};
 pub use golden::{golden_text, js_number};
 
 use crate::model::Finding;
+use crate::observed::{CallOutcome, Listing};
 use crate::rules::types::Rule;
-use crate::transport::{CallOutcome, Listing};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

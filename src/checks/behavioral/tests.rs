@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::Status;
-use crate::transport::RpcError;
+use crate::observed::RpcError;
 use serde_json::json;
 
 fn text_result(t: &str) -> Value {

@@ -7,8 +7,8 @@
 //! every pair whose score reaches the threshold; 10,000 tools take milliseconds.
 
 use crate::model::{Finding, Severity, Status};
+use crate::observed::Listing;
 use crate::surface::json::utf16_cmp;
-use crate::transport::Listing;
 use regex::Regex;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
@@ -165,7 +165,7 @@ impl Profile {
     fn new(tool: &Value) -> Option<Profile> {
         let desc = tool.get("description").and_then(Value::as_str)?;
         // ECMAScript `String#trim` set (collision.md §3.3).
-        if super::schema::is_blank(desc) {
+        if crate::surface::text::is_blank(desc) {
             return None;
         }
         let normalized = normalize(desc);

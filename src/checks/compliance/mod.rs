@@ -1,15 +1,20 @@
-//! Compliance family (checks-core.md §3): judges the handshake data and one `ping`.
+//! Compliance family (checks-core.md §3): judges the handshake data, one `ping` and, in the
+//! 2026-07-28 era, the records of the deliberate probes `plan` asks for (`modern` judges
+//! them).
 //!
-//! Pure: the lead sends the ping and hands us its outcome. Emission order is fixed:
-//! handshake, protocol-version, server-info, capabilities, ping, expected-protocol-version.
+//! Pure: the runner sends the ping and executes the probe plan, and hands us what came back.
+//! Emission order is fixed: handshake, protocol-version, server-info, capabilities, ping,
+//! the modern rules (modern era only), expected-protocol-version.
 
 use crate::model::{Finding, Severity};
-use crate::transport::{Era, RpcError, ServerHello};
+use crate::observed::{Chatter, Era, RpcError, ServerHello};
 use serde_json::{Map, Value};
 
-use super::schema::{is_blank, js_type};
+use crate::surface::json::js_type;
+use crate::surface::text::is_blank;
 
 pub mod modern;
+pub mod plan;
 pub mod rules;
 pub use rules::RULES;
 
@@ -28,9 +33,22 @@ const ID_EXPECTED: &str = rules::EXPECTED_PROTOCOL_VERSION.id;
 
 /// `ping`: `None` means it was not sent (the modern era has no ping). `expected_version`:
 /// `expect.protocol_version`; absent or empty means no expected-protocol-version result.
+/// Without modern records: see [`judge`].
 pub fn check(
     hello: &ServerHello,
     ping: Option<&Result<(), RpcError>>,
+    expected_version: Option<&str>,
+) -> Vec<Finding> {
+    judge(hello, ping, None, expected_version)
+}
+
+/// Every compliance result in order. `modern`: the records of the modern probe plan
+/// ([`plan::plan`]; `None` in the legacy era), judged after ping and before the expected
+/// version.
+pub fn judge(
+    hello: &ServerHello,
+    ping: Option<&Result<(), RpcError>>,
+    modern: Option<&plan::ModernRecords>,
     expected_version: Option<&str>,
 ) -> Vec<Finding> {
     let mut out = vec![
@@ -40,10 +58,23 @@ pub fn check(
         capabilities(&hello.capabilities),
         ping_result(hello, ping),
     ];
+    if let Some(records) = modern {
+        out.extend(modern::check(hello, records));
+    }
     if let Some(e) = expected_version.filter(|e| !e.is_empty()) {
         out.push(expected(e, &hello.protocol_version));
     }
     out
+}
+
+/// The run-level results, emitted last (DECISIONS #36): in the modern era,
+/// `compliance/server-messages` over everything the server sent during the whole run
+/// (`input_requests`: the `inputRequests` it asked for); nothing in the legacy era.
+pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value]) -> Vec<Finding> {
+    match hello.era {
+        Era::Modern => vec![modern::server_messages(chatter, input_requests)],
+        Era::Legacy => Vec::new(),
+    }
 }
 
 fn handshake(hello: &ServerHello) -> Finding {

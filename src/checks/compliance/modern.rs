@@ -1,23 +1,23 @@
 //! Compliance rules that exist only in the stateless 2026-07-28 era
 //! (protocol-2026-07-28.md §12.2). Pure: they judge the connect-time discover result
-//! (`ServerHello`) and the probe outcomes the client recorded (`ModernObservations`,
-//! gathered by `Client::modern_observations`, which is `None` in the legacy era).
+//! (`ServerHello`) and the records of the probes `plan.rs` asked for (`ModernRecords`,
+//! which do not exist in the legacy era).
 //! `compliance/header-validation` and `compliance/stateless-http` exist only over HTTP.
 
+use super::plan::{ModernRecords, PROBE_VERSION};
 #[cfg(test)]
 use super::rules::RULES;
 use crate::model::Finding;
 #[cfg(test)]
 use crate::model::Severity;
-use crate::transport::modern::PROBE_VERSION;
-use crate::transport::{ModernObservations, ProbeRecord, RpcError, ServerHello};
+use crate::observed::{ProbeRecord, RpcError, ServerHello};
 use serde_json::{json, Value};
 
 const MAX_LISTED: usize = 5;
 
 /// All modern-era compliance results, in the §12.2 order (the HTTP-only rules only over
 /// HTTP).
-pub fn check(hello: &ServerHello, obs: &ModernObservations) -> Vec<Finding> {
+pub fn check(hello: &ServerHello, obs: &ModernRecords) -> Vec<Finding> {
     let mut out = vec![
         discover(hello, obs),
         result_type(hello, obs),
@@ -38,7 +38,7 @@ const ID_SUBSCRIPTIONS: &str = "compliance/subscriptions";
 
 /// §12.2 `compliance/subscriptions`: only when discover advertised `tools.listChanged`,
 /// the first message for a `subscriptions/listen` must be its acknowledgment.
-pub fn subscriptions(obs: &ModernObservations) -> Finding {
+pub fn subscriptions(obs: &ModernRecords) -> Finding {
     let Some(p) = obs.listen.as_ref().filter(|_| obs.listen_advertised) else {
         return Finding::skip(
             ID_SUBSCRIPTIONS,
@@ -56,7 +56,7 @@ pub fn subscriptions(obs: &ModernObservations) -> Finding {
             .actual(e.to_string());
         }
     }
-    let Some(first) = &p.first else {
+    let Some(first) = &p.tagged else {
         let got = match &p.outcome {
             Ok(_) => "a response without any acknowledgment".to_string(),
             Err(e) => e.to_string(),
@@ -133,10 +133,7 @@ fn probe_actual(rec: &ProbeRecord) -> Value {
 }
 
 /// The results §12 judges for resultType and cache hints: discover, then each page.
-fn judged_results<'a>(
-    hello: &'a ServerHello,
-    obs: &'a ModernObservations,
-) -> Vec<(String, &'a Value)> {
+fn judged_results<'a>(hello: &'a ServerHello, obs: &'a ModernRecords) -> Vec<(String, &'a Value)> {
     let mut out = Vec::new();
     if let Some(d) = &hello.discover {
         out.push(("server/discover".to_string(), d));
@@ -147,7 +144,7 @@ fn judged_results<'a>(
     out
 }
 
-fn no_results(id: &str, obs: &ModernObservations) -> Finding {
+fn no_results(id: &str, obs: &ModernRecords) -> Finding {
     let why = obs
         .listing_error
         .as_deref()
@@ -159,7 +156,7 @@ fn no_results(id: &str, obs: &ModernObservations) -> Finding {
     )
 }
 
-pub fn discover(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+pub fn discover(hello: &ServerHello, obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/discover";
     let Some(d) = &hello.discover else {
         let msg = match (&obs.discover_error, obs.discover_status) {
@@ -251,7 +248,7 @@ pub fn discover(hello: &ServerHello, obs: &ModernObservations) -> Finding {
     )
 }
 
-pub fn result_type(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+pub fn result_type(hello: &ServerHello, obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/result-type";
     let results = judged_results(hello, obs);
     if results.is_empty() {
@@ -290,7 +287,7 @@ pub fn result_type(hello: &ServerHello, obs: &ModernObservations) -> Finding {
     }
 }
 
-pub fn cache_hints(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+pub fn cache_hints(hello: &ServerHello, obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/cache-hints";
     let results = judged_results(hello, obs);
     if results.is_empty() {
@@ -389,7 +386,7 @@ fn not_probed(id: &str) -> Finding {
     Finding::skip(id, "The probe was not run")
 }
 
-pub fn unsupported_version(hello: &ServerHello, obs: &ModernObservations) -> Finding {
+pub fn unsupported_version(hello: &ServerHello, obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/unsupported-version";
     let Some(rec) = &obs.unsupported_version else {
         return not_probed(ID);
@@ -448,7 +445,7 @@ pub fn unsupported_version(hello: &ServerHello, obs: &ModernObservations) -> Fin
     )
 }
 
-pub fn meta_required(obs: &ModernObservations) -> Finding {
+pub fn meta_required(obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/meta-required";
     let Some(rec) = &obs.meta_required else {
         return not_probed(ID);
@@ -460,7 +457,7 @@ pub fn meta_required(obs: &ModernObservations) -> Finding {
     }
 }
 
-pub fn unknown_method(obs: &ModernObservations) -> Finding {
+pub fn unknown_method(obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/unknown-method";
     let Some(rec) = &obs.unknown_method else {
         return not_probed(ID);
@@ -478,7 +475,7 @@ pub fn unknown_method(obs: &ModernObservations) -> Finding {
     }
 }
 
-pub fn header_validation(obs: &ModernObservations) -> Finding {
+pub fn header_validation(obs: &ModernRecords) -> Finding {
     const ID: &str = "compliance/header-validation";
     let Some(rec) = &obs.header_mismatch else {
         return not_probed(ID);
@@ -506,7 +503,7 @@ pub fn header_validation(obs: &ModernObservations) -> Finding {
     )
 }
 
-pub fn stateless_http(obs: &ModernObservations) -> Vec<Finding> {
+pub fn stateless_http(obs: &ModernRecords) -> Vec<Finding> {
     const ID: &str = "compliance/stateless-http";
     let mut out = Vec::new();
     for (verb, st) in [("GET", &obs.get_status), ("DELETE", &obs.delete_status)] {
@@ -556,7 +553,7 @@ pub fn stateless_http(obs: &ModernObservations) -> Vec<Finding> {
 mod tests {
     use super::*;
     use crate::model::Status;
-    use crate::transport::Era;
+    use crate::observed::Era;
 
     fn discover_ok() -> Value {
         json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},
@@ -576,19 +573,19 @@ mod tests {
     }
 
     fn err(code: i64, data: Option<Value>, status: Option<u16>) -> Option<ProbeRecord> {
-        Some(ProbeRecord {
+        Some(ProbeRecord::new(
             status,
-            outcome: Err(RpcError::protocol(code, "m", data)),
-        })
+            Err(RpcError::protocol(code, "m", data)),
+        ))
     }
 
     fn page() -> Value {
         json!({"resultType":"complete","ttlMs":1000,"cacheScope":"private"})
     }
 
-    fn clean(http: bool) -> ModernObservations {
+    fn clean(http: bool) -> ModernRecords {
         let st = |s: u16| http.then_some(s);
-        ModernObservations {
+        ModernRecords {
             http,
             discover_status: st(200),
             pages: vec![page(), page()],
@@ -760,10 +757,7 @@ mod tests {
     fn probe_rules_fail_on_wrong_answers() {
         let h = hello(Some(discover_ok()));
         let mut obs = clean(true);
-        obs.unsupported_version = Some(ProbeRecord {
-            status: Some(200),
-            outcome: Ok(json!({})),
-        });
+        obs.unsupported_version = Some(ProbeRecord::new(Some(200), Ok(json!({}))));
         assert_eq!(
             unsupported_version(&h, &obs).message,
             "server/discover with protocol version 1900-01-01 was answered with a result instead of error -32022"
@@ -800,10 +794,7 @@ mod tests {
             unsupported_version(&h, &obs).message,
             "-32022 error data.requested is missing, expected \"1900-01-01\""
         );
-        obs.unsupported_version = Some(ProbeRecord {
-            status: None,
-            outcome: Err(RpcError::request_timeout()),
-        });
+        obs.unsupported_version = Some(ProbeRecord::new(None, Err(RpcError::request_timeout())));
         assert!(unsupported_version(&h, &obs).message.starts_with(
             "server/discover with protocol version 1900-01-01 got no JSON-RPC error (expected -32022): MCP error -32001: Request timed out (raised locally"
         ));
@@ -820,10 +811,7 @@ mod tests {
         assert_eq!(meta_required(&obs).status, Status::Pass);
         obs.http = true;
 
-        obs.unknown_method = Some(ProbeRecord {
-            status: Some(200),
-            outcome: Ok(json!({})),
-        });
+        obs.unknown_method = Some(ProbeRecord::new(Some(200), Ok(json!({}))));
         let f = unknown_method(&obs);
         assert_eq!(f.status, Status::Warn);
         assert_eq!(f.message, "The server still answers ping with a result; ping was removed in 2026-07-28 (expected error -32601)");
@@ -838,10 +826,7 @@ mod tests {
         assert_eq!(f.status, Status::Fail);
         assert_eq!(f.message, "server/discover with header MCP-Protocol-Version different from the envelope version 1900-01-01 got MCP error -32022: m instead of error -32020");
         obs.header_mismatch = err(-32020, None, Some(400));
-        obs.header_missing_method = Some(ProbeRecord {
-            status: Some(200),
-            outcome: Ok(json!({})),
-        });
+        obs.header_missing_method = Some(ProbeRecord::new(Some(200), Ok(json!({}))));
         let f = header_validation(&obs);
         assert_eq!(
             (f.status, f.message.as_str()),
@@ -876,23 +861,20 @@ mod tests {
         obs.pages = vec![json!(null), json!([1, 2]), json!("x")];
         obs.unsupported_version = err(-32022, Some(json!("not an object")), Some(400));
         let _ = check(&hello(Some(json!([]))), &obs);
-        let _ = check(&hello(Some(Value::Null)), &ModernObservations::default());
+        let _ = check(&hello(Some(Value::Null)), &ModernRecords::default());
     }
 }
 
 /// `compliance/server-messages` (§12.2, DECISIONS #36): a run-level verdict over everything
 /// the server sent during the whole run in the modern era.
-pub fn server_messages(
-    chatter: &crate::transport::rpc::Chatter,
-    input_requests: &[Value],
-) -> Finding {
+pub fn server_messages(chatter: &crate::observed::Chatter, input_requests: &[Value]) -> Finding {
     let logs: Vec<&Value> = chatter
         .notifications
         .iter()
         .filter(|n| n.get("method").and_then(Value::as_str) == Some("notifications/message"))
         .collect();
     let mut kinds: Vec<(String, usize, String)> = Vec::new();
-    let first = |v: &Value| crate::transport::rpc::truncate(&v.to_string(), 160);
+    let first = |v: &Value| crate::surface::text::truncate(&v.to_string(), 160);
     if let Some(f) = chatter.server_requests.first() {
         kinds.push((
             "server→client request(s)".into(),
@@ -949,19 +931,18 @@ pub fn server_messages(
 mod subscriptions_tests {
     use super::*;
     use crate::model::Status;
-    use crate::transport::modern::ListenProbe;
 
     fn obs(
         advertised: bool,
         outcome: Result<Value, RpcError>,
         first: Option<Value>,
-    ) -> ModernObservations {
-        ModernObservations {
+    ) -> ModernRecords {
+        ModernRecords {
             listen_advertised: advertised,
-            listen: Some(ListenProbe {
-                id: Some(7),
+            listen: Some(ProbeRecord {
+                status: None,
                 outcome,
-                first,
+                tagged: first,
             }),
             ..Default::default()
         }
@@ -972,7 +953,7 @@ mod subscriptions_tests {
         let ack = json!({"method": "notifications/subscriptions/acknowledged",
             "params": {"notifications": {"toolsListChanged": true},
                        "_meta": {"io.modelcontextprotocol/subscriptionId": 7}}});
-        let f = subscriptions(&ModernObservations::default());
+        let f = subscriptions(&ModernRecords::default());
         assert_eq!(f.status, Status::Skip);
         assert_eq!(
             subscriptions(&obs(true, Ok(json!({})), Some(ack))).status,
@@ -1004,7 +985,7 @@ mod subscriptions_tests {
 mod server_messages_tests {
     use super::*;
     use crate::model::Status;
-    use crate::transport::rpc::Chatter;
+    use crate::observed::Chatter;
 
     #[test]
     fn quiet_server_passes() {

@@ -338,3 +338,16 @@ fn snapshot_misbehaving_server() {
     let ping: Result<(), RpcError> = Err(RpcError::closed());
     insta::assert_json_snapshot!(check(&h, Some(&ping), Some("2025-11-25")));
 }
+
+#[test]
+fn run_level_results_exist_only_in_the_modern_era() {
+    use crate::observed::Chatter;
+    let mut h = hello();
+    h.era = Era::Legacy;
+    assert!(run_level(&h, &Chatter::default(), &[]).is_empty());
+    h.era = Era::Modern;
+    let fs = run_level(&h, &Chatter::default(), &[]);
+    assert_eq!(fs.len(), 1);
+    assert_eq!(fs[0].id, "compliance/server-messages");
+    assert_eq!(fs[0].status, Status::Pass);
+}

@@ -1,10 +1,10 @@
 use super::*;
 use crate::checks::tool_args::ToolArgs;
+use crate::observed::Era;
 use crate::surface::capture::tests::{hello, opts, tools_of};
 use crate::surface::capture::{capture, CaptureOptions};
 use crate::surface::lockfile::{parse, Loaded};
 use crate::surface::shape::{NoteStatus, Source};
-use crate::transport::Era;
 use serde_json::json;
 
 const V1: &str = include_str!("../../../fixtures/tables/drift-v1.json");

@@ -4,14 +4,17 @@
 //!
 //! Split in two pure halves: `plan` says which calls to make (the lead makes them, strictly
 //! in order, arguments always `{}`), `judge` turns the recorded outcomes into findings.
+//! `plan_for` / `judge_plan` add what the wire allows: over modern HTTP a tool with invalid
+//! `x-mcp-header` annotations is never called, and its probe is reported as a skip.
 
 use crate::model::{Finding, Status};
-use crate::transport::{CallOutcome, Listing, RpcError};
+use crate::observed::{CallOutcome, Era, Listing, RpcError};
+use crate::protocol::headers::blocked_call_reason;
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;
 
-use super::schema::version_at_least;
+use crate::protocol::versions::version_at_least;
 pub mod rules;
 #[cfg(test)]
 use crate::model::Severity;
@@ -79,6 +82,63 @@ pub fn plan(listing: &Listing) -> Result<Vec<Probe>, Finding> {
         }
     }
     Ok(probes)
+}
+
+/// The calls of [`plan`] split by what the wire allows: modern HTTP never calls a tool whose
+/// `x-mcp-header` annotations are invalid (§7.3), so those invalid-params probes become skips.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub calls: Vec<Probe>,
+    /// `errors/invalid-params` skips, emitted after the judged results.
+    pub blocked: Vec<Finding>,
+}
+
+/// [`plan`] for a connection in `era`, over HTTP or not.
+// Same contract as `plan`.
+#[allow(clippy::result_large_err)]
+pub fn plan_for(listing: &Listing, era: Era, http: bool) -> Result<Plan, Finding> {
+    let probes = plan(listing)?;
+    let tools: &[Value] = listing.as_deref().unwrap_or_default();
+    let mut out = Plan {
+        calls: Vec::with_capacity(probes.len()),
+        blocked: Vec::new(),
+    };
+    for probe in probes {
+        let reason = (era == Era::Modern && http && probe.kind == ProbeKind::InvalidParams)
+            .then(|| schema_of(tools, &probe.tool))
+            .flatten()
+            .and_then(|schema| blocked_call_reason(&probe.tool, schema));
+        match reason {
+            Some(reason) => out.blocked.push(
+                rules::INVALID_PARAMS
+                    .skip(reason)
+                    .location(probe.tool.clone()),
+            ),
+            None => out.calls.push(probe),
+        }
+    }
+    Ok(out)
+}
+
+/// The `inputSchema` of the first listed tool of that name that has one (the one the wire
+/// remembers for the tool's headers).
+fn schema_of<'a>(tools: &'a [Value], name: &str) -> Option<&'a Value> {
+    tools
+        .iter()
+        .filter(|t| t.get("name").and_then(Value::as_str) == Some(name))
+        .find_map(|t| t.get("inputSchema"))
+}
+
+/// [`judge`] for a [`Plan`]'s recorded calls, then its blocked probes' skips.
+pub fn judge_plan(
+    plan: &Plan,
+    recorded: &[(Probe, CallOutcome)],
+    protocol_version: &str,
+    policy: UnknownToolPolicy,
+) -> Vec<Finding> {
+    let mut out = judge(recorded, protocol_version, policy);
+    out.extend(plan.blocked.iter().cloned());
+    out
 }
 
 /// Findings for the recorded probe outcomes: `errors/summary`, then `errors/unknown-tool`,

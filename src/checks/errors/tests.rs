@@ -480,3 +480,47 @@ fn snapshot_mixed_run() {
     ];
     insta::assert_json_snapshot!(judge(&probes, NEW, P));
 }
+
+#[test]
+fn modern_http_blocks_invalid_params_probes_of_tools_with_broken_x_mcp_header() {
+    use crate::observed::Era;
+    let listing: Listing = Ok(vec![
+        json!({"name": "good", "inputSchema": {"type": "object", "required": ["a"],
+            "properties": {"a": {"type": "string", "x-mcp-header": "A"}}}}),
+        json!({"name": "broken", "inputSchema": {"type": "object", "required": ["x"],
+            "properties": {"x": {"type": "number", "x-mcp-header": "X"}}}}),
+    ]);
+    let p = plan_for(&listing, Era::Modern, true).unwrap();
+    let calls: Vec<&str> = p.calls.iter().map(|c| c.tool.as_str()).collect();
+    assert_eq!(calls, [UNKNOWN_TOOL_PROBE, "good"]);
+    assert_eq!(p.blocked.len(), 1);
+    let skip = &p.blocked[0];
+    assert_eq!(skip.id, "errors/invalid-params");
+    assert_eq!(skip.status, Status::Skip);
+    assert_eq!(skip.location.as_deref(), Some("broken"));
+    assert_eq!(skip.message, "tool \"broken\" is not called over HTTP because its inputSchema has an invalid x-mcp-header: x-mcp-header \"X\" at #/properties/x is on a property whose type is not string, integer or boolean");
+    // stdio and the legacy era call every planned tool.
+    for (era, http) in [(Era::Modern, false), (Era::Legacy, true)] {
+        let p = plan_for(&listing, era, http).unwrap();
+        assert_eq!(p.calls, plan(&listing).unwrap());
+        assert!(p.blocked.is_empty());
+    }
+    // The skips follow the judged results.
+    let recorded: Vec<(Probe, CallOutcome)> = p_calls_failing(&p.calls);
+    let fs = judge_plan(&p, &recorded, "2025-06-18", UnknownToolPolicy::default());
+    assert_eq!(fs.last().unwrap(), skip);
+    assert_eq!(fs.len(), 4);
+    assert_eq!(fs[0].id, "errors/summary");
+}
+
+fn p_calls_failing(calls: &[Probe]) -> Vec<(Probe, CallOutcome)> {
+    calls
+        .iter()
+        .map(|c| {
+            (
+                c.clone(),
+                Err(RpcError::protocol(-32602, "Invalid params", None)),
+            )
+        })
+        .collect()
+}

@@ -11,9 +11,9 @@ mod config;
 pub use args::{generate_args, minimal_args};
 pub use config::LatencyConfig;
 
-use crate::checks::behavioral::js_number;
 use crate::model::Finding;
-use crate::transport::{CallOutcome, Listing, RpcError};
+use crate::observed::{CallOutcome, Listing, RpcError};
+use crate::surface::json::js_number;
 use serde_json::{json, Map, Value};
 pub mod rules;
 #[cfg(test)]
@@ -133,7 +133,7 @@ pub fn sample_of(outcome: &CallOutcome, elapsed_ms: f64) -> Result<f64, String> 
                 .get("content")
                 .and_then(Value::as_array)
                 .and_then(|c| c.iter().find_map(|b| b.get("text").and_then(Value::as_str)))
-                .map(|t| format!(": {}", crate::transport::rpc::truncate(t, 200)))
+                .map(|t| format!(": {}", crate::surface::text::truncate(t, 200)))
                 .unwrap_or_default();
             Err(format!("the tool returned isError: true{text}"))
         }

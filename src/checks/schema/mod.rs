@@ -5,7 +5,10 @@
 //! not an object, a non-string name, a missing inputSchema — becomes a finding, never a panic.
 
 use crate::model::{Finding, Status};
-use crate::transport::Listing;
+use crate::observed::Listing;
+use crate::protocol::versions::version_at_least;
+use crate::surface::json::js_type;
+use crate::surface::text::is_blank;
 use jsonschema::{Draft, Retrieve, Uri};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -67,7 +70,7 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         }
         // Only tools that use x-mcp-header get a result (§12.3); silent otherwise.
         let schema = tool.get("inputSchema");
-        let problem = schema.and_then(crate::transport::modern::x_mcp_header_problem);
+        let problem = schema.and_then(crate::protocol::headers::x_mcp_header_problem);
         if problem.is_none() && schema.is_some_and(|s| mentions_x_mcp_header(s, 0)) {
             out.push(
                 rules::X_MCP_HEADER
@@ -93,35 +96,6 @@ pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
         out.insert(0, summary);
     }
     out
-}
-
-/// True when `v` is a date-shaped protocol version (`YYYY-MM-DD…`) not older than `min`.
-/// Revisions are dates, so string order is release order; anything that is not date-shaped
-/// (only reachable with injected data) counts as older, i.e. gets the original behaviour.
-pub(crate) fn version_at_least(v: &str, min: &str) -> bool {
-    let b = v.as_bytes();
-    let date_shaped = b.len() >= 10
-        && b[..10].iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == b'-',
-            _ => c.is_ascii_digit(),
-        });
-    date_shaped && v >= min
-}
-
-/// "Empty or whitespace-only" with the ECMAScript `String.prototype.trim` set
-/// (checks-core.md §2): includes U+FEFF, excludes U+0085 and U+200B.
-pub(crate) fn is_blank(s: &str) -> bool {
-    s.chars().all(crate::surface::text::is_js_whitespace)
-}
-
-/// JavaScript `typeof` names, as the original reported them (arrays and null are `object`).
-pub(crate) fn js_type(v: &Value) -> &'static str {
-    match v {
-        Value::String(_) => "string",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "boolean",
-        Value::Null | Value::Array(_) | Value::Object(_) => "object",
-    }
 }
 
 /// The tool's usable name: a non-blank string.

@@ -7,7 +7,7 @@ pub mod poisoning;
 pub mod unicode;
 
 use crate::model::Finding;
-use crate::transport::Listing;
+use crate::observed::Listing;
 use serde_json::{json, Map, Value};
 pub mod rules;
 #[cfg(test)]

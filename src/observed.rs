@@ -1,0 +1,257 @@
+//! What the server said, as checks and the surface read it: the handshake (`ServerHello`),
+//! listings, call outcomes, errors, deliberate probe records and the chatter recorded over
+//! the whole run, plus the raw request a check may ask the wire to send. The lowest layer
+//! of the talk with a server: it imports nothing from `transport`, `checks` or `config`, so
+//! checks never depend on the client that produced the data.
+
+use serde_json::Value;
+use std::fmt;
+use std::time::Duration;
+
+/// Which handshake family the connection used. The compliance family branches on it (the
+/// 2026-07-28 rules and probes exist only in the modern era); reports and the lockfile
+/// record it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// `initialize` handshake, sessions (2024-11-05 … 2025-11-25).
+    Legacy,
+    /// Stateless 2026-07-28 revision: `server/discover`, `_meta` on every request.
+    Modern,
+}
+
+impl Era {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Era::Legacy => "legacy",
+            Era::Modern => "modern",
+        }
+    }
+}
+
+/// What the connection learned about the server, as the server sent it. Raw values are
+/// kept (DECISIONS #5): a malformed `serverInfo` is a compliance finding, not a crash.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerHello {
+    pub era: Era,
+    /// The negotiated (legacy) or chosen (modern) protocol version.
+    pub protocol_version: String,
+    /// `serverInfo` as received; `Value::Null` when absent.
+    pub server_info: Value,
+    /// `capabilities` as received; `Value::Null` when absent.
+    pub capabilities: Value,
+    pub instructions: Option<Value>,
+    /// Versions the server said it supports (modern discover); empty for legacy.
+    pub supported_versions: Vec<String>,
+    /// The raw `server/discover` result (modern era); `None` for legacy, or when the
+    /// server does not implement discover.
+    pub discover: Option<Value>,
+}
+
+impl ServerHello {
+    pub fn server_name(&self) -> String {
+        self.server_info
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    }
+    pub fn server_version(&self) -> String {
+        self.server_info
+            .get("version")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+/// The failure of one request. `code` is present for JSON-RPC error responses and for the
+/// codes the client synthesises itself (-32000 closed, -32001 timed out, output-schema
+/// rejections); `local` marks the latter so messages never blame the server (DECISIONS #37).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: Option<i64>,
+    pub message: String,
+    pub data: Option<Value>,
+    pub local: bool,
+}
+
+impl RpcError {
+    pub fn protocol(code: i64, message: impl Into<String>, data: Option<Value>) -> Self {
+        RpcError {
+            code: Some(code),
+            message: message.into(),
+            data,
+            local: false,
+        }
+    }
+    /// An error with no JSON-RPC code: our own timeout, a transport failure, a bad result.
+    pub fn plain(message: impl Into<String>) -> Self {
+        RpcError {
+            code: None,
+            message: message.into(),
+            data: None,
+            local: true,
+        }
+    }
+    pub fn closed() -> Self {
+        RpcError {
+            code: Some(-32000),
+            message: "Connection closed".into(),
+            data: None,
+            local: true,
+        }
+    }
+    pub fn request_timeout() -> Self {
+        RpcError {
+            code: Some(-32001),
+            message: "Request timed out".into(),
+            data: None,
+            local: true,
+        }
+    }
+    pub fn not_connected() -> Self {
+        Self::plain("Not connected")
+    }
+}
+
+impl fmt::Display for RpcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.code, self.local) {
+            (Some(c), false) => write!(f, "MCP error {c}: {}", self.message),
+            (Some(c), true) => write!(
+                f,
+                "MCP error {c}: {} (raised locally by mcpward, not sent by the server)",
+                self.message
+            ),
+            (None, _) => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RpcError {}
+
+/// The outcome of `tools/call`: the raw result object (including `isError: true` results)
+/// or the error.
+pub type CallOutcome = Result<Value, RpcError>;
+
+/// The outcome of a complete `tools/list` (every page): the raw tool objects in listing
+/// order, duplicates kept, or the error text.
+pub type Listing = Result<Vec<Value>, String>;
+
+/// A listing whose tools are still their JSON text (`Client::list_tools_text`).
+pub type TextListing = Result<Vec<Box<serde_json::value::RawValue>>, String>;
+
+/// What the server sent besides responses: kept for diagnostics and compliance checks.
+#[derive(Debug, Default, Clone)]
+pub struct Chatter {
+    pub notifications: Vec<Value>,
+    pub server_requests: Vec<Value>,
+    /// Lines on stdout that were not JSON-RPC messages (first few, truncated).
+    pub stray: Vec<String>,
+    pub stray_count: usize,
+    /// Modern HTTP: JSON-RPC error bodies whose `id` was missing or `null` (adopted by the
+    /// POST they answered; recorded for `compliance/server-messages`).
+    pub orphan_errors: Vec<Value>,
+}
+
+/// One request a check wants sent exactly as written (a deliberate compliance probe): no
+/// era envelope or header is added or changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawRequest {
+    pub method: String,
+    pub params: Value,
+    /// HTTP headers sent with the POST, exactly these (ignored on stdio).
+    pub headers: Vec<(String, String)>,
+    /// How long to wait for the answer; `None`: the protocol-layer limit.
+    pub wait: Option<Duration>,
+    /// The error text when `wait` runs out (`None`: the protocol-layer -32001 error).
+    pub timeout_msg: Option<String>,
+    /// Also keep the first notification whose value at this JSON pointer is the request's id
+    /// (e.g. a subscription acknowledgment).
+    pub tagged_by: Option<String>,
+}
+
+/// A bare HTTP request on the endpoint, without a body (`Client::raw_verb`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpVerb {
+    Get,
+    Delete,
+}
+
+/// One deliberate request and what came back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbeRecord {
+    /// HTTP status of the answer (HTTP only; `None` on stdio or without an HTTP answer).
+    pub status: Option<u16>,
+    pub outcome: Result<Value, RpcError>,
+    /// The first notification tagged with the request's id (`RawRequest::tagged_by`).
+    pub tagged: Option<Value>,
+}
+
+impl ProbeRecord {
+    /// A record without HTTP status or tagged notification.
+    pub fn new(status: Option<u16>, outcome: Result<Value, RpcError>) -> Self {
+        ProbeRecord {
+            status,
+            outcome,
+            tagged: None,
+        }
+    }
+}
+
+/// How the connect-time `server/discover` was answered (modern era), for the compliance
+/// judgement of a server without discover.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DiscoverAnswer {
+    /// HTTP status of the answer (HTTP only).
+    pub status: Option<u16>,
+    /// The error it got (e.g. 404 + -32601); `None` when it returned a result.
+    pub error: Option<RpcError>,
+}
+
+#[cfg(test)]
+mod tests {
+    /// The layering this module exists for: checks and the surface read observations,
+    /// never the client that made them; `observed` and `protocol` sit below everything.
+    #[test]
+    fn checks_and_surface_do_not_import_transport() {
+        fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    rust_files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let rules: [(&str, &[&str]); 4] = [
+            ("checks", &["transport"]),
+            ("surface", &["transport"]),
+            ("protocol", &["transport", "checks", "config"]),
+            ("observed.rs", &["transport", "checks", "config"]),
+        ];
+        for (room, banned) in rules {
+            let mut files = Vec::new();
+            let path = src.join(room);
+            if path.is_dir() {
+                rust_files(&path, &mut files);
+            } else {
+                files.push(path);
+            }
+            for f in files {
+                let text = std::fs::read_to_string(&f).unwrap();
+                for b in banned {
+                    // Built at run time so this file does not match itself.
+                    let needle = format!("crate::{b}");
+                    assert!(
+                        !text.contains(&needle),
+                        "{} refers to {needle}",
+                        f.display()
+                    );
+                }
+            }
+        }
+    }
+}
