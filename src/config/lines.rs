@@ -77,7 +77,10 @@ fn locate(text: &str) -> KeyLines {
         let mut indent = indent;
         let mut body = body;
         // Sequence items: `- key: value` (possibly `- - x`, kept to the first level).
-        while let Some(rest) = body.strip_prefix('-').filter(|r| r.is_empty() || r.starts_with(' ')) {
+        while let Some(rest) = body
+            .strip_prefix('-')
+            .filter(|r| r.is_empty() || r.starts_with(' '))
+        {
             while stack.last().is_some_and(|o| o.indent > indent) {
                 stack.pop();
             }
@@ -216,7 +219,9 @@ url: http://example.test:8080/mcp
 
     #[test]
     fn sequences_at_the_parent_indent_and_documents() {
-        let k = KeyLines::of("---\nsuites:\n- tool: a\n- tool: b\n  cases: []\nchecks: {security: true}\n");
+        let k = KeyLines::of(
+            "---\nsuites:\n- tool: a\n- tool: b\n  cases: []\nchecks: {security: true}\n",
+        );
         assert_eq!(k.get("suites[0].tool"), Some(3));
         assert_eq!(k.get("suites[1].tool"), Some(4));
         assert_eq!(k.get("suites[1].cases"), Some(5));
@@ -227,8 +232,18 @@ url: http://example.test:8080/mcp
     #[test]
     fn garbage_never_panics() {
         for text in [
-            "", ":", "- - -", "\"unterminated: x", "a:\n  - \n  -", "\u{feff}server:\n", "é: ü\n  ö: 1",
-            "- x\n- y", "a: 1\r\nb: 2\r\n", "? complex\n: value", "'': 1", "a:b: c",
+            "",
+            ":",
+            "- - -",
+            "\"unterminated: x",
+            "a:\n  - \n  -",
+            "\u{feff}server:\n",
+            "é: ü\n  ö: 1",
+            "- x\n- y",
+            "a: 1\r\nb: 2\r\n",
+            "? complex\n: value",
+            "'': 1",
+            "a:b: c",
         ] {
             let _ = KeyLines::of(text);
         }

@@ -7,6 +7,7 @@
 
 mod era;
 pub mod lines;
+mod raw;
 mod schema;
 mod template;
 mod tree;
@@ -115,7 +116,7 @@ pub fn load_str(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Loaded, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
+    let yaml: raw::Raw = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;

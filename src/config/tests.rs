@@ -882,13 +882,73 @@ fn integers_beyond_the_safe_range_are_rejected() {
         "{i:?}"
     );
     assert!(i[1].starts_with("timeouts.run_ms: must be between"));
-    // Beyond u64 the YAML parser itself refuses.
-    assert!(matches!(
-        try_load(&format!(
+    // Beyond u64 too (#12 §6: this was "Invalid YAML"): out of range for the key.
+    assert_eq!(
+        issues(&format!(
             "{MINIMAL}timeouts: {{run_ms: 99999999999999999999999}}\n"
         )),
-        Err(ConfigError::Yaml { .. })
+        vec![
+            "timeouts.run_ms: must be between -9007199254740991 and 9007199254740991, got \
+             99999999999999999999999"
+        ]
+    );
+}
+
+// #12 §6: integers past 64 bits name their key (they were "Invalid YAML").
+#[test]
+fn integers_beyond_64_bits_are_out_of_range_for_their_key() {
+    let range = "must be between -9007199254740991 and 9007199254740991, got";
+    let cases = [
+        (
+            format!("{MINIMAL}timeouts: {{call_ms: 100000000000000000000}}\n"),
+            format!("timeouts.call_ms: {range} 100000000000000000000"),
+        ),
+        (
+            format!("{MINIMAL}timeouts:\n  connect_ms: -100000000000000000000\n"),
+            format!("timeouts.connect_ms: {range} -100000000000000000000"),
+        ),
+        (
+            with_checks("  latency: {samples: 18446744073709551616}\n"),
+            format!("checks.latency.samples: {range} 18446744073709551616"),
+        ),
+        (
+            with_checks("  collision: {max_tools: 340282366920938463463374607431768211455}\n"),
+            format!("checks.collision.max_tools: {range} 3.402823669209385e38"),
+        ),
+        (
+            format!(
+                "{MINIMAL}suites:\n  - tool: t\n    cases:\n      - name: c\n        \
+                 expect: {{protocol_error_code: 99999999999999999999}}\n"
+            ),
+            format!("suites.0.cases.0.expect.protocol_error_code: {range} 99999999999999999999"),
+        ),
+    ];
+    for (yaml, want) in cases {
+        assert_eq!(issues(&yaml), vec![want], "{yaml}");
+    }
+    // Past 128 bits the number is a float; still a range error, never "Invalid YAML".
+    let i = issues(&format!(
+        "{MINIMAL}timeouts: {{call_ms: 1000000000000000000000000000000000000000000}}\n"
     ));
+    assert_eq!(i.len(), 1, "{i:?}");
+    assert!(
+        i[0].starts_with(&format!("timeouts.call_ms: {range} ")),
+        "{i:?}"
+    );
+    // In free-form arguments a huge integer is kept as a JSON number where it fits.
+    let l = ok(&format!(
+        "{MINIMAL}suites:\n  - tool: t\n    cases:\n      - name: c\n        args: {{n: 18446744073709551615}}\n"
+    ));
+    assert_eq!(
+        l.config.suites[0].cases[0].args["n"],
+        json!(18446744073709551615u64)
+    );
+    assert_eq!(
+        issues(&format!(
+            "{MINIMAL}suites:\n  - tool: t\n    cases:\n      - name: c\n        args: {{n: 18446744073709551616}}\n"
+        )),
+        vec!["suites.0.cases.0.args.n: integer 18446744073709551616 is out of range (at most 64 bits)"]
+    );
 }
 
 #[test]

@@ -922,11 +922,19 @@ impl V {
         match node {
             Node::Null => Value::Null,
             Node::Bool(b) => Value::Bool(*b),
-            Node::Int(i) => i64::try_from(*i)
+            Node::Int(i) => match i64::try_from(*i)
                 .map(Number::from)
                 .or_else(|_| u64::try_from(*i).map(Number::from))
-                .map(Value::Number)
-                .unwrap_or(Value::Null),
+            {
+                Ok(n) => Value::Number(n),
+                Err(_) => {
+                    self.issue(
+                        path,
+                        format!("integer {i} is out of range (at most 64 bits)"),
+                    );
+                    Value::Null
+                }
+            },
             // `1.0` is the integer 1 in YAML/JSON number terms; keep it comparable to `1`.
             Node::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() <= MAX_SAFE as f64 => {
                 Value::Number(Number::from(*f as i64))
