@@ -9,6 +9,7 @@ mod era;
 pub mod lines;
 mod raw;
 mod schema;
+mod secrets;
 mod template;
 mod tree;
 mod types;
@@ -46,7 +47,8 @@ pub struct Loaded {
     pub path: PathBuf,
     /// The config file's directory (`.` for a bare file name); base of `golden` paths.
     pub dir: PathBuf,
-    /// Every interpolated value of at least 4 characters, first-seen order, no duplicates.
+    /// Every interpolated value of at least 4 characters, then the literal credentials of
+    /// `server.headers`/`server.env` (`secrets.rs`); first-seen order, no duplicates.
     pub secrets: Vec<String>,
     /// Unknown-key warnings, one line each, for stderr.
     pub warnings: Vec<String>,
@@ -123,8 +125,10 @@ pub fn load_str(
     let mut pre_issues = Vec::new();
     let mut root = tree::from_yaml(yaml, "", &mut pre_issues);
     let mut secrets = Vec::new();
+    let written = secrets::secret_entries(&root);
     tree::interpolate(&mut root, "", env, &mut secrets)
         .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+    secrets::register_literals(&written, &secrets::secret_entries(&root), &mut secrets);
     let outcome = validate::validate(&root);
     let mut issues = pre_issues;
     issues.extend(outcome.issues);

@@ -1497,3 +1497,73 @@ fn hostile_input_never_panics() {
         vec!["mapping keys must be plain scalars"]
     );
 }
+
+// #12 §5: a header value HTTP cannot carry is a config error at load time, naming the key.
+#[test]
+fn non_ascii_header_values_are_invalid() {
+    assert_eq!(
+        issues("server: {transport: http, url: \"https://x.example\", headers: {X-Api-Key: \"clé\", X-Ok: plain}}\n"),
+        vec!["server.headers.X-Api-Key: header value must be ASCII (percent-encode or base64-encode other characters)"]
+    );
+    // Interpolated values are checked too, and the message never shows them.
+    let e = match try_load_env(
+        "server: {transport: http, url: \"https://x.example\", headers: {Authorization: \"Bearer ${T}\"}}\n",
+        &[("T", "geheimnisß")],
+    ) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a non-ASCII header value loaded"),
+    };
+    assert!(
+        e.contains("server.headers.Authorization: header value must be ASCII"),
+        "{e}"
+    );
+    assert!(!e.contains("geheimnis"), "{e}");
+}
+
+// #12 §5: credentials written literally are secrets too.
+#[test]
+fn literal_credentials_in_headers_and_env_are_secrets() {
+    let l = ok("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: Bearer canary123\n    Cookie: \"sid=cookie-canary; theme=dark\"\n    Proxy-Authorization: Basic cHJveHk6cHc=\n    X-Api-Key: key-canary\n    X-Request-Source: mcpward-ci\n");
+    assert_eq!(
+        l.secrets,
+        vec![
+            "Bearer canary123",
+            "canary123",
+            "sid=cookie-canary; theme=dark",
+            "cookie-canary",
+            "Basic cHJveHk6cHc=",
+            "cHJveHk6cHc=",
+            "key-canary",
+        ]
+    );
+    let l = ok("server:\n  transport: stdio\n  command: node\n  env:\n    MY_API_KEY: canary456\n    GH_TOKEN: tok-canary\n    DB_PASSWORD: pw-canary\n    app_secret: sec-canary\n    LOG_LEVEL: debug\n    KEY: abc\n");
+    assert_eq!(
+        l.secrets,
+        vec!["canary456", "tok-canary", "pw-canary", "sec-canary"]
+    );
+}
+
+#[test]
+fn interpolated_credentials_register_only_what_is_secret() {
+    // The scheme alone is not a secret: only the substituted token is registered.
+    let l = try_load_env(
+        "server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: \"Bearer ${T}\"\n    X-Api-Key: \"${K}\"\n",
+        &[("T", "tok-1234"), ("K", "key-5678")],
+    )
+    .unwrap();
+    assert_eq!(l.secrets, vec!["tok-1234", "key-5678"]);
+    // Literal text beside a placeholder may be part of the credential: the whole value counts.
+    let l = try_load_env(
+        "server:\n  transport: stdio\n  command: node\n  env:\n    API_TOKEN: \"prefix-${T}\"\n",
+        &[("T", "tail")],
+    )
+    .unwrap();
+    assert_eq!(l.secrets, vec!["tail", "prefix-tail"]);
+}
+
+#[test]
+fn validation_errors_redact_literal_credentials() {
+    let e = err("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    X-Api-Key: literal-canary\n  timeouts: literal-canary\ntimeouts: {call_ms: literal-canary}\n");
+    assert!(e.contains("timeouts.call_ms: expected an integer"), "{e}");
+    assert!(!e.contains("literal-canary"), "{e}");
+}

@@ -540,6 +540,13 @@ impl V {
                     &p,
                     "header value must not contain control characters (e.g. newlines)",
                 );
+            } else if !value.is_ascii() {
+                // HTTP sends field values as bytes; non-ASCII text has no portable meaning
+                // there (#12 §5). The value is not quoted: it may be a credential.
+                self.issue(
+                    &p,
+                    "header value must be ASCII (percent-encode or base64-encode other characters)",
+                );
             }
         }
         out
