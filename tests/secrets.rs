@@ -59,11 +59,7 @@ fn literal_env_credentials_are_redacted_everywhere() {
 fn literal_authorization_header_is_redacted_everywhere() {
     let fx = HttpFixture::start(&["--tools", "clean", "--behavior", "require-auth=canary123"]);
     let w = Workdir::new();
-    let cfg = http_config(
-        &fx.url,
-        &format!("{}", echo_suite(&["canary123", "Bearer canary123"])),
-    )
-    .replace(
+    let cfg = http_config(&fx.url, &echo_suite(&["canary123", "Bearer canary123"])).replace(
         "  protocol_era: legacy\n",
         "  protocol_era: legacy\n  headers:\n    Authorization: Bearer canary123\n",
     );
