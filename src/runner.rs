@@ -115,10 +115,10 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
                     let outcome = client.call_tool(&probe.tool, Map::new()).await;
                     recorded.push((probe, outcome));
                 }
-                out.extend(checks::errors::judge(
+                out.extend(checks::errors::judge_with(
                     &recorded,
                     &version,
-                    cfg.checks.errors.unknown_tool,
+                    &cfg.checks.errors,
                 ));
                 out.extend(skipped);
             }

@@ -34,7 +34,7 @@ pub use crate::checks::collision::CollisionConfig;
 pub use crate::checks::drift::{
     DriftConfig, FailOn, OutputDriftConfig, DEFAULT_BASELINE, DEFAULT_FAIL_ON,
 };
-pub use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+pub use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 pub use crate::checks::latency::LatencyConfig;
 pub use crate::checks::tool_args::ToolArgs;
 pub use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};

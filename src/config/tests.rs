@@ -118,7 +118,8 @@ fn minimal_stdio_gets_every_default() {
                 security: true,
                 errors: ErrorsConfig {
                     enabled: true,
-                    unknown_tool: UnknownToolPolicy::ProtocolError
+                    unknown_tool: UnknownToolPolicy::ProtocolError,
+                    invalid_params: InvalidParamsPolicy::Warn,
                 },
                 drift: None,
                 latency: None,
@@ -1329,7 +1330,8 @@ fn errors_accepts_boolean_or_object() {
         e("  errors: false\n"),
         ErrorsConfig {
             enabled: false,
-            unknown_tool: UnknownToolPolicy::ProtocolError
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+            invalid_params: InvalidParamsPolicy::Warn,
         }
     );
     assert_eq!(e("  errors: {}\n"), ErrorsConfig::default());
@@ -1337,14 +1339,16 @@ fn errors_accepts_boolean_or_object() {
         e("  errors: {unknown_tool: either}\n"),
         ErrorsConfig {
             enabled: true,
-            unknown_tool: UnknownToolPolicy::Either
+            unknown_tool: UnknownToolPolicy::Either,
+            invalid_params: InvalidParamsPolicy::Warn,
         }
     );
     assert_eq!(
         e("  errors: {enabled: false, unknown_tool: protocol_error}\n"),
         ErrorsConfig {
             enabled: false,
-            unknown_tool: UnknownToolPolicy::ProtocolError
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+            invalid_params: InvalidParamsPolicy::Warn,
         }
     );
     assert_eq!(
@@ -1566,4 +1570,47 @@ fn validation_errors_redact_literal_credentials() {
     let e = err("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    X-Api-Key: literal-canary\n  timeouts: literal-canary\ntimeouts: {call_ms: literal-canary}\n");
     assert!(e.contains("timeouts.call_ms: expected an integer"), "{e}");
     assert!(!e.contains("literal-canary"), "{e}");
+}
+
+// #12 §6: `checks.errors.invalid_params`, next to `unknown_tool`.
+#[test]
+fn errors_invalid_params_is_warn_or_strict() {
+    let e = |c: &str| ok(&with_checks(c)).config.checks.errors;
+    assert_eq!(
+        ErrorsConfig::default().invalid_params,
+        InvalidParamsPolicy::Warn
+    );
+    assert_eq!(
+        e("  errors: {invalid_params: strict}\n"),
+        ErrorsConfig {
+            enabled: true,
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+            invalid_params: InvalidParamsPolicy::Strict,
+        }
+    );
+    assert_eq!(
+        e("  errors: {unknown_tool: either, invalid_params: warn}\n"),
+        ErrorsConfig {
+            enabled: true,
+            unknown_tool: UnknownToolPolicy::Either,
+            invalid_params: InvalidParamsPolicy::Warn,
+        }
+    );
+    assert_eq!(
+        issues(&with_checks("  errors: {invalid_params: fail}\n")),
+        vec![
+            "checks.errors.invalid_params: must be \"warn\" or \"strict\", got a string (\"fail\")"
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  errors: {invalid_params: true}\n")),
+        vec!["checks.errors.invalid_params: must be \"warn\" or \"strict\", got a boolean (true)"]
+    );
+    // A typo is a warning with the key suggested.
+    let l = ok(&with_checks("  errors: {invalid_param: strict}\n"));
+    assert_eq!(
+        l.warnings,
+        vec!["Unknown config key \"checks.errors.invalid_param\" ignored (did you mean \"invalid_params\"?)"]
+    );
+    assert_eq!(l.config.checks.errors, ErrorsConfig::default());
 }

@@ -12,7 +12,7 @@ use super::types::{Checks, Config, Expect, Server, Timeouts, Transport};
 use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
-use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::checks::tool_args::ToolArgs;
 use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
@@ -107,7 +107,7 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "latency",
     "collision",
 ];
-pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool"];
+pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
 pub(super) const DRIFT_KEYS: &[&str] = &["baseline", "fail_on", "severity", "full_text", "output"];
 pub(super) const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
 pub(super) const TOOL_KEYS: &[&str] = &["name", "args"];
@@ -592,7 +592,7 @@ impl V {
         }
     }
 
-    /// `errors: bool` or `{enabled, unknown_tool}` (DECISIONS #30).
+    /// `errors: bool` or `{enabled, unknown_tool, invalid_params}` (DECISIONS #29/#30).
     fn errors(&mut self, node: &Node, path: &str) -> ErrorsConfig {
         let m = match node {
             Node::Bool(b) => {
@@ -629,9 +629,26 @@ impl V {
                 })
             }
         };
+        let invalid_params = match get(m, "invalid_params") {
+            None => d.invalid_params,
+            Some(n) => {
+                let parsed = match n {
+                    Node::Str(s) => InvalidParamsPolicy::parse(s),
+                    _ => None,
+                };
+                parsed.unwrap_or_else(|| {
+                    self.issue(
+                        &join(path, "invalid_params"),
+                        format!("must be \"warn\" or \"strict\", got {}", n.describe()),
+                    );
+                    d.invalid_params
+                })
+            }
+        };
         ErrorsConfig {
             enabled,
             unknown_tool,
+            invalid_params,
         }
     }
 

@@ -16,7 +16,7 @@ use super::schema::version_at_least;
 
 mod config;
 
-pub use config::{ErrorsConfig, UnknownToolPolicy};
+pub use config::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -51,12 +51,13 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "errors/invalid-params",
-        severity: Severity::Error,
+        severity: Severity::Warning,
         short: "Invalid params error layer",
         description: "Calling a tool without its required arguments must be rejected. Before \
             protocol 2025-11-25 the expected answer is a JSON-RPC -32602 error; from 2025-11-25 on \
             (SEP-1303) it is a tool result with `isError: true` so the model can correct itself. \
-            A call that succeeds fails this rule.",
+            A call that succeeds warns (as in the original); with \
+            `checks.errors.invalid_params: strict` it fails.",
         fix: "Validate arguments against the tool's inputSchema before running it and reject \
             missing required arguments on the layer the negotiated protocol version expects.",
     },
@@ -118,14 +119,29 @@ pub fn plan(listing: &Listing) -> Result<Vec<Probe>, Finding> {
     Ok(probes)
 }
 
-/// Findings for the recorded probe outcomes: `errors/summary`, then `errors/unknown-tool`,
-/// then `errors/invalid-params` in probe order. `protocol_version` is the negotiated version
-/// (DECISIONS #29 judges invalid-params by it).
+/// [`judge_with`] with the default `invalid_params` policy (a succeeding call warns).
 pub fn judge(
     probes: &[(Probe, CallOutcome)],
     protocol_version: &str,
     policy: UnknownToolPolicy,
 ) -> Vec<Finding> {
+    let cfg = ErrorsConfig {
+        unknown_tool: policy,
+        ..ErrorsConfig::default()
+    };
+    judge_with(probes, protocol_version, &cfg)
+}
+
+/// Findings for the recorded probe outcomes: `errors/summary`, then `errors/unknown-tool`,
+/// then `errors/invalid-params` in probe order. `protocol_version` is the negotiated version
+/// (DECISIONS #29 judges invalid-params by it).
+pub fn judge_with(
+    probes: &[(Probe, CallOutcome)],
+    protocol_version: &str,
+    cfg: &ErrorsConfig,
+) -> Vec<Finding> {
+    let policy = cfg.unknown_tool;
+    let strict = cfg.invalid_params == InvalidParamsPolicy::Strict;
     let unknown = probes
         .iter()
         .filter(|(p, _)| p.kind == ProbeKind::UnknownTool)
@@ -134,7 +150,7 @@ pub fn judge(
     let invalid = probes
         .iter()
         .filter(|(p, _)| p.kind == ProbeKind::InvalidParams)
-        .map(|(p, outcome)| invalid_params(&p.tool, outcome, protocol_version, sep1303));
+        .map(|(p, outcome)| invalid_params(&p.tool, outcome, protocol_version, sep1303, strict));
     let results: Vec<Finding> = unknown.chain(invalid).collect();
 
     let failures = results.iter().filter(|f| f.status == Status::Fail).count();
@@ -304,8 +320,24 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
     f.location(UNKNOWN_TOOL_PROBE)
 }
 
-fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: bool) -> Finding {
+fn invalid_params(
+    name: &str,
+    outcome: &CallOutcome,
+    version: &str,
+    sep1303: bool,
+    strict: bool,
+) -> Finding {
     let judged = format!(" [judged by protocol {version}]");
+    // A call that succeeds without its required arguments: a warn unless strict (#12 §6).
+    let succeeded = |expected: &str| {
+        let message = format!("Tool \"{name}\" did not fail with missing required params{judged}");
+        let f = if strict {
+            Finding::fail(ID_INVALID, message)
+        } else {
+            Finding::warn(ID_INVALID, message)
+        };
+        f.expected(expected).actual("Call succeeded")
+    };
     let f = if sep1303 {
         // From 2025-11-25 on: a tool error is the answer SEP-1303 asks for.
         let expected = "Tool error (isError: true) for invalid params";
@@ -317,12 +349,7 @@ fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: boo
                      SEP-1303 asks{judged}"
                 ),
             ),
-            Ok(_) => Finding::fail(
-                ID_INVALID,
-                format!("Tool \"{name}\" did not fail with missing required params{judged}"),
-            )
-            .expected(expected)
-            .actual("Call succeeded"),
+            Ok(_) => succeeded(expected),
             Err(e) if e.code == Some(-32602) => Finding::warn(
                 ID_INVALID,
                 format!(
@@ -378,12 +405,7 @@ fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: boo
             )
             .expected(expected)
             .actual("Call succeeded"),
-            Ok(_) => Finding::fail(
-                ID_INVALID,
-                format!("Tool \"{name}\" did not fail with missing required params{judged}"),
-            )
-            .expected(expected)
-            .actual("Call succeeded"),
+            Ok(_) => succeeded(expected),
         }
     };
     f.location(name)
