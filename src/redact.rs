@@ -161,6 +161,19 @@ pub fn is_sensitive_key(key: &str) -> bool {
     .is_match(key)
 }
 
+/// A config header or env key whose value is a credential even when written literally
+/// (#12 §5; docs/decisions.md): the three credential headers, and any name containing
+/// `token`, `secret`, `key` or `password`, case-insensitive.
+pub fn is_secret_config_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "authorization" | "proxy-authorization" | "cookie"
+    ) || ["token", "secret", "key", "password"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
 fn bearer_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"(?i)bearer\s+[A-Za-z0-9_\-./+=]+").expect("static regex"))
@@ -341,5 +354,31 @@ mod tests {
             rep.results[0].location.as_deref(),
             Some("https://h/x?token=[REDACTED]")
         );
+    }
+
+    #[test]
+    fn secret_config_names() {
+        for name in [
+            "Authorization",
+            "proxy-authorization",
+            "COOKIE",
+            "X-Api-Key",
+            "MY_API_KEY",
+            "GH_TOKEN",
+            "Client-Secret",
+            "db_password",
+            "keychain",
+        ] {
+            assert!(is_secret_config_name(name), "{name}");
+        }
+        for name in [
+            "Accept",
+            "X-Request-Id",
+            "PATH",
+            "LOG_LEVEL",
+            "Cookies-Policy",
+        ] {
+            assert!(!is_secret_config_name(name), "{name}");
+        }
     }
 }

@@ -105,7 +105,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
                     &plan,
                     &recorded,
                     &version,
-                    cfg.checks.errors.unknown_tool,
+                    &cfg.checks.errors,
                 ));
             }
         }

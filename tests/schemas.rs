@@ -437,3 +437,25 @@ fn real_baselines_validate() {
         assert_eq!(shapes > 0, want_shape, "{file}");
     }
 }
+
+// #12 §6: `checks.errors.invalid_params` agrees between the schema and the parser.
+#[test]
+fn errors_invalid_params_agrees_with_the_parser() {
+    let v = schema("config.v1.schema.json");
+    let with = |errors: &str| {
+        format!("server: {{transport: stdio, command: node}}\nchecks:\n  errors: {errors}\n")
+    };
+    for (errors, accepted) in [
+        ("{invalid_params: warn}", true),
+        ("{invalid_params: strict}", true),
+        ("{unknown_tool: either, invalid_params: strict}", true),
+        ("{invalid_params: fail}", false),
+        ("{invalid_params: true}", false),
+    ] {
+        assert_eq!(
+            verdicts(&v, &with(errors)),
+            (accepted, accepted),
+            "{errors}: (parser, schema)"
+        );
+    }
+}

@@ -2,8 +2,8 @@
 //! the module that declares it.
 
 use crate::model::Finding;
-use crate::rules::types::Rule;
 use crate::observed::Listing;
+use crate::rules::types::Rule;
 use serde_json::Value;
 
 /// The listed tools, or the family's `<family>/list-tools` failure when listing failed.

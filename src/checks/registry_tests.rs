@@ -5,12 +5,12 @@
 
 use super::{behavioral, collision, compliance, drift, errors, latency, schema, security};
 use crate::model::{Finding, Severity, Status};
+use crate::observed::{CallOutcome, Era, Listing, RpcError, ServerHello};
 use crate::rules;
 use crate::surface::capture::tests::{hello, opts};
 use crate::surface::capture::{capture, CaptureOptions};
 use crate::surface::lockfile::{Loaded, Lockfile};
 use crate::surface::shape::{NoteStatus, SamplingNote};
-use crate::observed::{CallOutcome, Era, Listing, RpcError, ServerHello};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 

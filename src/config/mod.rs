@@ -6,7 +6,9 @@
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
 pub mod lines;
+mod raw;
 mod schema;
+mod secrets;
 mod template;
 mod tree;
 mod types;
@@ -30,7 +32,7 @@ pub use crate::checks::collision::CollisionConfig;
 pub use crate::checks::drift::{
     DriftConfig, FailOn, OutputDriftConfig, DEFAULT_BASELINE, DEFAULT_FAIL_ON,
 };
-pub use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+pub use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 pub use crate::checks::latency::LatencyConfig;
 pub use crate::checks::tool_args::ToolArgs;
 pub use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
@@ -43,7 +45,8 @@ pub struct Loaded {
     pub path: PathBuf,
     /// The config file's directory (`.` for a bare file name); base of `golden` paths.
     pub dir: PathBuf,
-    /// Every interpolated value of at least 4 characters, first-seen order, no duplicates.
+    /// Every interpolated value of at least 4 characters, then the literal credentials of
+    /// `server.headers`/`server.env` (`secrets.rs`); first-seen order, no duplicates.
     pub secrets: Vec<String>,
     /// Unknown-key warnings, one line each, for stderr.
     pub warnings: Vec<String>,
@@ -113,15 +116,17 @@ pub fn load_str(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Loaded, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
+    let yaml: raw::Raw = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
     let mut pre_issues = Vec::new();
     let mut root = tree::from_yaml(yaml, "", &mut pre_issues);
     let mut secrets = Vec::new();
+    let written = secrets::secret_entries(&root);
     tree::interpolate(&mut root, "", env, &mut secrets)
         .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+    secrets::register_literals(&written, &secrets::secret_entries(&root), &mut secrets);
     let outcome = validate::validate(&root);
     let mut issues = pre_issues;
     issues.extend(outcome.issues);

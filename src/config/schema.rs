@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::types::{Checks, Timeouts};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::{DriftConfig, OutputDriftConfig, DEFAULT_FAIL_ON};
-use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::protocol::versions::EraChoice;
 use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
@@ -116,6 +116,10 @@ pub fn config_schema() -> Value {
     let latency = LatencyConfig::default();
     let timeouts = Timeouts::default();
     let unknown_tool: Vec<&str> = UnknownToolPolicy::ALL.iter().map(|p| p.as_str()).collect();
+    let invalid_params: Vec<&str> = InvalidParamsPolicy::ALL
+        .iter()
+        .map(|p| p.as_str())
+        .collect();
     let fail_on: Vec<&str> = DEFAULT_FAIL_ON.iter().map(|c| c.as_str()).collect();
     let severity_properties: serde_json::Map<String, Value> = drift_classes()
         .into_iter()
@@ -166,6 +170,11 @@ pub fn config_schema() -> Value {
                                         "description": "Which layer may report an unknown tool: only a JSON-RPC error (protocol_error) or also an isError tool result (either).",
                                         "default": errors.unknown_tool.as_str(),
                                         "anyOf": enum_or_placeholder(unknown_tool)["anyOf"].clone()
+                                    },
+                                    "invalid_params": {
+                                        "description": "A call that succeeds without its required arguments: a warning (warn) or a failure (strict).",
+                                        "default": errors.invalid_params.as_str(),
+                                        "anyOf": enum_or_placeholder(invalid_params)["anyOf"].clone()
                                     }
                                 }
                             }

@@ -119,7 +119,8 @@ fn minimal_stdio_gets_every_default() {
                 security: true,
                 errors: ErrorsConfig {
                     enabled: true,
-                    unknown_tool: UnknownToolPolicy::ProtocolError
+                    unknown_tool: UnknownToolPolicy::ProtocolError,
+                    invalid_params: InvalidParamsPolicy::Warn,
                 },
                 drift: None,
                 latency: None,
@@ -883,13 +884,73 @@ fn integers_beyond_the_safe_range_are_rejected() {
         "{i:?}"
     );
     assert!(i[1].starts_with("timeouts.run_ms: must be between"));
-    // Beyond u64 the YAML parser itself refuses.
-    assert!(matches!(
-        try_load(&format!(
+    // Beyond u64 too (#12 §6: this was "Invalid YAML"): out of range for the key.
+    assert_eq!(
+        issues(&format!(
             "{MINIMAL}timeouts: {{run_ms: 99999999999999999999999}}\n"
         )),
-        Err(ConfigError::Yaml { .. })
+        vec![
+            "timeouts.run_ms: must be between -9007199254740991 and 9007199254740991, got \
+             99999999999999999999999"
+        ]
+    );
+}
+
+// #12 §6: integers past 64 bits name their key (they were "Invalid YAML").
+#[test]
+fn integers_beyond_64_bits_are_out_of_range_for_their_key() {
+    let range = "must be between -9007199254740991 and 9007199254740991, got";
+    let cases = [
+        (
+            format!("{MINIMAL}timeouts: {{call_ms: 100000000000000000000}}\n"),
+            format!("timeouts.call_ms: {range} 100000000000000000000"),
+        ),
+        (
+            format!("{MINIMAL}timeouts:\n  connect_ms: -100000000000000000000\n"),
+            format!("timeouts.connect_ms: {range} -100000000000000000000"),
+        ),
+        (
+            with_checks("  latency: {samples: 18446744073709551616}\n"),
+            format!("checks.latency.samples: {range} 18446744073709551616"),
+        ),
+        (
+            with_checks("  collision: {max_tools: 340282366920938463463374607431768211455}\n"),
+            format!("checks.collision.max_tools: {range} 3.402823669209385e38"),
+        ),
+        (
+            format!(
+                "{MINIMAL}suites:\n  - tool: t\n    cases:\n      - name: c\n        \
+                 expect: {{protocol_error_code: 99999999999999999999}}\n"
+            ),
+            format!("suites.0.cases.0.expect.protocol_error_code: {range} 99999999999999999999"),
+        ),
+    ];
+    for (yaml, want) in cases {
+        assert_eq!(issues(&yaml), vec![want], "{yaml}");
+    }
+    // Past 128 bits the number is a float; still a range error, never "Invalid YAML".
+    let i = issues(&format!(
+        "{MINIMAL}timeouts: {{call_ms: 1000000000000000000000000000000000000000000}}\n"
     ));
+    assert_eq!(i.len(), 1, "{i:?}");
+    assert!(
+        i[0].starts_with(&format!("timeouts.call_ms: {range} ")),
+        "{i:?}"
+    );
+    // In free-form arguments a huge integer is kept as a JSON number where it fits.
+    let l = ok(&format!(
+        "{MINIMAL}suites:\n  - tool: t\n    cases:\n      - name: c\n        args: {{n: 18446744073709551615}}\n"
+    ));
+    assert_eq!(
+        l.config.suites[0].cases[0].args["n"],
+        json!(18446744073709551615u64)
+    );
+    assert_eq!(
+        issues(&format!(
+            "{MINIMAL}suites:\n  - tool: t\n    cases:\n      - name: c\n        args: {{n: 18446744073709551616}}\n"
+        )),
+        vec!["suites.0.cases.0.args.n: integer 18446744073709551616 is out of range (at most 64 bits)"]
+    );
 }
 
 #[test]
@@ -1270,7 +1331,8 @@ fn errors_accepts_boolean_or_object() {
         e("  errors: false\n"),
         ErrorsConfig {
             enabled: false,
-            unknown_tool: UnknownToolPolicy::ProtocolError
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+            invalid_params: InvalidParamsPolicy::Warn,
         }
     );
     assert_eq!(e("  errors: {}\n"), ErrorsConfig::default());
@@ -1278,14 +1340,16 @@ fn errors_accepts_boolean_or_object() {
         e("  errors: {unknown_tool: either}\n"),
         ErrorsConfig {
             enabled: true,
-            unknown_tool: UnknownToolPolicy::Either
+            unknown_tool: UnknownToolPolicy::Either,
+            invalid_params: InvalidParamsPolicy::Warn,
         }
     );
     assert_eq!(
         e("  errors: {enabled: false, unknown_tool: protocol_error}\n"),
         ErrorsConfig {
             enabled: false,
-            unknown_tool: UnknownToolPolicy::ProtocolError
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+            invalid_params: InvalidParamsPolicy::Warn,
         }
     );
     assert_eq!(
@@ -1437,4 +1501,117 @@ fn hostile_input_never_panics() {
         issues(&format!("{MINIMAL}? [1]\n: x\n")),
         vec!["mapping keys must be plain scalars"]
     );
+}
+
+// #12 §5: a header value HTTP cannot carry is a config error at load time, naming the key.
+#[test]
+fn non_ascii_header_values_are_invalid() {
+    assert_eq!(
+        issues("server: {transport: http, url: \"https://x.example\", headers: {X-Api-Key: \"clé\", X-Ok: plain}}\n"),
+        vec!["server.headers.X-Api-Key: header value must be ASCII (percent-encode or base64-encode other characters)"]
+    );
+    // Interpolated values are checked too, and the message never shows them.
+    let e = match try_load_env(
+        "server: {transport: http, url: \"https://x.example\", headers: {Authorization: \"Bearer ${T}\"}}\n",
+        &[("T", "geheimnisß")],
+    ) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a non-ASCII header value loaded"),
+    };
+    assert!(
+        e.contains("server.headers.Authorization: header value must be ASCII"),
+        "{e}"
+    );
+    assert!(!e.contains("geheimnis"), "{e}");
+}
+
+// #12 §5: credentials written literally are secrets too.
+#[test]
+fn literal_credentials_in_headers_and_env_are_secrets() {
+    let l = ok("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: Bearer canary123\n    Cookie: \"sid=cookie-canary; theme=dark\"\n    Proxy-Authorization: Basic cHJveHk6cHc=\n    X-Api-Key: key-canary\n    X-Request-Source: mcpward-ci\n");
+    assert_eq!(
+        l.secrets,
+        vec![
+            "Bearer canary123",
+            "canary123",
+            "sid=cookie-canary; theme=dark",
+            "cookie-canary",
+            "Basic cHJveHk6cHc=",
+            "cHJveHk6cHc=",
+            "key-canary",
+        ]
+    );
+    let l = ok("server:\n  transport: stdio\n  command: node\n  env:\n    MY_API_KEY: canary456\n    GH_TOKEN: tok-canary\n    DB_PASSWORD: pw-canary\n    app_secret: sec-canary\n    LOG_LEVEL: debug\n    KEY: abc\n");
+    assert_eq!(
+        l.secrets,
+        vec!["canary456", "tok-canary", "pw-canary", "sec-canary"]
+    );
+}
+
+#[test]
+fn interpolated_credentials_register_only_what_is_secret() {
+    // The scheme alone is not a secret: only the substituted token is registered.
+    let l = try_load_env(
+        "server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: \"Bearer ${T}\"\n    X-Api-Key: \"${K}\"\n",
+        &[("T", "tok-1234"), ("K", "key-5678")],
+    )
+    .unwrap();
+    assert_eq!(l.secrets, vec!["tok-1234", "key-5678"]);
+    // Literal text beside a placeholder may be part of the credential: the whole value counts.
+    let l = try_load_env(
+        "server:\n  transport: stdio\n  command: node\n  env:\n    API_TOKEN: \"prefix-${T}\"\n",
+        &[("T", "tail")],
+    )
+    .unwrap();
+    assert_eq!(l.secrets, vec!["tail", "prefix-tail"]);
+}
+
+#[test]
+fn validation_errors_redact_literal_credentials() {
+    let e = err("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    X-Api-Key: literal-canary\n  timeouts: literal-canary\ntimeouts: {call_ms: literal-canary}\n");
+    assert!(e.contains("timeouts.call_ms: expected an integer"), "{e}");
+    assert!(!e.contains("literal-canary"), "{e}");
+}
+
+// #12 §6: `checks.errors.invalid_params`, next to `unknown_tool`.
+#[test]
+fn errors_invalid_params_is_warn_or_strict() {
+    let e = |c: &str| ok(&with_checks(c)).config.checks.errors;
+    assert_eq!(
+        ErrorsConfig::default().invalid_params,
+        InvalidParamsPolicy::Warn
+    );
+    assert_eq!(
+        e("  errors: {invalid_params: strict}\n"),
+        ErrorsConfig {
+            enabled: true,
+            unknown_tool: UnknownToolPolicy::ProtocolError,
+            invalid_params: InvalidParamsPolicy::Strict,
+        }
+    );
+    assert_eq!(
+        e("  errors: {unknown_tool: either, invalid_params: warn}\n"),
+        ErrorsConfig {
+            enabled: true,
+            unknown_tool: UnknownToolPolicy::Either,
+            invalid_params: InvalidParamsPolicy::Warn,
+        }
+    );
+    assert_eq!(
+        issues(&with_checks("  errors: {invalid_params: fail}\n")),
+        vec![
+            "checks.errors.invalid_params: must be \"warn\" or \"strict\", got a string (\"fail\")"
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  errors: {invalid_params: true}\n")),
+        vec!["checks.errors.invalid_params: must be \"warn\" or \"strict\", got a boolean (true)"]
+    );
+    // A typo is a warning with the key suggested.
+    let l = ok(&with_checks("  errors: {invalid_param: strict}\n"));
+    assert_eq!(
+        l.warnings,
+        vec!["Unknown config key \"checks.errors.invalid_param\" ignored (did you mean \"invalid_params\"?)"]
+    );
+    assert_eq!(l.config.checks.errors, ErrorsConfig::default());
 }

@@ -1,6 +1,6 @@
 //! The parsed document as a small JSON-like tree, and `${VAR}` interpolation over it (§6).
 
-use serde_yaml::Value as Yaml;
+use super::raw::Raw as Yaml;
 
 /// Integers keep full precision so range checks see what the user wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,36 +69,30 @@ fn issue(path: &str, reason: &str) -> String {
     }
 }
 
-/// Convert serde_yaml's value. Scalar keys become strings (`1:` → `"1"`, as a JSON object
+/// Convert the parsed document. Scalar keys become strings (`1:` → `"1"`, as a JSON object
 /// would); anything that cannot be represented is reported in `issues` and dropped.
 pub(crate) fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
     match v {
         Yaml::Null => Node::Null,
         Yaml::Bool(b) => Node::Bool(b),
-        Yaml::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Node::Int(i as i128)
-            } else if let Some(u) = n.as_u64() {
-                Node::Int(u as i128)
-            } else {
-                Node::Float(n.as_f64().unwrap_or(f64::NAN))
-            }
-        }
-        Yaml::String(s) => Node::Str(s),
-        Yaml::Sequence(items) => Node::Seq(
+        Yaml::Int(i) => Node::Int(i),
+        Yaml::Float(f) => Node::Float(f),
+        Yaml::Str(s) => Node::Str(s),
+        Yaml::Seq(items) => Node::Seq(
             items
                 .into_iter()
                 .enumerate()
                 .map(|(i, item)| from_yaml(item, &join(path, &i.to_string()), issues))
                 .collect(),
         ),
-        Yaml::Mapping(m) => {
+        Yaml::Map(m) => {
             let mut out: Vec<(String, Node)> = Vec::with_capacity(m.len());
             for (k, v) in m {
                 let key = match k {
-                    Yaml::String(s) => s,
+                    Yaml::Str(s) => s,
                     Yaml::Bool(b) => b.to_string(),
-                    Yaml::Number(n) => n.to_string(),
+                    Yaml::Int(i) => i.to_string(),
+                    Yaml::Float(f) => serde_yaml::Number::from(f).to_string(),
                     Yaml::Null => "null".to_string(),
                     _ => {
                         issues.push(issue(path, "mapping keys must be plain scalars"));
@@ -116,10 +110,10 @@ pub(crate) fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
             }
             Node::Map(out)
         }
-        Yaml::Tagged(t) => {
+        Yaml::Tagged(tag, _) => {
             // Core tags (`!!str`, `!!int`) are resolved by the parser; anything else would
             // silently mean something we do not implement.
-            issues.push(issue(path, &format!("YAML tag {} is not supported", t.tag)));
+            issues.push(issue(path, &format!("YAML tag {tag} is not supported")));
             Node::Null
         }
     }

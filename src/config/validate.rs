@@ -11,7 +11,7 @@ use super::types::{Checks, Config, Expect, Server, Timeouts, Transport};
 use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
-use crate::checks::errors::{ErrorsConfig, UnknownToolPolicy};
+use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::checks::tool_args::ToolArgs;
 use crate::protocol::versions::EraChoice;
@@ -107,7 +107,7 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "latency",
     "collision",
 ];
-pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool"];
+pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
 pub(super) const DRIFT_KEYS: &[&str] = &["baseline", "fail_on", "severity", "full_text", "output"];
 pub(super) const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
 pub(super) const TOOL_KEYS: &[&str] = &["name", "args"];
@@ -540,6 +540,13 @@ impl V {
                     &p,
                     "header value must not contain control characters (e.g. newlines)",
                 );
+            } else if !value.is_ascii() {
+                // HTTP sends field values as bytes; non-ASCII text has no portable meaning
+                // there (#12 §5). The value is not quoted: it may be a credential.
+                self.issue(
+                    &p,
+                    "header value must be ASCII (percent-encode or base64-encode other characters)",
+                );
             }
         }
         out
@@ -585,7 +592,7 @@ impl V {
         }
     }
 
-    /// `errors: bool` or `{enabled, unknown_tool}` (DECISIONS #30).
+    /// `errors: bool` or `{enabled, unknown_tool, invalid_params}` (DECISIONS #29/#30).
     fn errors(&mut self, node: &Node, path: &str) -> ErrorsConfig {
         let m = match node {
             Node::Bool(b) => {
@@ -622,9 +629,26 @@ impl V {
                 })
             }
         };
+        let invalid_params = match get(m, "invalid_params") {
+            None => d.invalid_params,
+            Some(n) => {
+                let parsed = match n {
+                    Node::Str(s) => InvalidParamsPolicy::parse(s),
+                    _ => None,
+                };
+                parsed.unwrap_or_else(|| {
+                    self.issue(
+                        &join(path, "invalid_params"),
+                        format!("must be \"warn\" or \"strict\", got {}", n.describe()),
+                    );
+                    d.invalid_params
+                })
+            }
+        };
         ErrorsConfig {
             enabled,
             unknown_tool,
+            invalid_params,
         }
     }
 
@@ -922,11 +946,19 @@ impl V {
         match node {
             Node::Null => Value::Null,
             Node::Bool(b) => Value::Bool(*b),
-            Node::Int(i) => i64::try_from(*i)
+            Node::Int(i) => match i64::try_from(*i)
                 .map(Number::from)
                 .or_else(|_| u64::try_from(*i).map(Number::from))
-                .map(Value::Number)
-                .unwrap_or(Value::Null),
+            {
+                Ok(n) => Value::Number(n),
+                Err(_) => {
+                    self.issue(
+                        path,
+                        format!("integer {i} is out of range (at most 64 bits)"),
+                    );
+                    Value::Null
+                }
+            },
             // `1.0` is the integer 1 in YAML/JSON number terms; keep it comparable to `1`.
             Node::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() <= MAX_SAFE as f64 => {
                 Value::Number(Number::from(*f as i64))

@@ -1,10 +1,11 @@
-//! `checks.errors` (config.md §5; DECISIONS #30), validated by the config loader.
+//! `checks.errors` (config.md §5; DECISIONS #29/#30), validated by the config loader.
 
-/// `checks.errors`: a boolean or `{enabled, unknown_tool}`.
+/// `checks.errors`: a boolean or `{enabled, unknown_tool, invalid_params}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorsConfig {
     pub enabled: bool,
     pub unknown_tool: UnknownToolPolicy,
+    pub invalid_params: InvalidParamsPolicy,
 }
 
 impl Default for ErrorsConfig {
@@ -12,6 +13,7 @@ impl Default for ErrorsConfig {
         ErrorsConfig {
             enabled: true,
             unknown_tool: UnknownToolPolicy::default(),
+            invalid_params: InvalidParamsPolicy::default(),
         }
     }
 }
@@ -34,6 +36,33 @@ impl UnknownToolPolicy {
         match self {
             UnknownToolPolicy::ProtocolError => "protocol_error",
             UnknownToolPolicy::Either => "either",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+}
+
+/// What `errors/invalid-params` makes of a call that succeeds without its required
+/// arguments (DECISIONS #29 as corrected by #12 §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InvalidParamsPolicy {
+    /// A `warn`, as in the original: a pipeline that passed with it still passes.
+    #[default]
+    Warn,
+    /// A `fail`.
+    Strict,
+}
+
+impl InvalidParamsPolicy {
+    pub const ALL: [InvalidParamsPolicy; 2] =
+        [InvalidParamsPolicy::Warn, InvalidParamsPolicy::Strict];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InvalidParamsPolicy::Warn => "warn",
+            InvalidParamsPolicy::Strict => "strict",
         }
     }
 

@@ -7,7 +7,7 @@
 //! `plan_for` / `judge_plan` add what the wire allows: over modern HTTP a tool with invalid
 //! `x-mcp-header` annotations is never called, and its probe is reported as a skip.
 
-use crate::model::{Finding, Status};
+use crate::model::{Finding, Severity, Status};
 use crate::observed::{CallOutcome, Era, Listing, RpcError};
 use crate::protocol::headers::blocked_call_reason;
 use regex::Regex;
@@ -16,13 +16,11 @@ use std::sync::OnceLock;
 
 use crate::protocol::versions::version_at_least;
 pub mod rules;
-#[cfg(test)]
-use crate::model::Severity;
 pub use rules::RULES;
 
 mod config;
 
-pub use config::{ErrorsConfig, UnknownToolPolicy};
+pub use config::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 
 #[cfg(test)]
 const ID_SUMMARY: &str = rules::SUMMARY.id;
@@ -134,21 +132,36 @@ pub fn judge_plan(
     plan: &Plan,
     recorded: &[(Probe, CallOutcome)],
     protocol_version: &str,
-    policy: UnknownToolPolicy,
+    cfg: &ErrorsConfig,
 ) -> Vec<Finding> {
-    let mut out = judge(recorded, protocol_version, policy);
+    let mut out = judge_with(recorded, protocol_version, cfg);
     out.extend(plan.blocked.iter().cloned());
     out
 }
 
-/// Findings for the recorded probe outcomes: `errors/summary`, then `errors/unknown-tool`,
-/// then `errors/invalid-params` in probe order. `protocol_version` is the negotiated version
-/// (DECISIONS #29 judges invalid-params by it).
+/// [`judge_with`] with the default `invalid_params` policy (a succeeding call warns).
 pub fn judge(
     probes: &[(Probe, CallOutcome)],
     protocol_version: &str,
     policy: UnknownToolPolicy,
 ) -> Vec<Finding> {
+    let cfg = ErrorsConfig {
+        unknown_tool: policy,
+        ..ErrorsConfig::default()
+    };
+    judge_with(probes, protocol_version, &cfg)
+}
+
+/// Findings for the recorded probe outcomes: `errors/summary`, then `errors/unknown-tool`,
+/// then `errors/invalid-params` in probe order. `protocol_version` is the negotiated version
+/// (DECISIONS #29 judges invalid-params by it).
+pub fn judge_with(
+    probes: &[(Probe, CallOutcome)],
+    protocol_version: &str,
+    cfg: &ErrorsConfig,
+) -> Vec<Finding> {
+    let policy = cfg.unknown_tool;
+    let strict = cfg.invalid_params == InvalidParamsPolicy::Strict;
     let unknown = probes
         .iter()
         .filter(|(p, _)| p.kind == ProbeKind::UnknownTool)
@@ -157,7 +170,7 @@ pub fn judge(
     let invalid = probes
         .iter()
         .filter(|(p, _)| p.kind == ProbeKind::InvalidParams)
-        .map(|(p, outcome)| invalid_params(&p.tool, outcome, protocol_version, sep1303));
+        .map(|(p, outcome)| invalid_params(&p.tool, outcome, protocol_version, sep1303, strict));
     let results: Vec<Finding> = unknown.chain(invalid).collect();
 
     let failures = results.iter().filter(|f| f.status == Status::Fail).count();
@@ -314,8 +327,25 @@ fn unknown_tool(outcome: &CallOutcome, policy: UnknownToolPolicy) -> Finding {
     f.location(UNKNOWN_TOOL_PROBE)
 }
 
-fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: bool) -> Finding {
+fn invalid_params(
+    name: &str,
+    outcome: &CallOutcome,
+    version: &str,
+    sep1303: bool,
+    strict: bool,
+) -> Finding {
     let judged = format!(" [judged by protocol {version}]");
+    // A call that succeeds without its required arguments: a warn unless strict (#12 §6).
+    let succeeded = |expected: &str| {
+        let message = format!("Tool \"{name}\" did not fail with missing required params{judged}");
+        // `strict` is the one override of this rule's default: a failure at error severity.
+        let f = if strict {
+            rules::INVALID_PARAMS.finding(Status::Fail, Severity::Error, message)
+        } else {
+            rules::INVALID_PARAMS.warn(message)
+        };
+        f.expected(expected).actual("Call succeeded")
+    };
     let f = if sep1303 {
         // From 2025-11-25 on: a tool error is the answer SEP-1303 asks for.
         let expected = "Tool error (isError: true) for invalid params";
@@ -324,12 +354,7 @@ fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: boo
                 "Tool \"{name}\" reported invalid params as a tool error (isError: true), as \
                      SEP-1303 asks{judged}"
             )),
-            Ok(_) => rules::INVALID_PARAMS
-                .fail(format!(
-                    "Tool \"{name}\" did not fail with missing required params{judged}"
-                ))
-                .expected(expected)
-                .actual("Call succeeded"),
+            Ok(_) => succeeded(expected),
             Err(e) if e.code == Some(-32602) => rules::INVALID_PARAMS
                 .warn(format!(
                     "Tool \"{name}\" returned protocol error -32602 for invalid params{}, which \
@@ -374,12 +399,7 @@ fn invalid_params(name: &str, outcome: &CallOutcome, version: &str, sep1303: boo
                 ))
                 .expected(expected)
                 .actual("Call succeeded"),
-            Ok(_) => rules::INVALID_PARAMS
-                .fail(format!(
-                    "Tool \"{name}\" did not fail with missing required params{judged}"
-                ))
-                .expected(expected)
-                .actual("Call succeeded"),
+            Ok(_) => succeeded(expected),
         }
     };
     f.location(name)

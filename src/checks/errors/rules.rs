@@ -38,12 +38,13 @@ pub const UNKNOWN_TOOL: Rule = Rule {
 
 pub const INVALID_PARAMS: Rule = Rule {
     id: "errors/invalid-params",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     short: "Invalid params error layer",
     description: "Calling a tool without its required arguments must be rejected. Before \
             protocol 2025-11-25 the expected answer is a JSON-RPC -32602 error; from 2025-11-25 on \
             (SEP-1303) it is a tool result with `isError: true` so the model can correct itself. \
-            A call that succeeds fails this rule.",
+            A call that succeeds warns (as in the original); with \
+            `checks.errors.invalid_params: strict` it fails.",
     fix: "Validate arguments against the tool's inputSchema before running it and reject \
             missing required arguments on the layer the negotiated protocol version expects.",
 };

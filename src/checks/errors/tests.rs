@@ -349,11 +349,51 @@ fn old_protocol_tool_error_warns() {
     assert_eq!(f.location.as_deref(), Some("t"));
 }
 
-// DECISIONS #29: success fails in both eras, and the summary counts it.
+const STRICT: ErrorsConfig = ErrorsConfig {
+    enabled: true,
+    unknown_tool: P,
+    invalid_params: InvalidParamsPolicy::Strict,
+};
+
+// DECISIONS #29 as corrected by #12 §6: by default a succeeding call is a warn at every
+// version (as in the original), and the summary does not count it.
 #[test]
-fn success_with_missing_params_fails() {
+fn success_with_missing_params_warns_by_default() {
     for v in [OLD, NEW, "2026-07-28"] {
         let fs = judge(&[(invalid_probe("t"), success())], v, P);
+        assert_eq!(
+            fs,
+            judge_with(
+                &[(invalid_probe("t"), success())],
+                v,
+                &ErrorsConfig::default()
+            )
+        );
+        assert_is(
+            &fs[0],
+            ID_SUMMARY,
+            Status::Pass,
+            Severity::Info,
+            "Error contract checks passed",
+        );
+        assert_is(
+            &fs[1],
+            ID_INVALID,
+            Status::Warn,
+            Severity::Warning,
+            "Tool \"t\" did not fail with missing required params",
+        );
+        assert!(fs[1].message.contains(&format!("[judged by protocol {v}]")));
+        assert_eq!(fs[1].actual, Some(json!("Call succeeded")));
+    }
+}
+
+// `invalid_params: strict`: success fails in both eras, and the summary counts it (this was
+// the default before #12 §6).
+#[test]
+fn success_with_missing_params_fails_when_strict() {
+    for v in [OLD, NEW, "2026-07-28"] {
+        let fs = judge_with(&[(invalid_probe("t"), success())], v, &STRICT);
         assert_is(
             &fs[0],
             ID_SUMMARY,
@@ -381,8 +421,32 @@ fn summary_counts_every_failure() {
         (invalid_probe("b"), success()),
         (invalid_probe("c"), rpc(-32602, "bad")),
     ];
-    let fs = judge(&probes, OLD, P);
+    let fs = judge_with(&probes, OLD, &STRICT);
     assert_eq!(fs[0].message, "Error contract: 3 violation(s) found");
+    // By default the succeeding calls warn: only the unknown-tool probe counts.
+    let fs = judge(&probes, OLD, P);
+    assert_eq!(fs[0].message, "Error contract: 1 violation(s) found");
+}
+
+// Strict changes only the succeeding call: every other outcome is judged as by default.
+#[test]
+fn strict_changes_only_a_succeeding_call() {
+    for v in [OLD, NEW] {
+        for outcome in [
+            rpc(-32602, "bad"),
+            rpc(-32000, "other"),
+            Err(RpcError::plain("no code")),
+            tool_error("missing message"),
+        ] {
+            let probe = [(invalid_probe("t"), outcome)];
+            assert_eq!(
+                judge(&probe, v, P),
+                judge_with(&probe, v, &STRICT),
+                "{v} {:?}",
+                probe[0].1
+            );
+        }
+    }
 }
 
 // Edge case 27.
@@ -462,10 +526,8 @@ fn no_probes_gives_only_a_passing_summary() {
     assert_eq!(fs[0].status, Status::Pass);
 }
 
-/// Full output for a mixed run, to review every template at once.
-#[test]
-fn snapshot_mixed_run() {
-    let probes = vec![
+fn mixed_probes() -> Vec<(Probe, CallOutcome)> {
+    vec![
         (
             unknown_probe(),
             tool_error("MCP error -32602: Tool __mcpward_unknown_tool__ not found"),
@@ -477,8 +539,20 @@ fn snapshot_mixed_run() {
             invalid_probe("d"),
             Err(RpcError::plain("Request timed out after 50ms")),
         ),
-    ];
-    insta::assert_json_snapshot!(judge(&probes, NEW, P));
+    ]
+}
+
+/// Full output for a mixed run, to review every template at once (strict, so the
+/// succeeding call shows as the failure it was before #12 §6).
+#[test]
+fn snapshot_mixed_run() {
+    insta::assert_json_snapshot!(judge_with(&mixed_probes(), NEW, &STRICT));
+}
+
+/// The same run with the default policy: the succeeding call `c` warns.
+#[test]
+fn snapshot_mixed_run_default() {
+    insta::assert_json_snapshot!(judge(&mixed_probes(), NEW, P));
 }
 
 #[test]
@@ -507,7 +581,7 @@ fn modern_http_blocks_invalid_params_probes_of_tools_with_broken_x_mcp_header() 
     }
     // The skips follow the judged results.
     let recorded: Vec<(Probe, CallOutcome)> = p_calls_failing(&p.calls);
-    let fs = judge_plan(&p, &recorded, "2025-06-18", UnknownToolPolicy::default());
+    let fs = judge_plan(&p, &recorded, "2025-06-18", &ErrorsConfig::default());
     assert_eq!(fs.last().unwrap(), skip);
     assert_eq!(fs.len(), 4);
     assert_eq!(fs[0].id, "errors/summary");
