@@ -55,7 +55,14 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::E
 
 impl Finding {
     /// `id` is `<family>/<rule>`; the family is derived from it so the two never disagree.
-    pub fn new(id: &str, status: Status, severity: Severity, message: impl Into<String>) -> Self {
+    /// Checks never call this with an id of their own: they go through their rule constant
+    /// (`crate::rules::types::Rule`), which is where the default severity comes from.
+    pub(crate) fn new(
+        id: &str,
+        status: Status,
+        severity: Severity,
+        message: impl Into<String>,
+    ) -> Self {
         let family = id.split('/').next().unwrap_or(id).to_string();
         Finding {
             id: id.to_string(),
@@ -68,28 +75,28 @@ impl Finding {
             location: None,
         }
     }
-    /// Kept for the merge of parallel branches; build findings from a rule constant
-    /// (`crate::rules::types::Rule::pass`) instead.
-    #[doc(hidden)]
-    pub fn pass(id: &str, message: impl Into<String>) -> Self {
+    /// Test data only (reporters render any id, registered or not); checks build findings
+    /// from their rule constant (`rules::X.pass(…)`).
+    #[cfg(test)]
+    pub(crate) fn pass(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Pass, Severity::Info, message)
     }
-    /// Kept for the merge of parallel branches; build findings from a rule constant
-    /// (`crate::rules::types::Rule::fail`) instead.
-    #[doc(hidden)]
-    pub fn fail(id: &str, message: impl Into<String>) -> Self {
+    /// Test data only (reporters render any id, registered or not); checks build findings
+    /// from their rule constant (`rules::X.fail(…)`).
+    #[cfg(test)]
+    pub(crate) fn fail(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Fail, Severity::Error, message)
     }
-    /// Kept for the merge of parallel branches; build findings from a rule constant
-    /// (`crate::rules::types::Rule::warn`) instead.
-    #[doc(hidden)]
-    pub fn warn(id: &str, message: impl Into<String>) -> Self {
+    /// Test data only (reporters render any id, registered or not); checks build findings
+    /// from their rule constant (`rules::X.warn(…)`).
+    #[cfg(test)]
+    pub(crate) fn warn(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Warn, Severity::Warning, message)
     }
-    /// Kept for the merge of parallel branches; build findings from a rule constant
-    /// (`crate::rules::types::Rule::skip`) instead.
-    #[doc(hidden)]
-    pub fn skip(id: &str, message: impl Into<String>) -> Self {
+    /// Test data only (reporters render any id, registered or not); checks build findings
+    /// from their rule constant (`rules::X.skip(…)`).
+    #[cfg(test)]
+    pub(crate) fn skip(id: &str, message: impl Into<String>) -> Self {
         Self::new(id, Status::Skip, Severity::Info, message)
     }
     pub fn expected(mut self, v: impl Into<Value>) -> Self {

@@ -5,12 +5,14 @@
 //! `compliance/header-validation` and `compliance/stateless-http` exist only over HTTP.
 
 use super::plan::{ModernRecords, PROBE_VERSION};
+use super::rules;
 #[cfg(test)]
 use super::rules::RULES;
 use crate::model::Finding;
 #[cfg(test)]
 use crate::model::Severity;
 use crate::observed::{ProbeRecord, RpcError, ServerHello};
+use crate::rules::types::Rule;
 use serde_json::{json, Value};
 
 const MAX_LISTED: usize = 5;
@@ -34,23 +36,19 @@ pub fn check(hello: &ServerHello, obs: &ModernRecords) -> Vec<Finding> {
     out
 }
 
-const ID_SUBSCRIPTIONS: &str = "compliance/subscriptions";
+const ID_SUBSCRIPTIONS: Rule = rules::SUBSCRIPTIONS;
 
 /// §12.2 `compliance/subscriptions`: only when discover advertised `tools.listChanged`,
 /// the first message for a `subscriptions/listen` must be its acknowledgment.
 pub fn subscriptions(obs: &ModernRecords) -> Finding {
     let Some(p) = obs.listen.as_ref().filter(|_| obs.listen_advertised) else {
-        return Finding::skip(
-            ID_SUBSCRIPTIONS,
-            "Server does not advertise tools.listChanged; subscriptions/listen not probed",
-        );
+        return ID_SUBSCRIPTIONS
+            .skip("Server does not advertise tools.listChanged; subscriptions/listen not probed");
     };
     let expected = "notifications/subscriptions/acknowledged tagged with the listen request's id";
     if let Err(e) = &p.outcome {
         if e.code == Some(-32601) {
-            return Finding::fail(
-                ID_SUBSCRIPTIONS,
-                "Server advertises tools.listChanged but does not implement subscriptions/listen",
+            return ID_SUBSCRIPTIONS.fail("Server advertises tools.listChanged but does not implement subscriptions/listen",
             )
             .expected(expected)
             .actual(e.to_string());
@@ -61,26 +59,19 @@ pub fn subscriptions(obs: &ModernRecords) -> Finding {
             Ok(_) => "a response without any acknowledgment".to_string(),
             Err(e) => e.to_string(),
         };
-        return Finding::fail(
-            ID_SUBSCRIPTIONS,
-            format!("subscriptions/listen was not acknowledged: {got}"),
-        )
-        .expected(expected)
-        .actual(got);
+        return ID_SUBSCRIPTIONS
+            .fail(format!("subscriptions/listen was not acknowledged: {got}"))
+            .expected(expected)
+            .actual(got);
     };
     let method = first.get("method").and_then(Value::as_str).unwrap_or("");
     let filter_ok = first
         .pointer("/params/notifications")
         .is_some_and(Value::is_object);
     if method == "notifications/subscriptions/acknowledged" && filter_ok {
-        Finding::pass(
-            ID_SUBSCRIPTIONS,
-            "subscriptions/listen acknowledged with its subscription id",
-        )
+        ID_SUBSCRIPTIONS.pass("subscriptions/listen acknowledged with its subscription id")
     } else {
-        Finding::fail(
-            ID_SUBSCRIPTIONS,
-            format!("The first message for the subscription was {method:?}, not an acknowledgment with a notifications object"),
+        ID_SUBSCRIPTIONS.fail(format!("The first message for the subscription was {method:?}, not an acknowledgment with a notifications object"),
         )
         .expected(expected)
         .actual(first.clone())
@@ -144,20 +135,19 @@ fn judged_results<'a>(hello: &'a ServerHello, obs: &'a ModernRecords) -> Vec<(St
     out
 }
 
-fn no_results(id: &str, obs: &ModernRecords) -> Finding {
+fn no_results(id: Rule, obs: &ModernRecords) -> Finding {
     let why = obs
         .listing_error
         .as_deref()
         .map(|e| format!(" (tools/list failed: {e})"))
         .unwrap_or_default();
-    Finding::skip(
-        id,
-        format!("No server/discover result or tools/list page to judge{why}"),
-    )
+    id.skip(format!(
+        "No server/discover result or tools/list page to judge{why}"
+    ))
 }
 
 pub fn discover(hello: &ServerHello, obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/discover";
+    const ID: Rule = rules::DISCOVER;
     let Some(d) = &hello.discover else {
         let msg = match (&obs.discover_error, obs.discover_status) {
             (Some(e), Some(s)) if e.code == Some(-32601) => {
@@ -169,7 +159,7 @@ pub fn discover(hello: &ServerHello, obs: &ModernRecords) -> Finding {
             (Some(e), _) => format!("server/discover failed: {e}"),
             (None, _) => "server/discover returned no result".to_string(),
         };
-        return Finding::fail(ID, msg).actual(
+        return ID.fail(msg).actual(
             obs.discover_error
                 .as_ref()
                 .map(error_json)
@@ -177,7 +167,7 @@ pub fn discover(hello: &ServerHello, obs: &ModernRecords) -> Finding {
         );
     };
     let Value::Object(o) = d else {
-        return Finding::fail(ID, format!("DiscoverResult is {}, not an object", kind(d)));
+        return ID.fail(format!("DiscoverResult is {}, not an object", kind(d)));
     };
     let mut problems = Vec::new();
     match o.get("resultType") {
@@ -228,28 +218,22 @@ pub fn discover(hello: &ServerHello, obs: &ModernRecords) -> Finding {
         )),
     }
     if !problems.is_empty() {
-        return Finding::fail(
-            ID,
-            format!("DiscoverResult is invalid: {}", listed(&problems)),
-        );
+        return ID.fail(format!("DiscoverResult is invalid: {}", listed(&problems)));
     }
     if let Some(i) = o.get("instructions").filter(|i| !i.is_string()) {
-        return Finding::warn(
-            ID,
-            format!("DiscoverResult instructions is {}, not a string", kind(i)),
-        );
+        return ID.warn(format!(
+            "DiscoverResult instructions is {}, not a string",
+            kind(i)
+        ));
     }
-    Finding::pass(
-        ID,
-        format!(
-            "server/discover returned a valid DiscoverResult (supportedVersions: {})",
-            o.get("supportedVersions").cloned().unwrap_or(Value::Null)
-        ),
-    )
+    ID.pass(format!(
+        "server/discover returned a valid DiscoverResult (supportedVersions: {})",
+        o.get("supportedVersions").cloned().unwrap_or(Value::Null)
+    ))
 }
 
 pub fn result_type(hello: &ServerHello, obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/result-type";
+    const ID: Rule = rules::RESULT_TYPE;
     let results = judged_results(hello, obs);
     if results.is_empty() {
         return no_results(ID, obs);
@@ -267,28 +251,22 @@ pub fn result_type(hello: &ServerHello, obs: &ModernRecords) -> Finding {
         }
     }
     if problems.is_empty() {
-        Finding::pass(
-            ID,
-            format!(
-                "All {} result(s) carry resultType \"complete\"",
-                results.len()
-            ),
-        )
+        ID.pass(format!(
+            "All {} result(s) carry resultType \"complete\"",
+            results.len()
+        ))
     } else {
-        Finding::fail(
-            ID,
-            format!(
-                "resultType missing or invalid on {} of {} result(s): {}",
-                problems.len(),
-                results.len(),
-                listed(&problems)
-            ),
-        )
+        ID.fail(format!(
+            "resultType missing or invalid on {} of {} result(s): {}",
+            problems.len(),
+            results.len(),
+            listed(&problems)
+        ))
     }
 }
 
 pub fn cache_hints(hello: &ServerHello, obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/cache-hints";
+    const ID: Rule = rules::CACHE_HINTS;
     let results = judged_results(hello, obs);
     if results.is_empty() {
         return no_results(ID, obs);
@@ -330,18 +308,16 @@ pub fn cache_hints(hello: &ServerHello, obs: &ModernRecords) -> Finding {
         }
     }
     if problems.is_empty() {
-        Finding::pass(
-            ID,
-            format!(
+        ID.pass(format!(
                 "ttlMs and cacheScope are valid on all {} result(s), with one cacheScope across the listing",
                 results.len()
             ),
         )
     } else {
-        Finding::fail(
-            ID,
-            format!("Cache hints missing or invalid: {}", listed(&problems)),
-        )
+        ID.fail(format!(
+            "Cache hints missing or invalid: {}",
+            listed(&problems)
+        ))
     }
 }
 
@@ -382,19 +358,19 @@ fn expect_error<'a>(
     Ok(e)
 }
 
-fn not_probed(id: &str) -> Finding {
-    Finding::skip(id, "The probe was not run")
+fn not_probed(id: Rule) -> Finding {
+    id.skip("The probe was not run")
 }
 
 pub fn unsupported_version(hello: &ServerHello, obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/unsupported-version";
+    const ID: Rule = rules::UNSUPPORTED_VERSION;
     let Some(rec) = &obs.unsupported_version else {
         return not_probed(ID);
     };
     let what = format!("server/discover with protocol version {PROBE_VERSION}");
     let e = match expect_error(rec, &what, -32022, obs.http, 400) {
         Ok(e) => e,
-        Err(m) => return Finding::fail(ID, m).actual(probe_actual(rec)),
+        Err(m) => return ID.fail(m).actual(probe_actual(rec)),
     };
     let data = e.data.as_ref();
     let supported: Option<Vec<&str>> = data
@@ -404,11 +380,9 @@ pub fn unsupported_version(hello: &ServerHello, obs: &ModernRecords) -> Finding 
     let supported = match supported {
         Some(s) if !s.is_empty() => s,
         _ => {
-            return Finding::fail(
-                ID,
-                "-32022 error data.supported is not a non-empty array of strings",
-            )
-            .actual(data.cloned().unwrap_or(Value::Null))
+            return ID
+                .fail("-32022 error data.supported is not a non-empty array of strings")
+                .actual(data.cloned().unwrap_or(Value::Null))
         }
     };
     if hello.discover.is_some() {
@@ -418,9 +392,7 @@ pub fn unsupported_version(hello: &ServerHello, obs: &ModernRecords) -> Finding 
             .filter(|v| !hello.supported_versions.iter().any(|s| s == v))
             .collect();
         if !unknown.is_empty() {
-            return Finding::fail(
-                ID,
-                format!(
+            return ID.fail(format!(
                     "-32022 error data.supported lists versions missing from server/discover supportedVersions: {}",
                     unknown.join(", ")
                 ),
@@ -429,54 +401,48 @@ pub fn unsupported_version(hello: &ServerHello, obs: &ModernRecords) -> Finding 
     }
     let requested = data.and_then(|d| d.get("requested"));
     if requested.and_then(Value::as_str) != Some(PROBE_VERSION) {
-        return Finding::fail(
-            ID,
-            format!(
-                "-32022 error data.requested is {}, expected \"{PROBE_VERSION}\"",
-                requested
-                    .map(Value::to_string)
-                    .unwrap_or_else(|| "missing".into())
-            ),
-        );
+        return ID.fail(format!(
+            "-32022 error data.requested is {}, expected \"{PROBE_VERSION}\"",
+            requested
+                .map(Value::to_string)
+                .unwrap_or_else(|| "missing".into())
+        ));
     }
-    Finding::pass(
-        ID,
-        format!("{what} was rejected with -32022 listing the supported versions"),
-    )
+    ID.pass(format!(
+        "{what} was rejected with -32022 listing the supported versions"
+    ))
 }
 
 pub fn meta_required(obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/meta-required";
+    const ID: Rule = rules::META_REQUIRED;
     let Some(rec) = &obs.meta_required else {
         return not_probed(ID);
     };
     let what = "tools/list without io.modelcontextprotocol/clientCapabilities";
     match expect_error(rec, what, -32602, obs.http, 400) {
-        Ok(_) => Finding::pass(ID, format!("{what} was rejected with -32602")),
-        Err(m) => Finding::fail(ID, m).actual(probe_actual(rec)),
+        Ok(_) => ID.pass(format!("{what} was rejected with -32602")),
+        Err(m) => ID.fail(m).actual(probe_actual(rec)),
     }
 }
 
 pub fn unknown_method(obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/unknown-method";
+    const ID: Rule = rules::UNKNOWN_METHOD;
     let Some(rec) = &obs.unknown_method else {
         return not_probed(ID);
     };
     if rec.outcome.is_ok() {
-        return Finding::warn(
-            ID,
-            "The server still answers ping with a result; ping was removed in 2026-07-28 (expected error -32601)",
+        return ID.warn("The server still answers ping with a result; ping was removed in 2026-07-28 (expected error -32601)",
         )
         .actual(probe_actual(rec));
     }
     match expect_error(rec, "ping", -32601, obs.http, 404) {
-        Ok(_) => Finding::pass(ID, "ping (removed in 2026-07-28) was rejected with -32601"),
-        Err(m) => Finding::fail(ID, m).actual(probe_actual(rec)),
+        Ok(_) => ID.pass("ping (removed in 2026-07-28) was rejected with -32601"),
+        Err(m) => ID.fail(m).actual(probe_actual(rec)),
     }
 }
 
 pub fn header_validation(obs: &ModernRecords) -> Finding {
-    const ID: &str = "compliance/header-validation";
+    const ID: Rule = rules::HEADER_VALIDATION;
     let Some(rec) = &obs.header_mismatch else {
         return not_probed(ID);
     };
@@ -484,7 +450,7 @@ pub fn header_validation(obs: &ModernRecords) -> Finding {
         "server/discover with header MCP-Protocol-Version different from the envelope version {PROBE_VERSION}"
     );
     if let Err(m) = expect_error(rec, &what, -32020, true, 400) {
-        return Finding::fail(ID, m).actual(probe_actual(rec));
+        return ID.fail(m).actual(probe_actual(rec));
     }
     if let Some(rec2) = &obs.header_missing_method {
         if let Err(m) = expect_error(
@@ -494,39 +460,32 @@ pub fn header_validation(obs: &ModernRecords) -> Finding {
             true,
             400,
         ) {
-            return Finding::warn(ID, m).actual(probe_actual(rec2));
+            return ID.warn(m).actual(probe_actual(rec2));
         }
     }
-    Finding::pass(
-        ID,
+    ID.pass(
         "Header/body mismatches and a missing Mcp-Method were rejected with HTTP 400 and -32020",
     )
 }
 
 pub fn stateless_http(obs: &ModernRecords) -> Vec<Finding> {
-    const ID: &str = "compliance/stateless-http";
+    const ID: Rule = rules::STATELESS_HTTP;
     let mut out = Vec::new();
     for (verb, st) in [("GET", &obs.get_status), ("DELETE", &obs.delete_status)] {
         match st {
             Some(Ok(405)) | None => {}
             Some(Ok(s)) => out.push(
-                Finding::warn(
-                    ID,
-                    format!("{verb} on the endpoint answered HTTP {s}, expected 405 (no GET stream or session in 2026-07-28)"),
+                ID.warn(format!("{verb} on the endpoint answered HTTP {s}, expected 405 (no GET stream or session in 2026-07-28)"),
                 )
                 .actual(json!({"httpStatus": s})),
             ),
-            Some(Err(e)) => out.push(Finding::warn(
-                ID,
-                format!("{verb} on the endpoint got no HTTP answer, expected 405: {e}"),
+            Some(Err(e)) => out.push(ID.warn(format!("{verb} on the endpoint got no HTTP answer, expected 405: {e}"),
             )),
         }
     }
     if let Some(first) = obs.session_ids.first() {
         out.push(
-            Finding::warn(
-                ID,
-                format!(
+            ID.warn(format!(
                     "{} modern response(s) carried an Mcp-Session-Id header (first: \"{}\"); 2026-07-28 has no sessions",
                     obs.session_ids.len(),
                     first.escape_default()
@@ -541,10 +500,9 @@ pub fn stateless_http(obs: &ModernRecords) -> Vec<Finding> {
         } else {
             "GET and DELETE not probed"
         };
-        out.push(Finding::pass(
-            ID,
-            format!("The endpoint is stateless: {verbs}, no Mcp-Session-Id on responses"),
-        ));
+        out.push(ID.pass(format!(
+            "The endpoint is stateless: {verbs}, no Mcp-Session-Id on responses"
+        )));
     }
     out
 }
@@ -904,27 +862,23 @@ pub fn server_messages(chatter: &crate::observed::Chatter, input_requests: &[Val
         ));
     }
     if kinds.is_empty() {
-        return Finding::pass(
-            "compliance/server-messages",
-            "Server sent no request, log message or input request during the run",
-        );
+        return rules::SERVER_MESSAGES
+            .pass("Server sent no request, log message or input request during the run");
     }
     let parts: Vec<String> = kinds
         .iter()
         .map(|(k, n, f)| format!("{n} {k} (first: {f})"))
         .collect();
-    Finding::fail(
-        "compliance/server-messages",
-        format!(
+    rules::SERVER_MESSAGES
+        .fail(format!(
             "Server sent messages the 2026-07-28 revision forbids: {}",
             parts.join("; ")
-        ),
-    )
-    .expected("No server requests, no unsolicited notifications/message, no input requests")
-    .actual(serde_json::json!(kinds
-        .iter()
-        .map(|(k, n, _)| serde_json::json!({"kind": k, "count": n}))
-        .collect::<Vec<_>>()))
+        ))
+        .expected("No server requests, no unsolicited notifications/message, no input requests")
+        .actual(serde_json::json!(kinds
+            .iter()
+            .map(|(k, n, _)| serde_json::json!({"kind": k, "count": n}))
+            .collect::<Vec<_>>()))
 }
 
 #[cfg(test)]
