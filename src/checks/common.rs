@@ -14,3 +14,39 @@ pub(crate) fn listed_tools<'a>(listing: &'a Listing, rule: &Rule) -> Result<&'a 
         .as_deref()
         .map_err(|e| rule.fail(format!("Failed to list tools: {e}")))
 }
+
+/// A validator for a tool's schema: `$schema` honoured, 2020-12 otherwise (DECISIONS #6),
+/// formats checked (as Ajv with standard formats). No remote `$ref` resolution.
+pub(crate) fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, String> {
+    // An unknown `$schema` (not one of the five drafts) falls back to 2020-12 rather
+    // than failing: the dialect URI is a hint, not worth a failed case.
+    let unknown = schema
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| !known_dialect(uri));
+    if unknown {
+        if let Value::Object(m) = schema {
+            let mut m = m.clone();
+            m.remove("$schema");
+            return compile_schema(&Value::Object(m));
+        }
+    }
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// The `$schema` URIs the validator recognises by itself (each in this exact spelling, with
+/// or without a trailing `#`): the set this family has always accepted. Any other string
+/// counts as an unknown dialect.
+fn known_dialect(uri: &str) -> bool {
+    matches!(
+        uri.trim_end_matches('#'),
+        "https://json-schema.org/draft/2020-12/schema"
+            | "https://json-schema.org/draft/2019-09/schema"
+            | "http://json-schema.org/draft-07/schema"
+            | "http://json-schema.org/draft-06/schema"
+            | "http://json-schema.org/draft-04/schema"
+    )
+}

@@ -23,7 +23,7 @@ pub fn generate_args(input_schema: &Value) -> Result<Map<String, Value>, String>
     if input_schema.is_null() {
         return Ok(Map::new());
     }
-    let validator = crate::checks::behavioral::compile_schema(input_schema)
+    let validator = crate::checks::common::compile_schema(input_schema)
         .map_err(|e| format!("its inputSchema does not compile: {e}"))?;
     let g = Gen { root: input_schema };
     let candidate = match g.value(input_schema, 0) {
@@ -162,7 +162,7 @@ impl Gen<'_> {
                 }
             }
         }
-        crate::checks::behavioral::compile_schema(&Value::Object(local))
+        crate::checks::common::compile_schema(&Value::Object(local))
             .map(|val| val.is_valid(v))
             .unwrap_or(false)
     }

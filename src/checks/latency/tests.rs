@@ -454,7 +454,7 @@ fn unnamed_and_duplicate_tools() {
 fn gen_valid(schema: Value) -> Map<String, Value> {
     let args = minimal_args(&schema)
         .unwrap_or_else(|| panic!("no args for {schema}: {:?}", generate_args(&schema)));
-    let v = crate::checks::behavioral::compile_schema(&schema).unwrap();
+    let v = crate::checks::common::compile_schema(&schema).unwrap();
     assert!(
         v.is_valid(&Value::Object(args.clone())),
         "{schema} -> {args:?}"
