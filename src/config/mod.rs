@@ -370,12 +370,11 @@ pub fn load_str(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Loaded, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
     let mut pre_issues = Vec::new();
-    let mut root = tree::from_yaml(yaml, "", &mut pre_issues);
+    let mut root = tree::parse(text, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+        path: path.to_path_buf(),
+        message,
+    })?;
     let mut secrets = Vec::new();
     tree::interpolate(&mut root, "", env, &mut secrets)
         .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;

@@ -1,6 +1,14 @@
 //! The parsed document as a small JSON-like tree, and `${VAR}` interpolation over it (§6).
 
-use serde_yaml::Value as Yaml;
+// The one file that names the YAML crate (a maintained fork of serde_yaml 0.9).
+use serde_norway::Value as Yaml;
+
+/// Parse YAML text into a [`Node`]; `Err` is the YAML crate's message. Values that cannot be
+/// represented are reported in `issues` (see [`from_yaml`]).
+pub(crate) fn parse(text: &str, issues: &mut Vec<String>) -> Result<Node, String> {
+    let yaml: Yaml = serde_norway::from_str(text).map_err(|e| e.to_string())?;
+    Ok(from_yaml(yaml, "", issues))
+}
 
 /// Integers keep full precision so range checks see what the user wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,9 +77,9 @@ fn issue(path: &str, reason: &str) -> String {
     }
 }
 
-/// Convert serde_yaml's value. Scalar keys become strings (`1:` → `"1"`, as a JSON object
+/// Convert the YAML crate's value. Scalar keys become strings (`1:` → `"1"`, as a JSON object
 /// would); anything that cannot be represented is reported in `issues` and dropped.
-pub(crate) fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
+fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
     match v {
         Yaml::Null => Node::Null,
         Yaml::Bool(b) => Node::Bool(b),
