@@ -190,7 +190,7 @@ impl Default for DriftConfig {
 /// The drift vocabulary is the drift check's own: one definition of the classes, levels
 /// and `fail_on` for the config, the lockfile diff and the reports.
 pub use crate::checks::drift::FailOn;
-pub use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
+pub use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputDriftConfig {

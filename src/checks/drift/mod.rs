@@ -4,14 +4,14 @@
 
 use crate::model::{Finding, Severity, Status};
 use crate::rules::Rule;
+use crate::surface::diff::diff_surfaces;
 use crate::surface::lockfile::{Lockfile, LockfileError};
-use crate::surface::schema_diff::diff_surfaces;
 use crate::surface::shape::SamplingNote;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+pub use crate::surface::drift_vocab::{Change, DriftClass, Level};
 pub use crate::surface::lockfile::BaselineState;
-pub use crate::surface::schema_diff::{Change, DriftClass, Level};
 
 /// Classes that fail the run when `fail_on` is not configured (drift.md §2).
 pub const DEFAULT_FAIL_ON: [DriftClass; 5] = [
