@@ -3,8 +3,8 @@
 
 use crate::config::{self, Loaded, ProtocolEra, Transport};
 use crate::model::{Report, ServerSummary};
+use crate::publish::github::{self as pr_comment, PrContext};
 use crate::redact::Redactor;
-use crate::report::pr_comment::{self, PrContext};
 use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
 use crate::transport::http::HttpSpec;

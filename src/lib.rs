@@ -1,7 +1,8 @@
 //! mcpward: contract tests for MCP servers.
 //!
 //! Layout: `transport` talks to the server, `checks` turn what it said into findings
-//! (`model`), `report` renders findings. Checks never print; reporters see only the model.
+//! (`model`), `report` renders findings, `publish` sends a rendering elsewhere (a PR
+//! comment). Checks never print; reporters see only the model and do no I/O.
 
 pub mod checks;
 pub mod cli;
@@ -9,6 +10,7 @@ pub mod config;
 pub mod drift_run;
 pub mod fsutil;
 pub mod model;
+pub mod publish;
 pub mod redact;
 pub mod report;
 pub mod rules;
