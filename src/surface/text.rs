@@ -1,8 +1,9 @@
 //! Text helpers for description changes (drift.md §9, reporters.md §7.6): the word-level
 //! diff and invisible-character marking, shared by the console and Markdown reporters.
 //!
-//! The diff is a plain LCS with the tie rule the spec pins ("prefer removal"), rather than
-//! `similar`'s Myers diff: the segments must match the original's output exactly.
+//! The diff is `similar`'s LCS algorithm (`Algorithm::Lcs`, not its default Myers) on
+//! word/whitespace tokens, a replaced region emitted removal first: the segments must match
+//! the original's output exactly.
 
 /// Inputs with more tokens than this on either side get no diff (O(n·m) table).
 pub const MAX_DIFF_TOKENS: usize = 2000;
