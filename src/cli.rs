@@ -84,7 +84,7 @@ pub enum Exit {
     /// 1: a check failed.
     Fail,
     /// 2: nothing, or not everything, was tested (usage, config, connection, deadline,
-    /// baseline); every [`Error`] but an interrupt ends this way.
+    /// baseline); every [`Error`] but a help display and an interrupt ends this way.
     Incomplete,
     /// 130: SIGINT or SIGTERM.
     Interrupted,
@@ -683,5 +683,34 @@ pub async fn post_pr_comment(ctx: &PrContext, report: &Report, redactor: &Redact
             let line = pr_comment::warning_line(&redactor.redact_str(&e));
             eprintln!("{}", report::console::yellow(&line, colour));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_are_the_documented_ones() {
+        let codes = [Exit::Pass, Exit::Fail, Exit::Incomplete, Exit::Interrupted].map(Exit::code);
+        assert_eq!(codes, [0, 1, 2, 130]);
+        assert_eq!(Error::Fatal("x".into()).exit(), Exit::Incomplete);
+        assert_eq!(Error::Verbatim("x".into()).exit(), Exit::Incomplete);
+        assert_eq!(Error::Interrupted.exit(), Exit::Interrupted);
+        let help = Cli::try_parse_from(["mcpward", "--help"]).unwrap_err();
+        assert_eq!(Error::from(help).exit(), Exit::Pass);
+        let bad = Cli::try_parse_from(["mcpward", "run", "--reporter", "xml"]).unwrap_err();
+        assert_eq!(Error::from(bad).exit(), Exit::Incomplete);
+    }
+
+    #[test]
+    fn reporter_spellings_and_json_shorthand() {
+        for k in ReporterKind::ALL {
+            let cli = Cli::try_parse_from(["mcpward", "run", "-r", k.name()]).unwrap();
+            assert_eq!(reporter_kind(&cli), k);
+        }
+        let cli = Cli::try_parse_from(["mcpward", "run", "--json", "-r", "sarif"]).unwrap();
+        assert_eq!(reporter_kind(&cli), ReporterKind::Json);
+        assert!(Cli::try_parse_from(["mcpward", "run", "-r", "JSON"]).is_err());
     }
 }
