@@ -12,6 +12,7 @@ use mcpward::transport::stdio::StdioSpec;
 use mcpward::transport::{Client, ConnectOptions, Endpoint, EraChoice};
 use serde_json::{json, Map, Value};
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,8 +25,8 @@ const TOOL: &str = "get_status";
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-fn fixture() -> &'static str {
-    env!("CARGO_BIN_EXE_mcpward-fixture")
+fn fixture() -> PathBuf {
+    common::fixture()
 }
 
 fn call_msg(id: u64) -> Value {
@@ -137,7 +138,7 @@ fn raw_stdio_round(samples: &mut Vec<Duration>) {
 fn stdio_options() -> ConnectOptions {
     ConnectOptions {
         endpoint: Endpoint::Stdio(StdioSpec {
-            command: fixture().to_string(),
+            command: fixture().display().to_string(),
             args: vec!["--tools".into(), "suites".into()],
             env: std::env::vars_os().collect(),
             sweep_all_descendants: false,

@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Builds (when stale) and finds the fixture server, as the integration tests do.
+#[path = "../tests/common/fixture_bin.rs"]
+mod fixture_bin;
+
 const RUNS: usize = 15;
 
 fn root() -> PathBuf {
@@ -165,7 +169,7 @@ fn main() {
         &fixture,
         format!(
             "server:\n  transport: stdio\n  command: {:?}\n  args: [\"--tools\", \"clean\"]\n  protocol_era: legacy\n",
-            env!("CARGO_BIN_EXE_mcpward-fixture")
+            fixture_bin::fixture_bin(&release_bin())
         ),
     )
     .unwrap();

@@ -1,11 +1,12 @@
-//! Command-line surface (cli.md). `main` returns the exit code: 0 passed, 1 a check
-//! failed, 2 nothing (or not everything) was tested, 130 interrupted.
+//! Command-line surface (cli.md). Every command returns `Result<Exit, Error>`; [`main`] is
+//! the one place that prints an [`Error`] and turns the outcome into the exit code: 0 passed,
+//! 1 a check failed, 2 nothing (or not everything) was tested, 130 interrupted.
 
 use crate::config::{self, Loaded, Transport};
 use crate::model::{Report, ServerSummary};
 use crate::protocol::versions::{effective_era, EraChoice};
+use crate::publish::github::{self as pr_comment, PrContext};
 use crate::redact::Redactor;
-use crate::report::pr_comment::{self, PrContext};
 use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
 use crate::transport::http::HttpSpec;
@@ -28,9 +29,9 @@ pub struct Cli {
     /// Config file, relative to the working directory
     #[arg(short = 'c', long, global = true, default_value = "mcpward.yaml")]
     pub config: PathBuf,
-    /// Report format: console, json, junit, sarif, markdown, github, gitlab
-    #[arg(short = 'r', long, global = true, default_value = "console")]
-    pub reporter: String,
+    /// Report format
+    #[arg(short = 'r', long, global = true, value_enum, default_value_t = ReporterKind::Console)]
+    pub reporter: ReporterKind,
     /// Write the (non-console) report to this file instead of stdout
     #[arg(short = 'o', long, global = true)]
     pub out: Option<PathBuf>,
@@ -69,28 +70,107 @@ pub enum Command {
     },
 }
 
-pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            let code = match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
-                _ => 2, // DECISIONS #2: usage errors exit 2
-            };
-            let _ = e.print();
-            return ExitCode::from(code);
+/// How a command ended: the process exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: everything configured was tested and nothing failed.
+    Pass,
+    /// 1: a check failed.
+    Fail,
+    /// 2: nothing, or not everything, was tested (usage, config, connection, deadline,
+    /// baseline); every [`Error`] but a help display and an interrupt ends this way.
+    Incomplete,
+    /// 130: SIGINT or SIGTERM.
+    Interrupted,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Pass => 0,
+            Exit::Fail => 1,
+            Exit::Incomplete => 2,
+            Exit::Interrupted => 130,
         }
-    };
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> Self {
+        ExitCode::from(e.code())
+    }
+}
+
+/// Why a command ended without its normal outcome. [`main`] prints it on stderr (the
+/// wording of each message is part of the CLI contract) and exits with [`Error::exit`].
+#[derive(Debug)]
+pub enum Error {
+    /// clap's own message; help and `--version`-like displays exit 0, usage errors 2
+    /// (DECISIONS #2).
+    Usage(clap::Error),
+    /// Printed as `Error: <message>`.
+    Fatal(String),
+    /// Printed as it is: messages with a wording of their own (`Failed to connect: …`,
+    /// `Run exceeded timeouts.run_ms …`), possibly several lines.
+    Verbatim(String),
+    /// Nothing more to print: the interrupt was acknowledged while cleaning up.
+    Interrupted,
+}
+
+impl Error {
+    pub fn exit(&self) -> Exit {
+        use clap::error::ErrorKind;
+        match self {
+            Error::Usage(e)
+                if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) =>
+            {
+                Exit::Pass
+            }
+            Error::Interrupted => Exit::Interrupted,
+            _ => Exit::Incomplete,
+        }
+    }
+
+    fn print(&self) {
+        match self {
+            Error::Usage(e) => {
+                let _ = e.print();
+            }
+            Error::Fatal(m) => eprintln!("Error: {m}"),
+            Error::Verbatim(m) => eprintln!("{m}"),
+            Error::Interrupted => {}
+        }
+    }
+}
+
+impl From<clap::Error> for Error {
+    fn from(e: clap::Error) -> Self {
+        Error::Usage(e)
+    }
+}
+
+pub fn main() -> ExitCode {
+    match try_main() {
+        Ok(exit) => exit.into(),
+        Err(e) => {
+            e.print();
+            e.exit().into()
+        }
+    }
+}
+
+fn try_main() -> Result<Exit, Error> {
+    let cli = Cli::try_parse()?;
     if cli.version {
         out_line(crate::VERSION);
-        return ExitCode::SUCCESS;
+        return Ok(Exit::Pass);
     }
     let Some(command) = cli.command.as_ref() else {
-        eprintln!("error: a command is required (init, run, baseline, diff); see `mcpward --help`");
-        return ExitCode::from(2);
+        return Err(Error::Verbatim(
+            "error: a command is required (init, run, baseline, diff); see `mcpward --help`".into(),
+        ));
     };
-    let code = match command {
+    match command {
         Command::Init => init(),
         Command::Run { update_golden } => with_runtime(run(
             &cli,
@@ -100,21 +180,17 @@ pub fn main() -> ExitCode {
         )),
         Command::Baseline => with_runtime(run(&cli, Mode::Baseline)),
         Command::Diff => with_runtime(run(&cli, Mode::Diff)),
-    };
-    ExitCode::from(code)
+    }
 }
 
-fn with_runtime(fut: impl std::future::Future<Output = u8>) -> u8 {
-    match tokio::runtime::Builder::new_current_thread()
+fn with_runtime(
+    fut: impl std::future::Future<Output = Result<Exit, Error>>,
+) -> Result<Exit, Error> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt.block_on(fut),
-        Err(e) => {
-            eprintln!("Error: cannot start the async runtime: {e}");
-            2
-        }
-    }
+        .map_err(|e| Error::Fatal(format!("cannot start the async runtime: {e}")))?
+        .block_on(fut)
 }
 
 /// stdout write that treats a closed pipe (`mcpward run | head`) as success.
@@ -124,49 +200,35 @@ fn out_line(s: &str) {
     let _ = o.flush();
 }
 
-fn init() -> u8 {
+fn init() -> Result<Exit, Error> {
     let path = Path::new("mcpward.yaml");
     if path.exists() {
         out_line("Config file already exists: mcpward.yaml");
-        return 0;
+        return Ok(Exit::Pass);
     }
     // Atomic and no-clobber: never a half-written template, never over a file that
     // appeared between the check and the write.
-    let written = crate::fsutil::write_new_atomic(path, config::init_template().as_bytes());
-    match written {
-        Ok(()) => {
-            out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");
-            0
-        }
-        Err(e) => {
-            eprintln!("Error: cannot write mcpward.yaml: {e}");
-            2
-        }
-    }
+    crate::fsutil::write_new_atomic(path, config::init_template().as_bytes())
+        .map_err(|e| Error::Fatal(format!("cannot write mcpward.yaml: {e}")))?;
+    out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");
+    Ok(Exit::Pass)
 }
 
-fn reporter_kind(cli: &Cli) -> Result<ReporterKind, String> {
+/// `--json` wins over `--reporter` (cli.md §2.3).
+fn reporter_kind(cli: &Cli) -> ReporterKind {
     if cli.json {
-        return Ok(ReporterKind::Json);
+        ReporterKind::Json
+    } else {
+        cli.reporter
     }
-    cli.reporter
-        .parse::<ReporterKind>()
-        .map_err(|e| e.to_string())
 }
 
-fn load_config(cli: &Cli) -> Result<Loaded, u8> {
-    match config::load(&cli.config) {
-        Ok(l) => {
-            for w in &l.warnings {
-                eprintln!("Warning: {w}");
-            }
-            Ok(l)
-        }
-        Err(e) => {
-            eprintln!("Error: {e}");
-            Err(2)
-        }
+fn load_config(cli: &Cli) -> Result<Loaded, Error> {
+    let loaded = config::load(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
+    for w in &loaded.warnings {
+        eprintln!("Warning: {w}");
     }
+    Ok(loaded)
 }
 
 pub fn era_choice(cli: Option<EraChoice>, cfg: &config::Config) -> EraChoice {
@@ -224,19 +286,19 @@ async fn interrupted() {
 
 /// `diff` exits 2 without comparing when the baseline is missing or newer than supported
 /// (DECISIONS #19); any other state is compared (an invalid file is a finding).
-fn baseline_refused(state: &crate::surface::lockfile::BaselineState) -> Option<u8> {
+fn baseline_refused(state: &crate::surface::lockfile::BaselineState) -> Option<Error> {
     use crate::surface::lockfile::BaselineState;
     match state {
-        BaselineState::Missing { path } => {
-            eprintln!("Error: baseline not found at {path}; run `mcpward baseline` first");
-            Some(2)
-        }
-        BaselineState::Invalid(e) if e.is_too_new() => {
-            eprintln!("Error: {e}");
-            Some(2)
-        }
+        BaselineState::Missing { path } => Some(missing_baseline(path)),
+        BaselineState::Invalid(e) if e.is_too_new() => Some(Error::Fatal(e.to_string())),
         _ => None,
     }
+}
+
+fn missing_baseline(path: &str) -> Error {
+    Error::Fatal(format!(
+        "baseline not found at {path}; run `mcpward baseline` first"
+    ))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -267,18 +329,9 @@ fn server_display(loaded: &Loaded, redactor: &Redactor) -> String {
     }
 }
 
-async fn run(cli: &Cli, mode: Mode) -> u8 {
-    let kind = match reporter_kind(cli) {
-        Ok(k) => k,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let loaded = match load_config(cli) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
+    let kind = reporter_kind(cli);
+    let loaded = load_config(cli)?;
     let mut redactor = Redactor::new();
     for s in &loaded.secrets {
         redactor.register(s);
@@ -291,14 +344,11 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
     let mut baseline_loader = None;
     match mode {
         Mode::Diff => {
-            use crate::surface::lockfile::{self, BaselineState};
+            use crate::surface::lockfile;
             let path = std::path::PathBuf::from(&dcfg.baseline);
             match std::fs::metadata(&path) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    let missing = BaselineState::Missing {
-                        path: path.display().to_string(),
-                    };
-                    return baseline_refused(&missing).unwrap_or(2);
+                    return Err(missing_baseline(&path.display().to_string()));
                 }
                 _ => baseline_loader = Some(std::thread::spawn(move || lockfile::load(&path))),
             }
@@ -334,36 +384,37 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
     let era = era_choice(cli.protocol_era, &loaded.config);
     let client = tokio::select! {
         c = Client::connect(connect_options(&loaded, era)) => c,
-        _ = interrupted() => return 130,
+        _ = interrupted() => return Err(Error::Interrupted),
     };
     if let Some(loader) = baseline_loader {
         let state = loader
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        if let Some(code) = baseline_refused(&state) {
+        if let Some(refused) = baseline_refused(&state) {
             if let Ok(c) = &client {
                 c.close().await;
             }
-            return code;
+            return Err(refused);
         }
         baseline_invalid = matches!(state, crate::surface::lockfile::BaselineState::Invalid(_));
         preloaded = Some(state);
     }
-    let client = match client {
-        Ok(c) => c,
-        Err(e) => {
-            let msg = redactor.redact_str(&e.message);
-            match mode {
-                Mode::Run { .. } => eprintln!("Failed to connect: {msg}"),
-                _ => eprintln!("Error: {msg}"),
-            }
-            let tail = e.server_stderr.trim();
-            if !tail.is_empty() {
-                eprintln!("Server stderr (last lines):\n{}", redactor.redact_str(tail));
-            }
-            return 2;
+    let client = client.map_err(|e| {
+        let msg = redactor.redact_str(&e.message);
+        // `run` words it as the original did; `diff` and `baseline` as any other error.
+        let mut text = match mode {
+            Mode::Run { .. } => format!("Failed to connect: {msg}"),
+            _ => format!("Error: {msg}"),
+        };
+        let tail = e.server_stderr.trim();
+        if !tail.is_empty() {
+            text.push_str(&format!(
+                "\nServer stderr (last lines):\n{}",
+                redactor.redact_str(tail)
+            ));
         }
-    };
+        Error::Verbatim(text)
+    })?;
     for note in client.notes() {
         eprintln!("{}", redactor.redact_str(&note));
     }
@@ -408,16 +459,17 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
         Some(Ok(o)) => o,
         Some(Err(_)) => {
             // The deadline wins: nothing that settles during teardown is reported.
-            eprintln!("Run exceeded timeouts.run_ms ({run_ms}ms) — results are incomplete");
             client.close().await;
-            return 2;
+            return Err(Error::Verbatim(format!(
+                "Run exceeded timeouts.run_ms ({run_ms}ms) — results are incomplete"
+            )));
         }
         None => {
             if verbose {
                 eprintln!("Interrupted, cleaning up...");
             }
             client.close().await;
-            return 130;
+            return Err(Error::Interrupted);
         }
     };
     let hello = client.hello().clone();
@@ -432,8 +484,7 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
                 Ok(l) => l,
                 Err(e) => {
                     client.close().await;
-                    eprintln!("Error: {}", redactor.redact_str(&e));
-                    return 2;
+                    return Err(Error::Fatal(redactor.redact_str(&e)));
                 }
             };
             // The lockfile is rendered and written while the server shuts down.
@@ -447,11 +498,11 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
             let (lockfile, written) = writer
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            if let Err(e) = written {
-                eprintln!("Error: cannot write baseline {}: {e}", dcfg.baseline);
-                return 2;
-            }
-            return finish_baseline(&hello, &lockfile, &notes, &dcfg.baseline, &redactor);
+            written.map_err(|e| {
+                Error::Fatal(format!("cannot write baseline {}: {e}", dcfg.baseline))
+            })?;
+            finish_baseline(&hello, &lockfile, &notes, &dcfg.baseline, &redactor);
+            return Ok(Exit::Pass);
         }
     };
     let mut report = Report::new(
@@ -464,19 +515,21 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
         crate::model::timestamp_now(),
     );
     redactor.redact_report(&mut report);
-    let code = match emit(&report, kind, cli, &loaded) {
-        // DECISIONS #20: an unreadable baseline means drift was not tested.
-        Ok(()) if baseline_invalid => 2,
-        Ok(()) => report.exit_code(),
-        Err(e) => {
-            eprintln!("Error: {e}");
-            2
+    let outcome = emit(&report, kind, cli, &loaded).map(|()| {
+        if baseline_invalid {
+            // DECISIONS #20: an unreadable baseline means drift was not tested.
+            Exit::Incomplete
+        } else if report.exit_code() == 0 {
+            Exit::Pass
+        } else {
+            Exit::Fail
         }
-    };
+    });
+    // The comment is posted even when the report could not be written.
     if let Some(ctx) = &pr {
         post_pr_comment(ctx, &report, &redactor).await;
     }
-    code
+    outcome
 }
 
 /// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
@@ -487,7 +540,7 @@ fn finish_baseline(
     notes: &[crate::surface::shape::SamplingNote],
     path: &str,
     redactor: &Redactor,
-) -> u8 {
+) {
     let mut lines = vec![
         format!(
             "✓ Connected to {} v{}",
@@ -542,12 +595,11 @@ fn finish_baseline(
     lines.push("Baseline captured successfully.".into());
     lines.push("Run \"mcpward diff\" to check for drift against this baseline.".into());
     out_line(&lines.join("\n"));
-    0
 }
 
 /// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,
 /// console always to stdout.
-pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> Result<(), String> {
+pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> Result<(), Error> {
     let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
     let ctx = RenderContext::new(colour, cli.verbose)
         .with_artifact_path(report::artifact_path_from_env(&loaded.path));
@@ -555,7 +607,7 @@ pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> 
     match &cli.out {
         Some(path) if kind.writes_out_file() => {
             crate::fsutil::write_atomic(path, text.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                .map_err(|e| Error::Fatal(format!("cannot write {}: {e}", path.display())))?;
             if let Some(line) = report::written_line(kind, path) {
                 out_line(&report::console::dim(&line, colour));
             }
@@ -607,5 +659,34 @@ pub async fn post_pr_comment(ctx: &PrContext, report: &Report, redactor: &Redact
             let line = pr_comment::warning_line(&redactor.redact_str(&e));
             eprintln!("{}", report::console::yellow(&line, colour));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_are_the_documented_ones() {
+        let codes = [Exit::Pass, Exit::Fail, Exit::Incomplete, Exit::Interrupted].map(Exit::code);
+        assert_eq!(codes, [0, 1, 2, 130]);
+        assert_eq!(Error::Fatal("x".into()).exit(), Exit::Incomplete);
+        assert_eq!(Error::Verbatim("x".into()).exit(), Exit::Incomplete);
+        assert_eq!(Error::Interrupted.exit(), Exit::Interrupted);
+        let help = Cli::try_parse_from(["mcpward", "--help"]).unwrap_err();
+        assert_eq!(Error::from(help).exit(), Exit::Pass);
+        let bad = Cli::try_parse_from(["mcpward", "run", "--reporter", "xml"]).unwrap_err();
+        assert_eq!(Error::from(bad).exit(), Exit::Incomplete);
+    }
+
+    #[test]
+    fn reporter_spellings_and_json_shorthand() {
+        for k in ReporterKind::ALL {
+            let cli = Cli::try_parse_from(["mcpward", "run", "-r", k.name()]).unwrap();
+            assert_eq!(reporter_kind(&cli), k);
+        }
+        let cli = Cli::try_parse_from(["mcpward", "run", "--json", "-r", "sarif"]).unwrap();
+        assert_eq!(reporter_kind(&cli), ReporterKind::Json);
+        assert!(Cli::try_parse_from(["mcpward", "run", "-r", "JSON"]).is_err());
     }
 }

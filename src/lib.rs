@@ -2,7 +2,9 @@
 //!
 //! Layout: `transport` talks to the server and hands what it said out as `observed` types
 //! (`protocol` holds the wire rules both share), `checks` turn those into findings
-//! (`model`), `report` renders findings. Checks never print; reporters see only the model.
+//! (`model`), `report` renders findings, `publish` sends a rendering elsewhere (a PR
+//! comment). Checks never print; reporters see only the model and do no I/O. See
+//! docs/architecture.md.
 
 pub mod checks;
 pub mod cli;
@@ -12,6 +14,7 @@ pub mod fsutil;
 pub mod model;
 pub mod observed;
 pub mod protocol;
+pub mod publish;
 pub mod redact;
 pub mod report;
 pub mod rules;

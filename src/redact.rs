@@ -51,7 +51,7 @@ impl Redactor {
         if secret.chars().count() < MIN_SECRET_CHARS {
             return;
         }
-        let encoded = crate::report::encode_uri_component(secret);
+        let encoded = crate::surface::text::encode_uri_component(secret);
         for s in [secret.to_string(), encoded] {
             if !self.secrets.contains(&s) {
                 self.secrets.push(s);

@@ -468,12 +468,12 @@ fn a_malformed_version_is_rejected_before_any_download() {
 
 // ---------------------------------------------------------------- action.yml
 
-fn action_yml() -> serde_yaml::Value {
+fn action_yml() -> serde_norway::Value {
     let text = std::fs::read_to_string(root().join("action.yml")).unwrap();
-    serde_yaml::from_str(&text).unwrap()
+    serde_norway::from_str(&text).unwrap()
 }
 
-fn keys(v: &serde_yaml::Value) -> BTreeSet<String> {
+fn keys(v: &serde_norway::Value) -> BTreeSet<String> {
     v.as_mapping()
         .unwrap()
         .keys()

@@ -2,13 +2,14 @@
 //! the server the other integration tests rely on is itself pinned down. Unix only (signals).
 #![cfg(unix)]
 
+mod common;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_mcpward-fixture");
 const WAIT: Duration = Duration::from_secs(5);
 const MODERN: &str = "2026-07-28";
 
@@ -50,7 +51,7 @@ struct StdioServer {
 
 impl StdioServer {
     fn spawn(args: &[&str]) -> StdioServer {
-        let mut child = Command::new(FIXTURE)
+        let mut child = Command::new(common::fixture())
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -403,12 +404,12 @@ fn empty_table_and_unknown_arguments() {
         json!({"tools": []})
     );
 
-    let bad = Command::new(FIXTURE)
+    let bad = Command::new(common::fixture())
         .args(["--tools", "clean", "--behavior", "no-such-behavior"])
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    let bad = Command::new(FIXTURE)
+    let bad = Command::new(common::fixture())
         .args(["--tools", "nope"])
         .output()
         .unwrap();
@@ -758,7 +759,7 @@ struct HttpServer {
 
 impl HttpServer {
     fn spawn(args: &[&str]) -> HttpServer {
-        let mut child = Command::new(FIXTURE)
+        let mut child = Command::new(common::fixture())
             .args(args)
             .args(["--http", "0"])
             .stdin(Stdio::null())
@@ -1266,7 +1267,7 @@ fn tools_file_serves_any_tools_with_structured_output() {
 
     // Usage errors exit 2: both sources, neither, unreadable or non-array files.
     let status = |args: &[&str]| {
-        Command::new(FIXTURE)
+        Command::new(common::fixture())
             .args(args)
             .stdin(Stdio::null())
             .stderr(Stdio::null())
@@ -1363,7 +1364,7 @@ fn page_size_splits_any_table() {
     let p = s.request("tools/list", None)["result"].clone();
     assert_eq!(p, json!({"tools": []}));
     assert_eq!(
-        Command::new(FIXTURE)
+        Command::new(common::fixture())
             .args(["--tools", "clean", "--page-size", "0"])
             .stdin(Stdio::null())
             .stderr(Stdio::null())

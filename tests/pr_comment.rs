@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 
-use mcpward::report::pr_comment::{self, PrContext, PublishOutcome, MARKER};
+use mcpward::publish::github::{self as pr_comment, PrContext, PublishOutcome, MARKER};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

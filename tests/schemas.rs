@@ -43,7 +43,7 @@ fn assert_valid(v: &jsonschema::Validator, instance: &Value, what: &str) {
 }
 
 fn yaml(text: &str) -> Value {
-    serde_yaml::from_str(text).unwrap()
+    serde_norway::from_str(text).unwrap()
 }
 
 // ---------------------------------------------------------------- config

@@ -4,15 +4,15 @@
 
 use std::path::PathBuf;
 
-fn load(name: &str) -> serde_yaml::Value {
+fn load(name: &str) -> serde_norway::Value {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join(".github/workflows")
         .join(name);
     let text = std::fs::read_to_string(&p).unwrap();
-    serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-fn steps(wf: &serde_yaml::Value) -> Vec<(String, serde_yaml::Value)> {
+fn steps(wf: &serde_norway::Value) -> Vec<(String, serde_norway::Value)> {
     let mut out = Vec::new();
     for (name, job) in wf["jobs"].as_mapping().unwrap() {
         for step in job["steps"].as_sequence().unwrap() {
@@ -22,7 +22,7 @@ fn steps(wf: &serde_yaml::Value) -> Vec<(String, serde_yaml::Value)> {
     out
 }
 
-fn run_scripts(wf: &serde_yaml::Value) -> Vec<String> {
+fn run_scripts(wf: &serde_norway::Value) -> Vec<String> {
     steps(wf)
         .into_iter()
         .filter_map(|(_, s)| s.get("run").and_then(|r| r.as_str()).map(String::from))
@@ -72,7 +72,7 @@ fn ci_runs_the_test_entry_point() {
     let oses = &wf["jobs"]["portable"]["strategy"]["matrix"]["os"];
     assert_eq!(
         *oses,
-        serde_yaml::from_str::<serde_yaml::Value>("[macos-latest, windows-latest]").unwrap()
+        serde_norway::from_str::<serde_norway::Value>("[macos-latest, windows-latest]").unwrap()
     );
     // The repository's own action is exercised from the checkout.
     assert!(steps(&wf)

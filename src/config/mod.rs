@@ -35,7 +35,7 @@ pub use crate::checks::drift::{
 pub use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 pub use crate::checks::latency::LatencyConfig;
 pub use crate::checks::tool_args::ToolArgs;
-pub use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
+pub use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity};
 
 /// A successfully loaded config plus what the caller needs around it.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,12 +116,11 @@ pub fn load_str(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Loaded, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let yaml: raw::Raw = serde_yaml::from_str(text).map_err(|e| ConfigError::Yaml {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
     let mut pre_issues = Vec::new();
-    let mut root = tree::from_yaml(yaml, "", &mut pre_issues);
+    let mut root = tree::parse(text, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+        path: path.to_path_buf(),
+        message,
+    })?;
     let mut secrets = Vec::new();
     let written = secrets::secret_entries(&root);
     tree::interpolate(&mut root, "", env, &mut secrets)

@@ -8,6 +8,17 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess};
 
+/// The one place that names the YAML crate (serde_norway, the maintained fork of the
+/// archived serde_yaml 0.9: same API, same libyaml-derived parser, same messages).
+pub(crate) fn parse(text: &str) -> Result<Raw, String> {
+    serde_norway::from_str(text).map_err(|e| e.to_string())
+}
+
+/// A float as the YAML crate spells it (messages quote keys and values this way).
+pub(crate) fn float_text(f: f64) -> String {
+    serde_norway::Number::from(f).to_string()
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Raw {
     Null,
@@ -28,7 +39,7 @@ fn duplicate_message(key: &Raw) -> String {
         Raw::Null => "duplicate entry with null key".to_string(),
         Raw::Bool(b) => format!("duplicate entry with key `{b}`"),
         Raw::Int(i) => format!("duplicate entry with key {i}"),
-        Raw::Float(f) => format!("duplicate entry with key {}", serde_yaml::Number::from(*f)),
+        Raw::Float(f) => format!("duplicate entry with key {}", float_text(*f)),
         Raw::Str(s) => format!("duplicate entry with key {s:?}"),
         Raw::Seq(_) | Raw::Map(_) | Raw::Tagged(..) => "duplicate entry in YAML map".to_string(),
     }

@@ -16,7 +16,7 @@ use crate::checks::drift::{DriftConfig, OutputDriftConfig, DEFAULT_FAIL_ON};
 use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::protocol::versions::EraChoice;
-use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
+use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity};
 
 pub const CONFIG_SCHEMA_ID: &str =
     "https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json";

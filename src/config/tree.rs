@@ -2,6 +2,13 @@
 
 use super::raw::Raw as Yaml;
 
+/// Parse YAML text into a [`Node`]; `Err` is the YAML crate's message. Values that cannot be
+/// represented are reported in `issues` (see [`from_yaml`]).
+pub(crate) fn parse(text: &str, issues: &mut Vec<String>) -> Result<Node, String> {
+    let yaml = super::raw::parse(text)?;
+    Ok(from_yaml(yaml, "", issues))
+}
+
 /// Integers keep full precision so range checks see what the user wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Node {
@@ -71,7 +78,7 @@ fn issue(path: &str, reason: &str) -> String {
 
 /// Convert the parsed document. Scalar keys become strings (`1:` → `"1"`, as a JSON object
 /// would); anything that cannot be represented is reported in `issues` and dropped.
-pub(crate) fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
+fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
     match v {
         Yaml::Null => Node::Null,
         Yaml::Bool(b) => Node::Bool(b),
@@ -92,7 +99,7 @@ pub(crate) fn from_yaml(v: Yaml, path: &str, issues: &mut Vec<String>) -> Node {
                     Yaml::Str(s) => s,
                     Yaml::Bool(b) => b.to_string(),
                     Yaml::Int(i) => i.to_string(),
-                    Yaml::Float(f) => serde_yaml::Number::from(f).to_string(),
+                    Yaml::Float(f) => super::raw::float_text(f),
                     Yaml::Null => "null".to_string(),
                     _ => {
                         issues.push(issue(path, "mapping keys must be plain scalars"));

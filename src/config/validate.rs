@@ -15,7 +15,7 @@ use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy
 use crate::checks::latency::LatencyConfig;
 use crate::checks::tool_args::ToolArgs;
 use crate::protocol::versions::EraChoice;
-use crate::surface::schema_diff::{DriftClass, Level as DriftSeverity};
+use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity};
 
 /// ±(2^53 − 1): integers beyond this cannot round-trip through the original's numbers.
 const MAX_SAFE: i128 = 9_007_199_254_740_991;

@@ -7,8 +7,10 @@
 
 use serde_json::Value;
 
+use super::common::group_by_family;
+use super::json;
 use super::text::{self, SegmentKind};
-use super::{group_by_family, json, RenderContext, Reporter};
+use super::types::{RenderContext, Reporter};
 use crate::model::{Finding, Report, Severity, Status};
 
 pub struct ConsoleReporter;

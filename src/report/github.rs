@@ -6,7 +6,8 @@
 //! command early nor start a new command line. The runner reads these only from the step
 //! log, so this reporter always writes to stdout (it ignores `--out`).
 
-use super::{json, text, RenderContext, Reporter};
+use super::types::{RenderContext, Reporter};
+use super::{json, text};
 use crate::model::{Finding, Report, Status};
 
 pub struct GithubReporter;

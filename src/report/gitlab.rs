@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::{json, RenderContext, Reporter};
+use super::json;
+use super::types::{RenderContext, Reporter};
 use crate::model::{Finding, Report, Severity, Status};
 
 pub struct GitlabReporter;

@@ -14,7 +14,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
-use super::{RenderContext, Reporter};
+use super::types::{RenderContext, Reporter};
 use crate::model::Report;
 
 pub struct JsonReporter;

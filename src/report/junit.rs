@@ -6,7 +6,9 @@
 //! the escaping. Server-supplied text is stripped of characters XML 1.0 forbids, and
 //! `]]>` inside CDATA is split, so the document is always well-formed.
 
-use super::{group_by_family, json, RenderContext, Reporter};
+use super::common::group_by_family;
+use super::json;
+use super::types::{RenderContext, Reporter};
 use crate::model::{Finding, Report, Status};
 
 pub struct JunitReporter;

@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 
+use super::common::group_by_family;
 use super::text::{self, SegmentKind};
-use super::{group_by_family, RenderContext, Reporter, PROJECT_URL};
+use super::types::{RenderContext, Reporter, PROJECT_URL};
 use crate::model::{Finding, Report, Status};
 
 pub struct MarkdownReporter;

@@ -4,79 +4,39 @@
 //!
 //! Reporters read only the model plus a [`RenderContext`]; they do no I/O and never
 //! special-case a check, except the description-diff rendering of
-//! `drift/description_changed`. Redaction (`crate::redact`) happens before any of them runs.
+//! `drift/description_changed`. Redaction (`crate::redact`) happens before any of them runs;
+//! posting a rendering (a PR comment) is `crate::publish`'s job.
+//!
+//! Rooms: `types` (the [`Reporter`] trait, [`RenderContext`]), `common` (pure helpers the
+//! reporters share), `context` (building a context for this process: colour, artifact
+//! path), one file per format. This file only names the formats and dispatches to them.
 
 use std::fmt;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 
 use crate::model::Report;
 
+mod common;
 pub mod console;
+mod context;
 pub mod github;
 pub mod gitlab;
 pub mod json;
 pub mod junit;
 pub mod markdown;
-pub mod pr_comment;
 pub mod sarif;
 pub mod text;
+mod types;
+
+pub use common::{encode_uri_component, encode_uri_path};
+pub use context::{artifact_path, artifact_path_from_env, colour_choice, colour_enabled};
+pub use types::{RenderContext, Reporter, DEFAULT_ARTIFACT, PROJECT_URL, RULES_DOC_URL};
 
 #[cfg(test)]
 mod test_report;
 #[cfg(test)]
 mod tests;
-
-/// The port's home page (SARIF `informationUri`, Markdown footer).
-pub const PROJECT_URL: &str = "https://github.com/mcpward/mcpward-rs";
-/// The published rules document; SARIF `helpUri` is this plus `#<anchor>`.
-pub const RULES_DOC_URL: &str = "https://github.com/mcpward/mcpward-rs/blob/main/docs/rules.md";
-/// Artifact path used when no config path is known (reporters.md §6.4 step 4).
-pub const DEFAULT_ARTIFACT: &str = "mcpward.yaml";
-
-/// Everything a reporter may know besides the report itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RenderContext {
-    /// ANSI colours (console only; machine formats never contain escapes).
-    pub colour: bool,
-    /// Console lists every result, not only failures and warnings.
-    pub verbose: bool,
-    /// Repository-relative path of the config file used, `/`-separated and not
-    /// percent-encoded (see [`artifact_path`]); SARIF, GitHub and GitLab anchor findings
-    /// to it.
-    pub artifact_path: String,
-}
-
-impl Default for RenderContext {
-    fn default() -> Self {
-        RenderContext {
-            colour: false,
-            verbose: false,
-            artifact_path: DEFAULT_ARTIFACT.to_string(),
-        }
-    }
-}
-
-impl RenderContext {
-    pub fn new(colour: bool, verbose: bool) -> Self {
-        RenderContext {
-            colour,
-            verbose,
-            ..Default::default()
-        }
-    }
-
-    pub fn with_artifact_path(mut self, path: impl Into<String>) -> Self {
-        self.artifact_path = path.into();
-        self
-    }
-}
-
-/// One output format.
-pub trait Reporter {
-    /// The rendered document, without a trailing newline (the caller adds one on stdout).
-    fn render(&self, report: &Report, ctx: &RenderContext) -> String;
-}
 
 /// `--reporter` values. Parsing is exact and case-sensitive; an unknown name is an error
 /// (DECISIONS #2: a usage error, exit 2 — not the original's silent console fallback).
@@ -178,131 +138,4 @@ pub fn written_line(kind: ReporterKind, path: &Path) -> Option<String> {
         ReporterKind::Gitlab => "GitLab Code Quality report",
     };
     Some(format!("{what} written to {}", path.display()))
-}
-
-/// picocolors' rules (reporters.md §2) without the command-line part; see
-/// [`colour_choice`] for `--color` / `--no-color`.
-pub fn colour_enabled(env: impl Fn(&str) -> Option<String>, is_tty: bool) -> bool {
-    colour_choice(env, is_tty, None)
-}
-
-/// reporters.md §2. `flag`: `Some(false)` for `--no-color`, `Some(true)` for `--color`.
-/// Off when `NO_COLOR` is non-empty or `--no-color`; else on when `FORCE_COLOR` is
-/// non-empty, `--color`, Windows, a TTY with `TERM` ≠ `dumb`, or `CI` is non-empty.
-pub fn colour_choice(
-    env: impl Fn(&str) -> Option<String>,
-    is_tty: bool,
-    flag: Option<bool>,
-) -> bool {
-    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
-    if set("NO_COLOR") || flag == Some(false) {
-        return false;
-    }
-    set("FORCE_COLOR")
-        || flag == Some(true)
-        || cfg!(windows)
-        || (is_tty && env("TERM").as_deref() != Some("dumb"))
-        || set("CI")
-}
-
-/// Repository-relative path of the config file (reporters.md §6.4), `/`-separated, not
-/// percent-encoded. `config` is the `--config` value (relative to `cwd` unless absolute).
-/// Root: `github_workspace` when non-empty, else the nearest ancestor of `cwd` (itself
-/// included) holding a `.git` entry (directory or file), else `cwd`. This is the one
-/// function here that touches the file system (it looks for `.git`).
-pub fn artifact_path(config: &Path, cwd: &Path, github_workspace: Option<&str>) -> String {
-    let root = match github_workspace.filter(|w| !w.is_empty()) {
-        Some(ws) => normalise(&cwd.join(ws)),
-        None => {
-            let cwd = normalise(cwd);
-            cwd.ancestors()
-                .find(|d| d.join(".git").symlink_metadata().is_ok())
-                .map(Path::to_path_buf)
-                .unwrap_or(cwd)
-        }
-    };
-    let target = normalise(&cwd.join(config));
-    let segments = relative_segments(&root, &target);
-    if segments.is_empty() {
-        DEFAULT_ARTIFACT.to_string()
-    } else {
-        segments.join("/")
-    }
-}
-
-/// [`artifact_path`] for this process: the current directory and `GITHUB_WORKSPACE`.
-/// Falls back to [`DEFAULT_ARTIFACT`] when the current directory is unknown.
-pub fn artifact_path_from_env(config: &Path) -> String {
-    match std::env::current_dir() {
-        Ok(cwd) => artifact_path(
-            config,
-            &cwd,
-            std::env::var("GITHUB_WORKSPACE").ok().as_deref(),
-        ),
-        Err(_) => DEFAULT_ARTIFACT.to_string(),
-    }
-}
-
-/// Lexical normalisation (`.` dropped, `..` pops): no symlink resolution, no I/O.
-fn normalise(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
-/// Path segments leading from `root` to `target` (`..` where `target` lies outside).
-fn relative_segments(root: &Path, target: &Path) -> Vec<String> {
-    let r: Vec<_> = root.components().collect();
-    let t: Vec<_> = target.components().collect();
-    let common = r.iter().zip(&t).take_while(|(a, b)| a == b).count();
-    let mut segs = vec!["..".to_string(); r.len() - common];
-    segs.extend(
-        t[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    segs
-}
-
-/// Percent-encodes each `/`-separated segment with `encodeURIComponent` rules (unreserved:
-/// `A–Z a–z 0–9 - _ . ! ~ * ' ( )`), for the SARIF artifact URI.
-pub fn encode_uri_path(path: &str) -> String {
-    path.split('/')
-        .map(encode_uri_component)
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-pub fn encode_uri_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// Families in order of first appearance, each with its results in report order.
-pub(crate) fn group_by_family(report: &Report) -> Vec<(&str, Vec<&crate::model::Finding>)> {
-    let mut groups: Vec<(&str, Vec<&crate::model::Finding>)> = Vec::new();
-    for r in &report.results {
-        match groups.iter_mut().find(|(f, _)| *f == r.family) {
-            Some((_, v)) => v.push(r),
-            None => groups.push((&r.family, vec![r])),
-        }
-    }
-    groups
 }

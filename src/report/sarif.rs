@@ -15,8 +15,10 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::common::encode_uri_path;
+use super::json;
 use super::text::truncate_chars;
-use super::{encode_uri_path, json, RenderContext, Reporter, PROJECT_URL, RULES_DOC_URL};
+use super::types::{RenderContext, Reporter, PROJECT_URL, RULES_DOC_URL};
 use crate::model::{Finding, Report, Severity, Status};
 
 pub const SARIF_SCHEMA_URI: &str =

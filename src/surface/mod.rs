@@ -1,12 +1,15 @@
 //! The server's contract surface: capture it (`capture`), store it (`lockfile`), compare two
-//! of them (`schema_diff`, `shape`). Pure code except `lockfile::load`/`lockfile::write`.
+//! of them (`diff`, walking schemas with `schema_walk` and output shapes with `shape`, in the
+//! words of `drift_vocab`). Pure code except `lockfile::load`/`lockfile::write`.
 
 pub mod canonical;
 pub mod capture;
+pub mod diff;
+pub mod drift_vocab;
 pub mod json;
 pub mod lockfile;
-pub mod schema_diff;
 pub mod schema_text;
+pub mod schema_walk;
 pub mod shape;
 pub mod text;
 

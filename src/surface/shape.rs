@@ -3,8 +3,8 @@
 //! Only structure is recorded, never values. The caller makes the calls.
 
 use super::canonical::MAX_DEPTH;
+use super::drift_vocab::{Change, DriftClass};
 use super::json::{js_key_order, to_compact_opt};
-use super::schema_diff::{Change, DriftClass};
 use crate::observed::CallOutcome;
 use crate::surface::json::type_name as type_of;
 use serde_json::{json, Map, Value};

@@ -1,8 +1,9 @@
 //! Text helpers for description changes (drift.md §9, reporters.md §7.6): the word-level
 //! diff and invisible-character marking, shared by the console and Markdown reporters.
 //!
-//! The diff is a plain LCS with the tie rule the spec pins ("prefer removal"), rather than
-//! `similar`'s Myers diff: the segments must match the original's output exactly.
+//! The diff is `similar`'s LCS algorithm (`Algorithm::Lcs`, not its default Myers) on
+//! word/whitespace tokens, a replaced region emitted removal first: the segments must match
+//! the original's output exactly.
 
 /// Inputs with more tokens than this on either side get no diff (O(n·m) table).
 pub const MAX_DIFF_TOKENS: usize = 2000;
@@ -220,6 +221,27 @@ pub fn render_plain(segs: &[DiffSegment]) -> String {
             }
         })
         .collect()
+}
+
+/// Percent-encodes each `/`-separated segment with `encodeURIComponent` rules (unreserved:
+/// `A–Z a–z 0–9 - _ . ! ~ * ' ( )`), for the SARIF artifact URI.
+pub fn encode_uri_path(path: &str) -> String {
+    path.split('/')
+        .map(encode_uri_component)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+pub fn encode_uri_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

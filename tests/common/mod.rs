@@ -12,8 +12,11 @@ pub fn mcpward() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_mcpward"))
 }
 
+mod fixture_bin;
+
+/// The fixture server (built on first use; see `fixture_bin.rs`).
 pub fn fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_mcpward-fixture"))
+    fixture_bin::fixture_bin(&mcpward())
 }
 
 /// A unique value put in the server's environment; every process of the server's tree

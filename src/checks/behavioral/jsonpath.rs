@@ -3,10 +3,11 @@
 //! Paths in the original's minimal dialect (`$`, `.name`, `[n]`) are evaluated exactly as
 //! the original did, quirks included (`.length` and `.0` on arrays, names running to the
 //! next `.`/`[`). Anything beyond it (wildcards, `..`, filters, slices, unions, quoted
-//! names, `length()`) is handed to jsonpath-rust. A query that can select several nodes
-//! evaluates to the array of selected nodes; a singular one to its node or to nothing.
+//! names) is RFC 9535 JSONPath, handed to jsonpath-rust. A query that can select several
+//! nodes evaluates to the array of selected nodes; a singular one (RFC 9535 §2.3.5.1) to its
+//! node or to nothing.
 
-use jsonpath_rust::parser::{JsonPath, JsonPathIndex};
+use jsonpath_rust::parser::model::{JpQuery, Segment, Selector};
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +19,7 @@ pub enum Seg {
 #[derive(Debug, Clone)]
 pub enum Query {
     Simple(Vec<Seg>),
-    Full { path: Box<JsonPath>, singular: bool },
+    Full { path: Box<JpQuery>, singular: bool },
 }
 
 enum Minimal {
@@ -33,7 +34,7 @@ pub fn parse(path: &str) -> Result<Query, String> {
     match parse_minimal(path) {
         Minimal::Ok(segs) => Ok(Query::Simple(segs)),
         Minimal::Err(e) => Err(e),
-        Minimal::Beyond => match JsonPath::<Value>::try_from(path) {
+        Minimal::Beyond => match jsonpath_rust::parser::parse_json_path(path) {
             Ok(p) => {
                 if has_zero_step(&p) {
                     return Err("slice step must not be 0".into());
@@ -116,22 +117,27 @@ fn parse_minimal(path: &str) -> Minimal {
     Minimal::Ok(segs)
 }
 
-fn is_singular(p: &JsonPath) -> bool {
-    match p {
-        JsonPath::Root | JsonPath::Field(_) | JsonPath::Empty | JsonPath::Fn(_) => true,
-        JsonPath::Index(JsonPathIndex::Single(_)) => true,
-        JsonPath::Chain(parts) => parts.iter().all(is_singular),
-        _ => false,
-    }
+/// RFC 9535 singular query: every segment a child segment selecting one name or index.
+fn is_singular(p: &JpQuery) -> bool {
+    let one = |s: &Selector| matches!(s, Selector::Name(_) | Selector::Index(_));
+    p.segments.iter().all(|seg| match seg {
+        Segment::Selector(s) => one(s),
+        Segment::Selectors(v) => v.len() == 1 && one(&v[0]),
+        Segment::Descendant(_) => false,
+    })
 }
 
-/// jsonpath-rust panics on `[::0]` (step_by(0)); refuse it up front.
-fn has_zero_step(p: &JsonPath) -> bool {
-    match p {
-        JsonPath::Index(JsonPathIndex::Slice(_, _, 0)) => true,
-        JsonPath::Chain(parts) => parts.iter().any(has_zero_step),
-        _ => false,
+/// A zero slice step selects nothing under RFC 9535; the original's users get told instead.
+fn has_zero_step(p: &JpQuery) -> bool {
+    let zero = |s: &Selector| matches!(s, Selector::Slice(_, _, Some(0)));
+    fn inner(seg: &Segment, zero: &dyn Fn(&Selector) -> bool) -> bool {
+        match seg {
+            Segment::Selector(s) => zero(s),
+            Segment::Selectors(v) => v.iter().any(zero),
+            Segment::Descendant(s) => inner(s, zero),
+        }
     }
+    p.segments.iter().any(|seg| inner(seg, &zero))
 }
 
 /// The value at the path, or `None` when absent.
@@ -141,11 +147,13 @@ pub fn eval(q: &Query, root: &Value) -> Option<Value> {
         Query::Full { path, singular } => {
             // Last line of defence against a panic inside the library on odd input.
             let found = std::panic::catch_unwind(|| {
-                path.find_slice_ptr(root)
-                    .into_iter()
-                    .map(|p| (*p).clone())
-                    .collect::<Vec<Value>>()
+                jsonpath_rust::query::js_path_process(path, root).map(|refs| {
+                    refs.into_iter()
+                        .map(|r| r.val().clone())
+                        .collect::<Vec<Value>>()
+                })
             })
+            .ok()?
             .ok()?;
             if *singular {
                 found.into_iter().next()
@@ -257,9 +265,10 @@ mod tests {
         assert_eq!(err("$.items[0"), "Invalid array index: 0");
         assert_eq!(err("$.items[]"), "Invalid array index: ");
         assert!(err("$.items[::0]").contains("step"));
+        // The RFC 9535 grammar names its own rule (jsonpath-rust 0.7 said "atom").
         assert_eq!(
             err("$[?(@.x === 1)]"),
-            "Unsupported JSONPath syntax at position 11: expected atom"
+            "Unsupported JSONPath syntax at position 11: expected comparable"
         );
     }
 
@@ -276,5 +285,16 @@ mod tests {
         // Quoted names are singular: the node itself, or absent.
         assert_eq!(at("$['name']"), Some(json!("test")));
         assert_eq!(at("$['nope']"), None);
+        // RFC 9535 forms: bare filter expressions, function extensions, negative indices
+        // inside brackets that are not the minimal dialect's.
+        assert_eq!(
+            at("$.items[?@.type == 'text'].content"),
+            Some(json!(["hello"]))
+        );
+        assert_eq!(
+            at("$.items[?length(@.type) == 5].type"),
+            Some(json!(["image"]))
+        );
+        assert_eq!(at("$.items[-1:].type"), Some(json!(["image"])));
     }
 }

@@ -2,7 +2,7 @@
 //! The same type drives `run`, `diff` and `baseline`.
 
 use crate::checks::tool_args::ToolArgs;
-use crate::surface::schema_diff::{DriftClass, Level};
+use crate::surface::drift_vocab::{DriftClass, Level};
 use std::collections::BTreeMap;
 
 /// Default `checks.drift.baseline` (resolved against the CWD by the caller).

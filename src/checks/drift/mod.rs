@@ -3,13 +3,13 @@
 //! baseline, captures the server and prints any warnings.
 
 use crate::model::{Finding, Severity, Status};
+use crate::surface::diff::diff_surfaces;
 use crate::surface::lockfile::{Lockfile, LockfileError};
-use crate::surface::schema_diff::diff_surfaces;
 use crate::surface::shape::{NoteStatus, SamplingNote};
 use serde_json::Value;
 
+pub use crate::surface::drift_vocab::{Change, DriftClass, Level};
 pub use crate::surface::lockfile::BaselineState;
-pub use crate::surface::schema_diff::{Change, DriftClass, Level};
 pub mod rules;
 pub use rules::RULES;
 

@@ -3,7 +3,7 @@
 
 use crate::model::Severity;
 use crate::rules::types::Rule;
-use crate::surface::schema_diff::DriftClass;
+use crate::surface::drift_vocab::DriftClass;
 
 pub const SUMMARY: Rule = Rule {
     id: "drift/summary",

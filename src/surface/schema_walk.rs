@@ -1,125 +1,12 @@
-//! The drift classifier (drift.md §5–§7 with DECISIONS #22–#27): compares two captured
-//! surfaces and returns one `Change` per difference, in the order of drift.md §5.3. Pure.
+//! The JSON-Schema walker (drift.md §6 with DECISIONS #22–#25, #27): compares one schema
+//! of one tool, node by node, and returns one `Change` per difference. Pure.
 
 use super::canonical::{canonicalize_description, canonicalize_schema, MAX_DEPTH};
+use super::drift_vocab::{Change, Direction, DriftClass};
 use super::json::{canonical_key, js_number, same, same_opt, to_compact, to_compact_opt};
-use super::lockfile::{Lockfile, ToolEntry};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
-
-/// The eight drift classes (public contract: the names never change).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum DriftClass {
-    ToolRemoved,
-    ToolAdded,
-    DescriptionChanged,
-    BreakingSchemaChange,
-    NonbreakingSchemaChange,
-    AnnotationChanged,
-    BreakingOutputShapeChange,
-    NonbreakingOutputShapeChange,
-}
-
-impl DriftClass {
-    pub const ALL: [DriftClass; 8] = [
-        DriftClass::ToolRemoved,
-        DriftClass::ToolAdded,
-        DriftClass::DescriptionChanged,
-        DriftClass::BreakingSchemaChange,
-        DriftClass::NonbreakingSchemaChange,
-        DriftClass::AnnotationChanged,
-        DriftClass::BreakingOutputShapeChange,
-        DriftClass::NonbreakingOutputShapeChange,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DriftClass::ToolRemoved => "tool_removed",
-            DriftClass::ToolAdded => "tool_added",
-            DriftClass::DescriptionChanged => "description_changed",
-            DriftClass::BreakingSchemaChange => "breaking_schema_change",
-            DriftClass::NonbreakingSchemaChange => "nonbreaking_schema_change",
-            DriftClass::AnnotationChanged => "annotation_changed",
-            DriftClass::BreakingOutputShapeChange => "breaking_output_shape_change",
-            DriftClass::NonbreakingOutputShapeChange => "nonbreaking_output_shape_change",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|c| c.as_str() == s)
-    }
-
-    /// Default severity (drift.md §3.1): blast radius, not breakage.
-    pub fn default_level(self) -> Level {
-        match self {
-            DriftClass::DescriptionChanged | DriftClass::AnnotationChanged => Level::High,
-            DriftClass::BreakingSchemaChange | DriftClass::BreakingOutputShapeChange => {
-                Level::Medium
-            }
-            _ => Level::Low,
-        }
-    }
-}
-
-/// Drift severity (blast radius). Ordered low < medium < high.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    Low,
-    Medium,
-    High,
-}
-
-impl Level {
-    /// In the order users write them (highest first).
-    pub const ALL: [Level; 3] = [Level::High, Level::Medium, Level::Low];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::High => "high",
-            Level::Medium => "medium",
-            Level::Low => "low",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "high" => Some(Level::High),
-            "medium" => Some(Level::Medium),
-            "low" => Some(Level::Low),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::fmt::Display for DriftClass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One difference between baseline and current.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Change {
-    pub class: DriftClass,
-    pub tool: String,
-    pub message: String,
-    pub previous: Option<Value>,
-    pub current: Option<Value>,
-}
-
-/// Input schemas break when they accept less; output schemas break a consumer when they
-/// may return more (DECISIONS #27).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    Input,
-    Output,
-}
 
 /// Keywords that never change what a schema accepts.
 const ANNOTATION_KEYWORDS: [&str; 8] = [
@@ -1153,129 +1040,15 @@ pub fn diff_schema(
     w.out
 }
 
-/// Annotation rules with MCP default values (DECISIONS #26).
-pub fn diff_annotations(tool: &str, base: &ToolEntry, curr: &ToolEntry) -> Vec<Change> {
-    let eff = |e: &ToolEntry, key: &str, default: bool| {
-        e.annotations
-            .as_ref()
-            .and_then(|a| a.get(key))
-            .and_then(Value::as_bool)
-            .unwrap_or(default)
-    };
-    let rules: [(&str, bool, bool, &str); 3] = [
-        ("readOnlyHint", true, false, "tool may now mutate state"),
-        ("destructiveHint", false, true, "tool became destructive"),
-        (
-            "openWorldHint",
-            false,
-            true,
-            "tool may now reach external systems",
-        ),
-    ];
-    let defaults = |key: &str| key != "readOnlyHint";
-    let mut out = Vec::new();
-    for (key, from, to, why) in rules {
-        if eff(base, key, defaults(key)) == from && eff(curr, key, defaults(key)) == to {
-            out.push(Change {
-                class: DriftClass::AnnotationChanged,
-                tool: tool.to_string(),
-                message: format!("Tool \"{tool}\" {key} changed from {from} to {to} ({why})"),
-                previous: Some(json!({ key: from })),
-                current: Some(json!({ key: to })),
-            });
-        }
-    }
-    out
-}
-
-/// The whole surface diff, in the order of drift.md §5.3.
-pub fn diff_surfaces(base: &Lockfile, curr: &Lockfile) -> Vec<Change> {
-    // Name indexes: linear lookups made 10,000-tool surfaces quadratic.
-    let base_idx = base.index();
-    let curr_idx = curr.index();
-    let in_curr = |n: &str| curr_idx.get(n).copied();
-    let in_base = |n: &str| base_idx.get(n).copied();
-    let mut out = Vec::new();
-    for (name, entry) in &base.tools {
-        if in_curr(name).is_none() {
-            out.push(Change {
-                class: DriftClass::ToolRemoved,
-                tool: name.clone(),
-                message: format!("Tool \"{name}\" was removed"),
-                previous: Some(entry.to_value()),
-                current: None,
-            });
-        }
-    }
-    for (name, entry) in &curr.tools {
-        if in_base(name).is_none() {
-            out.push(Change {
-                class: DriftClass::ToolAdded,
-                tool: name.clone(),
-                message: format!("Tool \"{name}\" was added"),
-                previous: None,
-                current: Some(entry.to_value()),
-            });
-        }
-    }
-    for (name, b) in &base.tools {
-        let Some(c) = in_curr(name) else { continue };
-        if b.description_hash != c.description_hash {
-            let shown = |e: &ToolEntry| {
-                Value::String(
-                    e.description
-                        .clone()
-                        .unwrap_or_else(|| e.description_hash.clone()),
-                )
-            };
-            out.push(Change {
-                class: DriftClass::DescriptionChanged,
-                tool: name.clone(),
-                message: format!("Tool \"{name}\" description changed (possible rug-pull)"),
-                previous: Some(shown(b)),
-                current: Some(shown(c)),
-            });
-        }
-        for (label, dir, bs, cs) in [
-            (
-                "inputSchema",
-                Direction::Input,
-                &b.input_schema,
-                &c.input_schema,
-            ),
-            (
-                "outputSchema",
-                Direction::Output,
-                &b.output_schema,
-                &c.output_schema,
-            ),
-        ] {
-            // Equal text is equal JSON: the unchanged tool costs one memory compare. Only a
-            // schema whose text differs is parsed for the structural walk.
-            if bs != cs {
-                out.extend(diff_schema(
-                    name,
-                    label,
-                    dir,
-                    &bs.to_value(),
-                    &cs.to_value(),
-                ));
-            }
-        }
-        if let (Some(sb), Some(sc)) = (&b.output_shape, &c.output_shape) {
-            out.extend(super::shape::diff_shapes(name, sb, sc));
-        }
-        out.extend(diff_annotations(name, b, c));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::DriftClass::{
         BreakingSchemaChange as B, DescriptionChanged as D, NonbreakingSchemaChange as N,
     };
     use super::*;
+    use crate::surface::diff::diff_annotations;
+    use crate::surface::drift_vocab::Level;
+    use crate::surface::lockfile::ToolEntry;
 
     /// Changes as (class, message after `Tool "t" inputSchema `).
     fn diff_dir(dir: Direction, b: Value, c: Value) -> Vec<(DriftClass, String)> {

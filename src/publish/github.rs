@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-pub use super::markdown::MARKER;
+pub use crate::report::markdown::MARKER;
 
 /// Default REST API base.
 pub const DEFAULT_API_URL: &str = "https://api.github.com";

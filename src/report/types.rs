@@ -1,0 +1,55 @@
+//! What every reporter shares: the [`Reporter`] trait, its [`RenderContext`], and the
+//! project URLs machine formats link to.
+
+use crate::model::Report;
+
+/// The port's home page (SARIF `informationUri`, Markdown footer).
+pub const PROJECT_URL: &str = "https://github.com/mcpward/mcpward-rs";
+/// The published rules document; SARIF `helpUri` is this plus `#<anchor>`.
+pub const RULES_DOC_URL: &str = "https://github.com/mcpward/mcpward-rs/blob/main/docs/rules.md";
+/// Artifact path used when no config path is known (reporters.md §6.4 step 4).
+pub const DEFAULT_ARTIFACT: &str = "mcpward.yaml";
+
+/// Everything a reporter may know besides the report itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderContext {
+    /// ANSI colours (console only; machine formats never contain escapes).
+    pub colour: bool,
+    /// Console lists every result, not only failures and warnings.
+    pub verbose: bool,
+    /// Repository-relative path of the config file used, `/`-separated and not
+    /// percent-encoded (see [`artifact_path`](super::artifact_path)); SARIF, GitHub and GitLab anchor findings
+    /// to it.
+    pub artifact_path: String,
+}
+
+impl Default for RenderContext {
+    fn default() -> Self {
+        RenderContext {
+            colour: false,
+            verbose: false,
+            artifact_path: DEFAULT_ARTIFACT.to_string(),
+        }
+    }
+}
+
+impl RenderContext {
+    pub fn new(colour: bool, verbose: bool) -> Self {
+        RenderContext {
+            colour,
+            verbose,
+            ..Default::default()
+        }
+    }
+
+    pub fn with_artifact_path(mut self, path: impl Into<String>) -> Self {
+        self.artifact_path = path.into();
+        self
+    }
+}
+
+/// One output format.
+pub trait Reporter {
+    /// The rendered document, without a trailing newline (the caller adds one on stdout).
+    fn render(&self, report: &Report, ctx: &RenderContext) -> String;
+}
