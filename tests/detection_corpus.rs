@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 73;
-const MIN_POISONED_SOURCES: usize = 14;
-const MIN_BENIGN: usize = 300;
-const MIN_BENIGN_SERVERS: usize = 20;
+const MIN_POISONED: usize = 163;
+const MIN_POISONED_SOURCES: usize = 16;
+const MIN_BENIGN: usize = 371;
+const MIN_BENIGN_SERVERS: usize = 29;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
