@@ -1,0 +1,522 @@
+//! Detection corpus (#13): published poisoned tool definitions and real servers' tool lists,
+//! each with its source. Asserts the corpus is well formed (it fails on a broken corpus) and
+//! measures the security family on it: recall per technique, per source and per held-out fold
+//! (leave-sources-out), false positives per real server. No recall floor yet: the engine that
+//! has to meet one is built against this corpus; figures go to docs/detection.md.
+//!
+//! `cargo test --test detection_corpus -- --nocapture` prints the figures.
+
+use mcpward::checks::security;
+use mcpward::model::Status;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
+/// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
+/// what is still missing.
+const MIN_POISONED: usize = 264;
+const MIN_POISONED_SOURCES: usize = 18;
+const MIN_BENIGN: usize = 371;
+const MIN_BENIGN_SERVERS: usize = 29;
+
+/// Number of leave-sources-out folds.
+const FOLDS: u64 = 4;
+
+/// The technique names of #13; every poisoned entry carries exactly one.
+const TECHNIQUES: &[&str] = &[
+    // where the payload sits
+    "param-name",
+    "enum",
+    "default",
+    "examples",
+    "const",
+    "title",
+    "x-keys",
+    "required",
+    "nested-schema",
+    "output-schema",
+    "annotation-title",
+    // what it says
+    "paraphrase",
+    "persona-mode-switch",
+    "authority-claim",
+    "role-delimiters",
+    "concealment",
+    "line-jumping",
+    "cross-tool-shadowing",
+    "exfiltration",
+    "command-execution",
+    "secret-solicitation",
+    "annotation-lies",
+    // how it hides
+    "obfuscation-fullwidth",
+    "obfuscation-digits",
+    "obfuscation-homoglyph",
+    "obfuscation-bidi-zero-width",
+    "obfuscation-variation-selectors",
+    "obfuscation-hangul",
+    "obfuscation-base64",
+];
+
+struct Poisoned {
+    source: String,
+    technique: String,
+    tool: Value,
+}
+
+struct Benign {
+    server: String,
+    tool: Value,
+}
+
+fn corpus_dir(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(kind)
+}
+
+/// Every `*.json` of one corpus directory, sorted by name so output is deterministic.
+fn files(kind: &str) -> Vec<(String, Value)> {
+    let dir = corpus_dir(kind);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let text =
+                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let v: Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (stem, v)
+        })
+        .collect()
+}
+
+fn non_empty(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str).filter(|s| !s.trim().is_empty())
+}
+
+/// A tool object as `tools/list` carries it (MCP `Tool`): a name, an object input schema,
+/// and the optional fields typed as the spec types them.
+fn tool_problems(tool: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(obj) = tool.as_object() else {
+        return vec!["tool is not an object".into()];
+    };
+    if non_empty(obj.get("name")).is_none() {
+        out.push("tool has no name".into());
+    }
+    // Published servers omit `"type": "object"` at times (gitlab's zod schemas); as listed,
+    // so only a schema that says it is something else is refused.
+    match obj.get("inputSchema").and_then(Value::as_object) {
+        Some(s) if s.get("type").is_none_or(|t| t == "object") => {}
+        _ => out.push("inputSchema is not an object schema".into()),
+    }
+    for key in ["description", "title"] {
+        if obj.get(key).is_some_and(|v| !v.is_string()) {
+            out.push(format!("{key} is not a string"));
+        }
+    }
+    for key in ["annotations", "outputSchema"] {
+        if obj.get(key).is_some_and(|v| !v.is_object()) {
+            out.push(format!("{key} is not an object"));
+        }
+    }
+    out
+}
+
+/// A citation: a URL, and for code the repository plus a path (and a commit where one was
+/// read), or for a captured listing the package@version.
+fn source_problems(src: &Value, needs_url: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(obj) = src.as_object() else {
+        return vec!["source is not an object".into()];
+    };
+    if needs_url && non_empty(obj.get("url")).is_none() {
+        out.push("source has no url".into());
+    }
+    if obj.contains_key("repository") && non_empty(obj.get("path")).is_none() {
+        out.push("source names a repository but no path".into());
+    }
+    out
+}
+
+/// Validates one poisoned file; returns its entries and the problems found.
+fn check_poisoned_file(stem: &str, file: &Value) -> (Vec<Poisoned>, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut entries = Vec::new();
+    let src = &file["source"];
+    if non_empty(src.get("slug")) != Some(stem) {
+        problems.push(format!("{stem}: source.slug differs from the file name"));
+    }
+    for key in ["title", "url", "licence"] {
+        if non_empty(src.get(key)).is_none() {
+            problems.push(format!("{stem}: source has no {key}"));
+        }
+    }
+    let Some(tools) = file["tools"].as_array().filter(|t| !t.is_empty()) else {
+        problems.push(format!("{stem}: no tools"));
+        return (entries, problems);
+    };
+    for (i, e) in tools.iter().enumerate() {
+        let at = format!("{stem}.tools[{i}]");
+        let technique = non_empty(e.get("technique")).unwrap_or_default();
+        if !TECHNIQUES.contains(&technique) {
+            problems.push(format!("{at}: unknown technique {technique:?}"));
+        }
+        match e.get("source") {
+            Some(s) => problems.extend(
+                source_problems(s, true)
+                    .into_iter()
+                    .map(|p| format!("{at}: {p}")),
+            ),
+            None => problems.push(format!("{at}: no source")),
+        }
+        if e.get("notes").is_some_and(|n| !n.is_string()) {
+            problems.push(format!("{at}: notes is not a string"));
+        }
+        let tool = e.get("tool").cloned().unwrap_or(Value::Null);
+        problems.extend(
+            tool_problems(&tool)
+                .into_iter()
+                .map(|p| format!("{at}: {p}")),
+        );
+        entries.push(Poisoned {
+            source: stem.to_string(),
+            technique: technique.to_string(),
+            tool,
+        });
+    }
+    (entries, problems)
+}
+
+/// Validates one benign file (one real server's published tools).
+fn check_benign_file(stem: &str, file: &Value) -> (Vec<Benign>, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut entries = Vec::new();
+    let src = &file["source"];
+    if non_empty(src.get("slug")) != Some(stem) {
+        problems.push(format!("{stem}: source.slug differs from the file name"));
+    }
+    let server = non_empty(src.get("server")).unwrap_or_default().to_string();
+    if server.is_empty() {
+        problems.push(format!("{stem}: source has no server name"));
+    }
+    let pinned = non_empty(src.get("package")).is_some_and(|p| p.rfind('@').is_some_and(|i| i > 0))
+        || (non_empty(src.get("repository")).is_some()
+            && non_empty(src.get("path")).is_some()
+            && non_empty(src.get("commit")).is_some());
+    if !pinned {
+        problems.push(format!(
+            "{stem}: source needs package@version or repository + path + commit"
+        ));
+    }
+    problems.extend(
+        source_problems(src, false)
+            .into_iter()
+            .map(|p| format!("{stem}: {p}")),
+    );
+    let Some(tools) = file["tools"].as_array().filter(|t| !t.is_empty()) else {
+        problems.push(format!("{stem}: no tools"));
+        return (entries, problems);
+    };
+    for (i, tool) in tools.iter().enumerate() {
+        problems.extend(
+            tool_problems(tool)
+                .into_iter()
+                .map(|p| format!("{stem}.tools[{i}]: {p}")),
+        );
+        entries.push(Benign {
+            server: server.clone(),
+            tool: tool.clone(),
+        });
+    }
+    (entries, problems)
+}
+
+/// Key order does not make two tool objects different.
+fn canonical(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let sorted: BTreeMap<&String, Value> =
+                m.iter().map(|(k, v)| (k, canonical(v))).collect();
+            Value::Object(
+                sorted
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), v))
+                    .collect::<Map<_, _>>(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+fn duplicates<'a>(tools: impl Iterator<Item = (String, &'a Value)>) -> Vec<String> {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (at, tool) in tools {
+        let key = canonical(tool).to_string();
+        if let Some(first) = seen.get(&key) {
+            out.push(format!("{at} duplicates {first}"));
+        } else {
+            seen.insert(key, at);
+        }
+    }
+    out
+}
+
+struct Corpus {
+    poisoned: Vec<Poisoned>,
+    benign: Vec<Benign>,
+    problems: Vec<String>,
+}
+
+fn load() -> Corpus {
+    let mut problems = Vec::new();
+    let mut poisoned = Vec::new();
+    let mut benign = Vec::new();
+    let mut slugs = BTreeSet::new();
+    for (stem, file) in files("poisoned") {
+        let (e, p) = check_poisoned_file(&stem, &file);
+        poisoned.extend(e);
+        problems.extend(p);
+        slugs.insert(stem);
+    }
+    for (stem, file) in files("benign") {
+        if slugs.contains(&stem) {
+            problems.push(format!(
+                "{stem}: slug used by both a poisoned and a benign file"
+            ));
+        }
+        let (e, p) = check_benign_file(&stem, &file);
+        benign.extend(e);
+        problems.extend(p);
+    }
+    let all = poisoned
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (format!("poisoned {}#{i}", e.source), &e.tool))
+        .chain(
+            benign
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (format!("benign {}#{i}", e.server), &e.tool)),
+        );
+    problems.extend(duplicates(all));
+    Corpus {
+        poisoned,
+        benign,
+        problems,
+    }
+}
+
+/// Ids of the `security/*` results that fail for one tool listed alone (the summary aside).
+fn failing_rules(tool: &Value) -> Vec<String> {
+    security::check(&Ok(vec![tool.clone()]))
+        .into_iter()
+        .filter(|f| f.id != security::SUMMARY && f.status == Status::Fail)
+        .map(|f| f.id)
+        .collect()
+}
+
+/// Leave-sources-out fold of a source: FNV-1a of its slug, so a source's fold never changes
+/// when others are added. Tune on the other folds, report recall on this one.
+pub fn fold_of(slug: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in slug.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h % FOLDS
+}
+
+#[derive(Default)]
+struct Tally {
+    caught: usize,
+    total: usize,
+}
+
+impl Tally {
+    fn add(&mut self, caught: bool) {
+        self.total += 1;
+        self.caught += usize::from(caught);
+    }
+    fn show(&self) -> String {
+        let pct = if self.total == 0 {
+            0.0
+        } else {
+            100.0 * self.caught as f64 / self.total as f64
+        };
+        format!("{}/{} ({pct:.1} %)", self.caught, self.total)
+    }
+}
+
+#[test]
+fn corpus_is_well_formed() {
+    let c = load();
+    assert!(
+        c.problems.is_empty(),
+        "broken corpus:\n{}",
+        c.problems.join("\n")
+    );
+    let sources: BTreeSet<&str> = c.poisoned.iter().map(|e| e.source.as_str()).collect();
+    let servers: BTreeSet<&str> = c.benign.iter().map(|e| e.server.as_str()).collect();
+    assert!(
+        c.poisoned.len() >= MIN_POISONED,
+        "poisoned corpus shrank: {}",
+        c.poisoned.len()
+    );
+    assert!(
+        sources.len() >= MIN_POISONED_SOURCES,
+        "poisoned sources: {}",
+        sources.len()
+    );
+    assert!(
+        c.benign.len() >= MIN_BENIGN,
+        "benign corpus shrank: {}",
+        c.benign.len()
+    );
+    assert!(
+        servers.len() >= MIN_BENIGN_SERVERS,
+        "benign servers: {}",
+        servers.len()
+    );
+    // Every fold holds out at least one source, or its held-out figure would be empty.
+    let folds: BTreeSet<u64> = sources.iter().map(|s| fold_of(s)).collect();
+    assert_eq!(folds.len() as u64, FOLDS, "a fold has no source");
+}
+
+#[test]
+fn validators_reject_broken_entries() {
+    let good_tool =
+        serde_json::json!({"name": "t", "description": "d", "inputSchema": {"type": "object"}});
+    assert!(tool_problems(&good_tool).is_empty());
+    for bad in [
+        serde_json::json!("t"),
+        serde_json::json!({"description": "d", "inputSchema": {"type": "object"}}),
+        serde_json::json!({"name": "t"}),
+        serde_json::json!({"name": "t", "inputSchema": {"type": "string"}}),
+        serde_json::json!({"name": "t", "inputSchema": {"type": "object"}, "description": 3}),
+        serde_json::json!({"name": "t", "inputSchema": {"type": "object"}, "annotations": []}),
+    ] {
+        assert!(!tool_problems(&bad).is_empty(), "accepted {bad}");
+    }
+    let entry = |technique: &str, source: Value| {
+        serde_json::json!({"source": {"slug": "s", "title": "T", "url": "https://example.org", "licence": "MIT"},
+            "tools": [{"tool": good_tool.clone(), "technique": technique, "source": source}]})
+    };
+    let ok = entry(
+        "concealment",
+        serde_json::json!({"url": "https://example.org"}),
+    );
+    assert!(check_poisoned_file("s", &ok).1.is_empty());
+    assert!(
+        !check_poisoned_file("other", &ok).1.is_empty(),
+        "slug mismatch accepted"
+    );
+    let unknown = entry("made-up", serde_json::json!({"url": "https://example.org"}));
+    assert!(!check_poisoned_file("s", &unknown).1.is_empty());
+    let uncited = entry("concealment", serde_json::json!({}));
+    assert!(!check_poisoned_file("s", &uncited).1.is_empty());
+    let no_path = entry(
+        "concealment",
+        serde_json::json!({"url": "https://example.org", "repository": "o/r"}),
+    );
+    assert!(!check_poisoned_file("s", &no_path).1.is_empty());
+    let unpinned = serde_json::json!({"source": {"slug": "b", "server": "B", "package": "pkg"}, "tools": [good_tool.clone()]});
+    assert!(!check_benign_file("b", &unpinned).1.is_empty());
+    let pinned = serde_json::json!({"source": {"slug": "b", "server": "B", "package": "@scope/pkg@1.2.3"}, "tools": [good_tool.clone()]});
+    assert!(check_benign_file("b", &pinned).1.is_empty());
+    let reordered =
+        serde_json::json!({"inputSchema": {"type": "object"}, "description": "d", "name": "t"});
+    let dups =
+        duplicates([("a".to_string(), &good_tool), ("b".to_string(), &reordered)].into_iter());
+    assert_eq!(dups.len(), 1, "key order hid a duplicate");
+}
+
+#[test]
+fn fold_assignment_is_stable() {
+    // Pinned values: changing the hash silently reshuffles every held-out figure.
+    assert_eq!(fold_of(""), 0xcbf2_9ce4_8422_2325 % FOLDS);
+    assert_eq!(fold_of("a"), 0xaf63_dc4c_8601_ec8c % FOLDS);
+}
+
+#[test]
+fn measures_current_security_family() {
+    let c = load();
+    assert!(
+        c.problems.is_empty(),
+        "broken corpus: run corpus_is_well_formed"
+    );
+    let mut overall = Tally::default();
+    let mut by_technique: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut by_source: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut by_fold: BTreeMap<u64, (Tally, BTreeSet<&str>)> = BTreeMap::new();
+    let mut by_rule: BTreeMap<String, usize> = BTreeMap::new();
+    for e in &c.poisoned {
+        let fails = failing_rules(&e.tool);
+        let caught = !fails.is_empty();
+        for id in fails {
+            *by_rule.entry(id).or_default() += 1;
+        }
+        overall.add(caught);
+        by_technique.entry(&e.technique).or_default().add(caught);
+        by_source.entry(&e.source).or_default().add(caught);
+        let fold = by_fold.entry(fold_of(&e.source)).or_default();
+        fold.0.add(caught);
+        fold.1.insert(&e.source);
+    }
+    let mut fp_by_server: BTreeMap<&str, (usize, usize, BTreeSet<String>)> = BTreeMap::new();
+    let mut fp_total = 0;
+    for e in &c.benign {
+        let fails = failing_rules(&e.tool);
+        let s = fp_by_server.entry(&e.server).or_default();
+        s.1 += 1;
+        if !fails.is_empty() {
+            s.0 += 1;
+            fp_total += 1;
+            let name = e.tool["name"].as_str().unwrap_or_default();
+            s.2.insert(format!("{name}: {}", fails.join(", ")));
+        }
+    }
+    println!("== detection corpus: current security family ==");
+    println!(
+        "recall overall: {} over {} sources",
+        overall.show(),
+        by_source.len()
+    );
+    println!("-- recall per technique");
+    for (t, tally) in &by_technique {
+        println!("  {t:<32} {}", tally.show());
+    }
+    println!("-- recall per source");
+    for (s, tally) in &by_source {
+        println!("  {s:<42} fold {} {}", fold_of(s), tally.show());
+    }
+    println!("-- leave-sources-out: recall on each fold's held-out sources");
+    for (fold, (tally, sources)) in &by_fold {
+        let names: Vec<&str> = sources.iter().copied().collect();
+        println!("  fold {fold}: {} [{}]", tally.show(), names.join(", "));
+    }
+    println!("-- failing rules on poisoned tools");
+    for (id, n) in &by_rule {
+        println!("  {id:<36} {n}");
+    }
+    println!(
+        "-- false positives per server: {fp_total} of {} benign tools",
+        c.benign.len()
+    );
+    for (server, (fp, total, which)) in &fp_by_server {
+        println!("  {server:<36} {fp}/{total}");
+        for w in which {
+            println!("      {w}");
+        }
+    }
+}
