@@ -602,7 +602,8 @@ fn finish_baseline(
 pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> Result<(), Error> {
     let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
     let ctx = RenderContext::new(colour, cli.verbose)
-        .with_artifact_path(report::artifact_path_from_env(&loaded.path));
+        .with_artifact_path(report::artifact_path_from_env(&loaded.path))
+        .with_config_lines(loaded.key_lines.clone());
     let text = report::render(kind, report, &ctx);
     match &cli.out {
         Some(path) if kind.writes_out_file() => {

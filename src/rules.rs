@@ -16,48 +16,56 @@ use types::{severity_name, UNKNOWN_CATEGORY};
 pub const FAMILIES: &[Family] = &[
     Family {
         name: "compliance",
+        config_key: "server",
         category: "correctness",
         security: false,
         rules: checks::compliance::rules::RULES,
     },
     Family {
         name: "schema",
+        config_key: "checks.schema",
         category: "correctness",
         security: false,
         rules: checks::schema::rules::RULES,
     },
     Family {
         name: "drift",
+        config_key: "checks.drift",
         category: "maintainability",
         security: false,
         rules: checks::drift::rules::RULES,
     },
     Family {
         name: "security",
+        config_key: "checks.security",
         category: "security",
         security: true,
         rules: checks::security::rules::RULES,
     },
     Family {
         name: "collision",
+        config_key: "checks.collision",
         category: "correctness",
         security: false,
         rules: checks::collision::rules::RULES,
     },
     Family {
         name: "behavioral",
+        config_key: "suites",
         category: "general",
         security: false,
         rules: checks::behavioral::rules::RULES,
     },
     Family {
         name: "errors",
+        config_key: "checks.errors",
         category: "general",
         security: false,
         rules: checks::errors::rules::RULES,
     },
     Family {
         name: "latency",
+        config_key: "checks.latency",
         category: "general",
         security: false,
         rules: checks::latency::rules::RULES,
@@ -81,6 +89,36 @@ pub fn family(name: &str) -> Option<&'static Family> {
 pub fn category_of(id: &str) -> &'static str {
     let name = id.split('/').next().unwrap_or(id);
     family(name).map_or(UNKNOWN_CATEGORY, |f| f.category)
+}
+
+/// Rules whose findings are about a narrower key than their family's.
+const RULE_CONFIG_KEYS: &[(&str, &str)] = &[
+    (
+        "compliance/expected-protocol-version",
+        "expect.protocol_version",
+    ),
+    ("drift/baseline-missing", "checks.drift.baseline"),
+    ("drift/baseline-invalid", "checks.drift.baseline"),
+    ("errors/unknown-tool", "checks.errors.unknown_tool"),
+    ("errors/invalid-params", "checks.errors.invalid_params"),
+];
+
+/// The config keys a finding of `id` is about, most specific first; `server` (the block
+/// that names the server under test) is always last. Reports anchor a finding to the first
+/// of these the config file spells out.
+pub fn config_keys(id: &str) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = RULE_CONFIG_KEYS
+        .iter()
+        .filter(|(rule, _)| *rule == id)
+        .map(|(_, key)| *key)
+        .collect();
+    let name = id.split('/').next().unwrap_or(id);
+    if let Some(f) = family(name) {
+        keys.push(f.config_key);
+    }
+    keys.push("server");
+    keys.dedup();
+    keys
 }
 
 /// Where [`rules_markdown`] is committed (relative to the repository root).
@@ -116,7 +154,10 @@ pub fn rules_markdown() -> String {
         "**SARIF locations.** Every SARIF alert (and every GitHub or GitLab annotation) is \
          anchored to the config file actually used (`--config`), as a path relative to the \
          repository root (`GITHUB_WORKSPACE`, else the nearest directory holding `.git`), \
-         so code scanning shows findings on that file.\n\n",
+         so code scanning shows findings on that file. A SARIF result points at the line of \
+         the config key its rule is about (`checks.security`, `checks.drift.baseline`, the \
+         suite of its tool, …) and at the `server:` block when the file does not spell that \
+         key out; run-level results included. See [sarif.md](sarif.md).\n\n",
     );
     out.push_str(
         "**Protocol eras.** mcpward talks to servers of the stateful revisions (2024-11-05 … \

@@ -10,38 +10,8 @@
 use std::collections::BTreeMap;
 
 /// Key path → first line (1-based) where it appears.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KeyLines(BTreeMap<String, usize>);
-
-impl KeyLines {
-    pub fn of(text: &str) -> Self {
-        locate(text)
-    }
-
-    /// The line of `path`, else of its nearest ancestor that has one.
-    pub fn line_of(&self, path: &str) -> Option<usize> {
-        let mut p = path;
-        loop {
-            if let Some(l) = self.0.get(p) {
-                return Some(*l);
-            }
-            let cut = p.rfind(['.', '['])?;
-            p = &p[..cut];
-        }
-    }
-
-    /// The line of the first of `paths` that has a line of its own (ancestors only as a
-    /// last resort, in order).
-    pub fn first_of(&self, paths: &[&str]) -> Option<usize> {
-        paths
-            .iter()
-            .find_map(|p| self.0.get(*p).copied())
-            .or_else(|| paths.iter().find_map(|p| self.line_of(p)))
-    }
-
-    pub fn get(&self, path: &str) -> Option<usize> {
-        self.0.get(path).copied()
-    }
+pub fn key_lines(text: &str) -> BTreeMap<String, usize> {
+    locate(text)
 }
 
 struct Open {
@@ -51,7 +21,7 @@ struct Open {
     items: usize,
 }
 
-fn locate(text: &str) -> KeyLines {
+fn locate(text: &str) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     let mut stack: Vec<Open> = Vec::new();
     // Inside a block scalar (`|`, `>`), lines indented deeper than this are text.
@@ -118,7 +88,7 @@ fn locate(text: &str) -> KeyLines {
             items: 0,
         });
     }
-    KeyLines(out)
+    out
 }
 
 /// `key: value` / `key:` / `"quoted key": value` → (key, value). Not a mapping entry → None.
@@ -187,7 +157,7 @@ url: http://example.test:8080/mcp
 
     #[test]
     fn block_keys_and_items() {
-        let k = KeyLines::of(CONFIG);
+        let k = key_lines(CONFIG);
         for (path, line) in [
             ("server", 2),
             ("server.transport", 3),
@@ -206,26 +176,23 @@ url: http://example.test:8080/mcp
             ("quoted key", 28),
             ("url", 29),
         ] {
-            assert_eq!(k.get(path), Some(line), "{path}");
+            assert_eq!(k.get(path), Some(&line), "{path}");
         }
         // Block scalar text is not keys.
         assert_eq!(k.get("suites[1].description.not"), None);
         assert_eq!(k.get("server.nope"), None);
-        assert_eq!(k.line_of("checks.collision.threshold"), Some(9));
-        assert_eq!(k.line_of("suites[0].cases[0].expect"), Some(21));
-        assert_eq!(k.first_of(&["checks.errors", "server"]), Some(2));
-        assert_eq!(k.first_of(&["nothing", "also.nothing"]), None);
+        assert_eq!(k.get("suites[0].cases[0].args"), Some(&22));
     }
 
     #[test]
     fn sequences_at_the_parent_indent_and_documents() {
-        let k = KeyLines::of(
+        let k = key_lines(
             "---\nsuites:\n- tool: a\n- tool: b\n  cases: []\nchecks: {security: true}\n",
         );
-        assert_eq!(k.get("suites[0].tool"), Some(3));
-        assert_eq!(k.get("suites[1].tool"), Some(4));
-        assert_eq!(k.get("suites[1].cases"), Some(5));
-        assert_eq!(k.get("checks"), Some(6));
+        assert_eq!(k.get("suites[0].tool"), Some(&3));
+        assert_eq!(k.get("suites[1].tool"), Some(&4));
+        assert_eq!(k.get("suites[1].cases"), Some(&5));
+        assert_eq!(k.get("checks"), Some(&6));
         assert_eq!(k.get("checks.security"), None);
     }
 
@@ -245,8 +212,8 @@ url: http://example.test:8080/mcp
             "'': 1",
             "a:b: c",
         ] {
-            let _ = KeyLines::of(text);
+            let _ = key_lines(text);
         }
-        assert_eq!(KeyLines::of("a: 1\r\nb: 2\r\n").get("b"), Some(2));
+        assert_eq!(key_lines("a: 1\r\nb: 2\r\n").get("b"), Some(&2));
     }
 }

@@ -50,6 +50,9 @@ pub struct Loaded {
     pub secrets: Vec<String>,
     /// Unknown-key warnings, one line each, for stderr.
     pub warnings: Vec<String>,
+    /// The line of every key path of the file (`lines::key_lines`), plus `suites.<tool>`
+    /// for each suite: reports anchor findings to them.
+    pub key_lines: std::collections::BTreeMap<String, usize>,
 }
 
 /// Every load failure; `Display` is the stderr text after the CLI's `Error: ` prefix.
@@ -142,6 +145,14 @@ pub fn load_str(
             });
         }
     };
+    let mut key_lines = lines::key_lines(text);
+    for (i, suite) in config.suites.iter().enumerate() {
+        if let Some(&line) = key_lines.get(&format!("suites[{i}]")) {
+            key_lines
+                .entry(format!("suites.{}", suite.tool))
+                .or_insert(line);
+        }
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -152,6 +163,7 @@ pub fn load_str(
         dir,
         secrets,
         warnings: outcome.unknown.iter().map(|u| u.as_warning()).collect(),
+        key_lines,
     })
 }
 

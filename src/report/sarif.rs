@@ -10,7 +10,7 @@
 //! [`MAX_TEXT_CHARS`] characters with the usual truncation note (the JSON report keeps the
 //! full text).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -104,13 +104,21 @@ struct SarifResult {
     level: &'static str,
     message: Message,
     locations: Vec<Location>,
+    partial_fingerprints: Fingerprints,
     properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Fingerprints {
+    primary_location_line_hash: String,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Location {
     physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     logical_locations: Vec<LogicalLocation>,
 }
 
@@ -118,6 +126,13 @@ struct Location {
 #[serde(rename_all = "camelCase")]
 struct PhysicalLocation {
     artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
 }
 
 #[derive(Serialize)]
@@ -195,9 +210,17 @@ impl Reporter for SarifReporter {
             listed.truncate(MAX_RESULTS);
             listed.sort_by_key(|(i, _)| *i);
         }
+        // Two results with the same rule, location and message would share a fingerprint
+        // (GitHub would fold them into one alert); the occurrence number keeps them apart.
+        let mut occurrences: BTreeMap<String, usize> = BTreeMap::new();
         let results = listed
             .into_iter()
-            .map(|(_, r)| sarif_result(r, &uri))
+            .map(|(_, r)| {
+                let hash = fingerprint(r);
+                let n = occurrences.entry(hash.clone()).or_insert(0);
+                *n += 1;
+                sarif_result(r, &uri, ctx.config_line(r), format!("{hash}:{n}"))
+            })
             .collect();
 
         let log = Log {
@@ -238,22 +261,49 @@ fn severity_rank(s: Severity) -> u8 {
     }
 }
 
-fn sarif_result(r: &Finding, uri: &str) -> SarifResult {
-    let locations = match &r.location {
-        None => Vec::new(),
-        Some(loc) => vec![Location {
-            physical_location: PhysicalLocation {
-                artifact_location: ArtifactLocation {
-                    uri: uri.to_string(),
-                    uri_base_id: "%SRCROOT%",
-                },
+/// `partialFingerprints.primaryLocationLineHash` without its occurrence suffix: the rule,
+/// the tool and the kind of finding, so an unchanged finding keeps its alert across runs and
+/// distinct findings on one config line get distinct alerts. The kind is the message with
+/// its numbers blanked: a latency of 812 ms one run and 790 ms the next is the same alert.
+fn fingerprint(r: &Finding) -> String {
+    use sha2::{Digest, Sha256};
+    let kind: String = r
+        .message
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .collect();
+    let mut h = Sha256::new();
+    for part in [r.id.as_str(), r.location.as_deref().unwrap_or(""), &kind] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// GitHub rejects a whole upload when one result has no location, so every result points
+/// at the config file (the line of the key it is about); the tool, where there is one, is
+/// its logical location.
+fn sarif_result(r: &Finding, uri: &str, line: usize, fingerprint: String) -> SarifResult {
+    let locations = vec![Location {
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: uri.to_string(),
+                uri_base_id: "%SRCROOT%",
             },
-            logical_locations: vec![LogicalLocation {
+            region: Region { start_line: line },
+        },
+        logical_locations: r
+            .location
+            .iter()
+            .map(|loc| LogicalLocation {
                 name: truncate_chars(loc, MAX_TEXT_CHARS),
                 kind: "tool",
-            }],
-        }],
-    };
+            })
+            .collect(),
+    }];
     SarifResult {
         rule_id: sarif_rule_id(&r.id),
         level: result_level(r.severity),
@@ -261,6 +311,9 @@ fn sarif_result(r: &Finding, uri: &str) -> SarifResult {
             text: truncate_chars(&r.message, MAX_TEXT_CHARS),
         },
         locations,
+        partial_fingerprints: Fingerprints {
+            primary_location_line_hash: fingerprint,
+        },
         properties: ResultProperties {
             expected: r.expected.as_ref().map(cap_strings),
             actual: r.actual.as_ref().map(cap_strings),
@@ -431,7 +484,24 @@ mod tests {
             results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
             "ci/checks%23prod.yaml"
         );
-        assert_eq!(results[1]["locations"], serde_json::json!([]));
+        // A result without a tool still has a physical location (GitHub rejects the whole
+        // upload otherwise), and no logical one.
+        assert_eq!(
+            results[1]["locations"],
+            serde_json::json!([{"physicalLocation": {
+                "artifactLocation": {"uri": "ci/checks%23prod.yaml", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 1}
+            }}])
+        );
+        let prints: Vec<&str> = results
+            .iter()
+            .map(|r| {
+                r["partialFingerprints"]["primaryLocationLineHash"]
+                    .as_str()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(prints.iter().collect::<BTreeSet<_>>().len(), prints.len());
         assert_eq!(run["invocations"][0]["executionSuccessful"], false);
     }
 

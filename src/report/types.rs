@@ -1,7 +1,9 @@
 //! What every reporter shares: the [`Reporter`] trait, its [`RenderContext`], and the
 //! project URLs machine formats link to.
 
-use crate::model::Report;
+use std::collections::BTreeMap;
+
+use crate::model::{Finding, Report};
 
 /// The port's home page (SARIF `informationUri`, Markdown footer).
 pub const PROJECT_URL: &str = "https://github.com/mcpward/mcpward-rs";
@@ -21,6 +23,9 @@ pub struct RenderContext {
     /// percent-encoded (see [`artifact_path`](super::artifact_path)); SARIF, GitHub and GitLab anchor findings
     /// to it.
     pub artifact_path: String,
+    /// The line of each key path of that file (`server`, `checks.drift.baseline`,
+    /// `suites.<tool>`), so a finding can point at the key it is about; empty when unknown.
+    pub config_lines: BTreeMap<String, usize>,
 }
 
 impl Default for RenderContext {
@@ -29,6 +34,7 @@ impl Default for RenderContext {
             colour: false,
             verbose: false,
             artifact_path: DEFAULT_ARTIFACT.to_string(),
+            config_lines: BTreeMap::new(),
         }
     }
 }
@@ -45,6 +51,42 @@ impl RenderContext {
     pub fn with_artifact_path(mut self, path: impl Into<String>) -> Self {
         self.artifact_path = path.into();
         self
+    }
+
+    pub fn with_config_lines(mut self, lines: BTreeMap<String, usize>) -> Self {
+        self.config_lines = lines;
+        self
+    }
+
+    /// The line (1-based) of the config key `f` is about: the rule's keys in the registry
+    /// (most specific first, `server` last), for a suite result the suite of its tool; the
+    /// nearest spelled-out ancestor of those keys otherwise; line 1 when the file names none
+    /// of them (a config of defaults).
+    pub fn config_line(&self, f: &Finding) -> usize {
+        let mut keys: Vec<String> = Vec::new();
+        if let (Some(tool), true) = (&f.location, f.family == "behavioral") {
+            keys.push(format!("suites.{tool}"));
+        }
+        keys.extend(
+            crate::rules::config_keys(&f.id)
+                .into_iter()
+                .map(String::from),
+        );
+        if let Some(line) = keys.iter().find_map(|k| self.config_lines.get(k)) {
+            return *line;
+        }
+        keys.iter()
+            .find_map(|k| {
+                let mut p = k.as_str();
+                while let Some(cut) = p.rfind(['.', '[']) {
+                    p = &p[..cut];
+                    if let Some(line) = self.config_lines.get(p) {
+                        return Some(*line);
+                    }
+                }
+                None
+            })
+            .unwrap_or(1)
     }
 }
 

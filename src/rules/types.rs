@@ -69,6 +69,9 @@ pub struct Family {
     pub category: &'static str,
     /// SARIF `properties.security`.
     pub security: bool,
+    /// The `mcpward.yaml` key the family's findings are about: reports anchor them to its
+    /// line (SARIF regions), falling back to `server`.
+    pub config_key: &'static str,
     pub rules: &'static [Rule],
 }
 

@@ -24,7 +24,10 @@ const LEVELS: [&str; 4] = ["none", "note", "warning", "error"];
 pub fn github_problems(text: &str) -> Vec<String> {
     let mut p = Vec::new();
     if text.len() > MAX_FILE_BYTES {
-        p.push(format!("file is {} bytes, over {MAX_FILE_BYTES}", text.len()));
+        p.push(format!(
+            "file is {} bytes, over {MAX_FILE_BYTES}",
+            text.len()
+        ));
     }
     let doc: Value = match serde_json::from_str(text) {
         Ok(v) => v,
@@ -71,7 +74,9 @@ pub fn github_problems(text: &str) -> Vec<String> {
             }
             if let Some(level) = rule["defaultConfiguration"]["level"].as_str() {
                 if !LEVELS.contains(&level) {
-                    p.push(format!("{at}.rules[{k}]: defaultConfiguration.level {level}"));
+                    p.push(format!(
+                        "{at}.rules[{k}]: defaultConfiguration.level {level}"
+                    ));
                 }
             }
             let tags = rule["properties"]["tags"].as_array().map_or(0, Vec::len);
@@ -95,7 +100,9 @@ pub fn github_problems(text: &str) -> Vec<String> {
             if rule_id.is_empty() {
                 p.push(format!("{at}: no ruleId"));
             } else if !rule_ids.contains(rule_id) {
-                p.push(format!("{at}: ruleId {rule_id} is not in tool.driver.rules"));
+                p.push(format!(
+                    "{at}: ruleId {rule_id} is not in tool.driver.rules"
+                ));
             }
             if r["message"]["text"].as_str().is_none_or(str::is_empty) {
                 p.push(format!("{at}: no message.text"));
@@ -118,10 +125,15 @@ pub fn github_problems(text: &str) -> Vec<String> {
             for (li, loc) in locations.iter().enumerate() {
                 let pl = &loc["physicalLocation"];
                 let Some(uri) = pl["artifactLocation"]["uri"].as_str() else {
-                    p.push(format!("{at}.locations[{li}]: expected a physical location"));
+                    p.push(format!(
+                        "{at}.locations[{li}]: expected a physical location"
+                    ));
                     continue;
                 };
-                if uri.is_empty() || uri.starts_with('/') || uri.contains("://") || uri.contains('\\')
+                if uri.is_empty()
+                    || uri.starts_with('/')
+                    || uri.contains("://")
+                    || uri.contains('\\')
                 {
                     p.push(format!(
                         "{at}.locations[{li}]: uri {uri:?} is not a repository-relative path"
@@ -144,7 +156,9 @@ pub fn github_problems(text: &str) -> Vec<String> {
                         ));
                     }
                 }
-                _ => p.push(format!("{at}: no partialFingerprints.primaryLocationLineHash")),
+                _ => p.push(format!(
+                    "{at}: no partialFingerprints.primaryLocationLineHash"
+                )),
             }
         }
     }
