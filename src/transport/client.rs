@@ -204,6 +204,7 @@ impl Client {
                 timeout_msg,
                 text_result,
                 self.may_send_cancel(),
+                None,
             )
             .await
             .1
@@ -259,6 +260,7 @@ impl Client {
                 req.timeout_msg.clone(),
                 false,
                 self.may_send_cancel(),
+                req.tagged_by.as_deref().zip(seen),
             )
             .await;
         let outcome = outcome.map(Answer::into_value);
