@@ -79,8 +79,13 @@ impl Client {
                 client.era = era;
                 return Ok(client);
             }
-            Ok(Handshake::Respawn { offer, why }) => return client.respawn(&opts, &offer, &why).await,
-            Ok(Handshake::Fail(e)) => e,
+            // A server that exited at start-up on its own is not restarted (#12 §2b): a
+            // fresh process would end the same way, and the message would say it twice.
+            Ok(Handshake::Respawn { offer, why }) => match client.start_up_exit().await {
+                Some(message) => message,
+                None => return client.respawn(&opts, &offer, &why).await,
+            },
+            Ok(Handshake::Fail(e)) => client.start_up_exit().await.unwrap_or(e),
             Err(_) if client.may_respawn(opts.era) => {
                 let why = format!("no answer within connect_ms ({}ms)", opts.connect_ms);
                 return client.respawn(&opts, LEGACY_VERSIONS[0], &why).await;
@@ -96,6 +101,16 @@ impl Client {
             message: err,
             server_stderr: client.stderr_tail(),
         })
+    }
+
+    /// The one message for a stdio server that exited before reading any request.
+    async fn start_up_exit(&self) -> Option<String> {
+        // The connection is already closed here; this bounds only the wait for the exit
+        // status of a process that closed its stdout but keeps running.
+        let status = self.conn.exited_unread(Duration::from_secs(1)).await?;
+        Some(format!(
+            "the server exited at start-up ({status}) before reading any request"
+        ))
     }
 
     /// stdio `auto` may fall back on a fresh process (§3.2 step 5).

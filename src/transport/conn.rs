@@ -196,6 +196,15 @@ impl Conn {
         }
     }
 
+    /// stdio: the exit status of a server that exited without reading anything mcpward
+    /// wrote (see `StdioWire::exited_unread`); `None` otherwise and over HTTP.
+    pub async fn exited_unread(&self, within: Duration) -> Option<String> {
+        match &*self.wire {
+            Wire::Stdio(w) => w.exited_unread(within).await,
+            Wire::Http(_) => None,
+        }
+    }
+
     pub fn stderr_tail(&self) -> String {
         match &*self.wire {
             Wire::Stdio(w) => w.stderr_tail(),
