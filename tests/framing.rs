@@ -228,6 +228,41 @@ fn a_server_that_exits_at_start_up_is_started_once_and_reported_once() {
     }
 }
 
+/// A server that reads the era probe and dies is restarted (§3.2 step 5); when the
+/// restarted one dies too, the message says so once, with the exit status, and does not
+/// repeat the -32000 clause of each process.
+#[test]
+fn a_server_that_dies_on_every_first_request_is_restarted_once_and_reported_once() {
+    let w = Workdir::new();
+    let record = w.path().join("record.jsonl");
+    let record_arg = record.display().to_string();
+    let args = [
+        "--tools",
+        "clean",
+        "--behavior",
+        "exit-on-request=4",
+        "--record",
+        &record_arg,
+    ];
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&args, &unique_tag("exit-on-request"), CHECKS)
+            .replace("protocol_era: legacy", "protocol_era: auto"),
+    );
+    let o = w.run(&["run"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "Failed to connect: the server exited (exit status: 4) before answering initialize, also after a restart (the first process ended before answering server/discover)\nServer stderr (last lines):\nmcpward-fixture: exiting on the first request"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("-32000"), "{err}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.matches("\"started\"").count(), 2, "{text}");
+}
+
 /// #12 §2b: the listen probe ends as soon as the acknowledgment is in. Shown by the
 /// mechanism, not a clock: the probe's cancellation gives the reason the acknowledgment
 /// path sends ("acknowledged"), never the reason of the 2 s wait running out.

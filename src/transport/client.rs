@@ -105,8 +105,11 @@ impl Client {
 
     /// The one message for a stdio server that exited before reading any request.
     async fn start_up_exit(&self) -> Option<String> {
-        // The connection is already closed here; this bounds only the wait for the exit
-        // status of a process that closed its stdout but keeps running.
+        // Only once the server closed its stdout; the bound is then the wait for the exit
+        // status of a process that closed stdout but keeps running.
+        if !self.conn.d.is_closed() {
+            return None;
+        }
         let status = self.conn.exited_unread(Duration::from_secs(1)).await?;
         Some(format!(
             "the server exited at start-up ({status}) before reading any request"
@@ -138,7 +141,19 @@ impl Client {
                 client.hello = hello;
                 return Ok(client);
             }
-            Ok(Err(e)) => e,
+            Ok(Err(e)) => match client.conn.exit_status(Duration::from_secs(1)).await {
+                // Say once that it exited, not the -32000 clause of each process (#12 §2b).
+                Some(status) => {
+                    client.abort().await;
+                    return Err(ConnectError {
+                        message: format!(
+                            "the server exited ({status}) before answering initialize, also after a restart (the first process ended before answering server/discover)"
+                        ),
+                        server_stderr: client.stderr_tail(),
+                    });
+                }
+                None => e,
+            },
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
         };
         client.abort().await;

@@ -205,6 +205,14 @@ impl Conn {
         }
     }
 
+    /// stdio, after the server closed its stdout: its exit status, waiting up to `within`.
+    pub async fn exit_status(&self, within: Duration) -> Option<String> {
+        match &*self.wire {
+            Wire::Stdio(w) if self.d.is_closed() => w.exit_status(within).await,
+            _ => None,
+        }
+    }
+
     pub fn stderr_tail(&self) -> String {
         match &*self.wire {
             Wire::Stdio(w) => w.stderr_tail(),

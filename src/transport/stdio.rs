@@ -98,14 +98,20 @@ impl StdioWire {
     /// of a request (a server that dies on the era probe reads the probe first). `None`
     /// when it still runs, read something, or this cannot be told (Windows, after a write).
     pub async fn exited_unread(&self, within: Duration) -> Option<String> {
+        let status = self.exit_status(within).await?;
+        let unread = !self.wrote.load(Ordering::SeqCst) || self.pipe_still_holds_data();
+        unread.then_some(status)
+    }
+
+    /// The exit status once the server has exited, waiting up to `within`.
+    pub async fn exit_status(&self, within: Duration) -> Option<String> {
         let mut guard = self.child.lock().await;
         let child = guard.as_mut()?;
         let status = tokio::time::timeout(within, child.wait())
             .await
             .ok()?
             .ok()?;
-        let unread = !self.wrote.load(Ordering::SeqCst) || self.pipe_still_holds_data();
-        unread.then(|| status.to_string())
+        Some(status.to_string())
     }
 
     #[cfg(unix)]
