@@ -122,6 +122,50 @@ fn framing_rule_fails_and_is_silent_over_every_wire_and_era() {
     }
 }
 
+/// Under `auto` over HTTP a legacy server answers the era probe with a 400 whose error body
+/// has `"id": null`: that is the POST's answer, not a framing fault (#12 §1).
+#[test]
+fn an_http_error_body_with_a_null_id_to_the_era_probe_is_not_a_framing_fault() {
+    for sse in [false, true] {
+        let mut args = vec!["--tools", "clean", "--era", "legacy"];
+        if sse {
+            args.extend(["--behavior", "sse"]);
+        }
+        let server = HttpFixture::start(&args);
+        let w = Workdir::new();
+        w.write(
+            "mcpward.yaml",
+            &http_config(&server.url, CHECKS).replace("protocol_era: legacy", "protocol_era: auto"),
+        );
+        let o = w.run(&["run", "--json"]);
+        let r = json_report(&o);
+        assert_eq!(status(&r, FRAMING), "absent", "sse {sse}: {r:#}");
+        assert_eq!(status(&r, UNKNOWN), "pass", "sse {sse}");
+    }
+    // The probe really got such a body.
+    let server = HttpFixture::start(&["--tools", "clean", "--era", "legacy"]);
+    let body = post_discover(&server.url);
+    assert!(body.contains("\"id\":null"), "{body}");
+}
+
+/// POST a `server/discover` without a session with a plain TCP client (loopback only).
+fn post_discover(url: &str) -> String {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_once('/').unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}"#;
+    let mut s = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        s,
+        "POST /{path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
 /// Every framing fault fails the call it claimed to answer (never a pass on it), over
 /// stdio in both eras; the faults that fit one HTTP message over HTTP JSON, and the
 /// two-message one over SSE.
