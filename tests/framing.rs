@@ -341,6 +341,10 @@ fn the_listen_probe_ends_on_its_acknowledgment() {
         .filter(|l| l["message"]["method"] == "notifications/cancelled")
         .collect();
     assert_eq!(cancels.len(), 1, "{cancels:?}");
+    // The server was ended by stdin EOF, not by the kill after the grace: no second handle
+    // on its stdin (the start-up exit check's) outlives the close.
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("\"stdin-eof\""), "{text}");
     assert_eq!(
         cancels[0]["message"]["params"]["reason"],
         "acknowledged; the probe is done"

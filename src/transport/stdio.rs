@@ -40,8 +40,9 @@ pub struct StdioWire {
     /// Something mcpward wrote reached the server's stdin pipe.
     wrote: Arc<AtomicBool>,
     /// A second handle on that pipe, to ask whether the server read what was written.
+    /// Dropped first on shutdown: while it is open the server never sees stdin EOF.
     #[cfg(unix)]
-    stdin_probe: Option<std::os::fd::OwnedFd>,
+    stdin_probe: Mutex<Option<std::os::fd::OwnedFd>>,
 }
 
 impl StdioWire {
@@ -72,7 +73,7 @@ impl StdioWire {
         let stdin_probe = {
             use std::os::fd::AsFd;
             // Duplicated close-on-exec, so no later child inherits it.
-            stdin.as_fd().try_clone_to_owned().ok()
+            Mutex::new(stdin.as_fd().try_clone_to_owned().ok())
         };
         let wrote = Arc::new(AtomicBool::new(false));
         let (out_tx, out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
@@ -117,7 +118,8 @@ impl StdioWire {
     #[cfg(unix)]
     fn pipe_still_holds_data(&self) -> bool {
         use std::os::fd::AsRawFd;
-        let Some(fd) = &self.stdin_probe else {
+        let guard = self.stdin_probe.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(fd) = guard.as_ref() else {
             return false;
         };
         let mut n: nix::libc::c_int = 0;
@@ -158,6 +160,13 @@ impl StdioWire {
     }
 
     async fn shutdown(&self, grace: Duration) {
+        #[cfg(unix)]
+        drop(
+            self.stdin_probe
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
         if let Some(tx) = self
             .stdin_closer
             .lock()
