@@ -141,19 +141,23 @@ impl Client {
                 client.hello = hello;
                 return Ok(client);
             }
-            Ok(Err(e)) => match client.conn.exit_status(Duration::from_secs(1)).await {
-                // Say once that it exited, not the -32000 clause of each process (#12 §2b).
-                Some(status) => {
-                    client.abort().await;
-                    return Err(ConnectError {
+            // Only when the connection closing is why initialize failed.
+            Ok(Err(e)) if e.contains(&RpcError::closed().to_string()) => {
+                match client.conn.exit_status(Duration::from_secs(1)).await {
+                    // Say once that it exited, not the -32000 clause of each process (#12 §2b).
+                    Some(status) => {
+                        client.abort().await;
+                        return Err(ConnectError {
                         message: format!(
                             "the server exited ({status}) before answering initialize, also after a restart (the first process ended before answering server/discover)"
                         ),
                         server_stderr: client.stderr_tail(),
                     });
+                    }
+                    None => e,
                 }
-                None => e,
-            },
+            }
+            Ok(Err(e)) => e,
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
         };
         client.abort().await;
