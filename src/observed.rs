@@ -152,7 +152,33 @@ pub struct Chatter {
     /// Modern HTTP: JSON-RPC error bodies whose `id` was missing or `null` (adopted by the
     /// POST they answered; recorded for `compliance/server-messages`).
     pub orphan_errors: Vec<Value>,
+    /// Messages that claimed to answer a request but were not valid JSON-RPC 2.0
+    /// (`compliance/jsonrpc-framing`).
+    pub framing: Framing,
 }
+
+/// Invalid JSON-RPC 2.0 messages seen during the run (#12 §1): never taken as an answer.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Framing {
+    /// How many invalid messages arrived.
+    pub count: usize,
+    /// Requests that failed because the message claiming to answer them was invalid.
+    pub failed_requests: usize,
+    /// The first invalid message.
+    pub first: Option<FramingFault>,
+}
+
+/// One invalid message: what is wrong with it and its text. The text is kept up to
+/// [`FRAMING_KEEP`] bytes; it is redacted and then cut for display, never cut first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FramingFault {
+    pub fault: String,
+    pub text: String,
+}
+
+/// How much of the first invalid message is kept (far more than any report shows, so a
+/// secret cut at this bound is never displayed).
+pub const FRAMING_KEEP: usize = 4096;
 
 /// One request a check wants sent exactly as written (a deliberate compliance probe): no
 /// era envelope or header is added or changed.

@@ -130,9 +130,14 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
     if cfg.checks.compliance {
+        let mut chatter = client.chatter();
+        // Redacted before the check cuts it, so a secret is never shown in part.
+        if let Some(first) = chatter.framing.first.as_mut() {
+            first.text = ctx.redactor.redact_str(&first.text);
+        }
         out.extend(checks::compliance::run_level(
             hello,
-            &client.chatter(),
+            &chatter,
             &client.input_requests(),
         ));
     }

@@ -79,8 +79,13 @@ impl Client {
                 client.era = era;
                 return Ok(client);
             }
-            Ok(Handshake::Respawn { offer, why }) => return client.respawn(&opts, &offer, &why).await,
-            Ok(Handshake::Fail(e)) => e,
+            // A server that exited at start-up on its own is not restarted (#12 §2b): a
+            // fresh process would end the same way, and the message would say it twice.
+            Ok(Handshake::Respawn { offer, why }) => match client.start_up_exit().await {
+                Some(message) => message,
+                None => return client.respawn(&opts, &offer, &why).await,
+            },
+            Ok(Handshake::Fail(e)) => client.start_up_exit().await.unwrap_or(e),
             Err(_) if client.may_respawn(opts.era) => {
                 let why = format!("no answer within connect_ms ({}ms)", opts.connect_ms);
                 return client.respawn(&opts, LEGACY_VERSIONS[0], &why).await;
@@ -96,6 +101,19 @@ impl Client {
             message: err,
             server_stderr: client.stderr_tail(),
         })
+    }
+
+    /// The one message for a stdio server that exited before reading any request.
+    async fn start_up_exit(&self) -> Option<String> {
+        // Only once the server closed its stdout; the bound is then the wait for the exit
+        // status of a process that closed stdout but keeps running.
+        if !self.conn.d.is_closed() {
+            return None;
+        }
+        let status = self.conn.exited_unread(Duration::from_secs(1)).await?;
+        Some(format!(
+            "the server exited at start-up ({status}) before reading any request"
+        ))
     }
 
     /// stdio `auto` may fall back on a fresh process (§3.2 step 5).
@@ -122,6 +140,22 @@ impl Client {
             Ok(Ok(hello)) => {
                 client.hello = hello;
                 return Ok(client);
+            }
+            // Only when the connection closing is why initialize failed.
+            Ok(Err(e)) if e.contains(&RpcError::closed().to_string()) => {
+                match client.conn.exit_status(Duration::from_secs(1)).await {
+                    // Say once that it exited, not the -32000 clause of each process (#12 §2b).
+                    Some(status) => {
+                        client.abort().await;
+                        return Err(ConnectError {
+                        message: format!(
+                            "the server exited ({status}) before answering initialize, also after a restart (the first process ended before answering server/discover)"
+                        ),
+                        server_stderr: client.stderr_tail(),
+                    });
+                    }
+                    None => e,
+                }
             }
             Ok(Err(e)) => e,
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
@@ -204,6 +238,7 @@ impl Client {
                 timeout_msg,
                 text_result,
                 self.may_send_cancel(),
+                None,
             )
             .await
             .1
@@ -259,6 +294,7 @@ impl Client {
                 req.timeout_msg.clone(),
                 false,
                 self.may_send_cancel(),
+                req.tagged_by.as_deref().zip(seen),
             )
             .await;
         let outcome = outcome.map(Answer::into_value);

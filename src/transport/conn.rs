@@ -112,6 +112,7 @@ impl Conn {
                 timeout_msg,
                 false,
                 true,
+                None,
             )
             .await;
         (id, r.map(Answer::into_value))
@@ -120,7 +121,11 @@ impl Conn {
     /// One request with its own deadline; a progress notification for it restarts the
     /// deadline (DECISIONS #32). `timeout_msg` replaces the protocol-layer -32001 error.
     /// `shape` builds the message and HTTP headers for the id; `may_cancel`: a timed-out
-    /// request is cancelled with `notifications/cancelled`.
+    /// request is cancelled with `notifications/cancelled`. `ack`: `(pointer, seen)` — the
+    /// wait also ends, like a timeout but at once, when a notification recorded after the
+    /// `seen`-th carries the request's id at `pointer` (a subscription acknowledgment: the
+    /// listen stays open, so its answer is that notification, not a response).
+    #[allow(clippy::too_many_arguments)]
     pub async fn exchange(
         &self,
         shape: impl FnOnce(u64) -> (Value, ExtraHeaders),
@@ -128,6 +133,7 @@ impl Conn {
         timeout_msg: Option<String>,
         text_result: bool,
         may_cancel: bool,
+        ack: Option<(&str, usize)>,
     ) -> (Option<u64>, Result<Answer, RpcError>) {
         if self.d.is_closed() {
             return (None, Err(RpcError::not_connected()));
@@ -140,6 +146,13 @@ impl Conn {
             rx.await.unwrap_or_else(|_| Err(RpcError::closed()))
         };
         tokio::pin!(exchange);
+        let acknowledged = async {
+            match ack {
+                Some((pointer, seen)) => self.d.tagged(pointer, id, seen).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(acknowledged);
         let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
         let mut deadline = Instant::now().checked_add(timeout).unwrap_or(far);
         loop {
@@ -148,18 +161,17 @@ impl Conn {
                     self.d.forget(id);
                     return (Some(id), r);
                 }
+                _ = &mut acknowledged => {
+                    self.d.forget(id);
+                    self.cancel(id, "acknowledged; the probe is done", may_cancel).await;
+                    return (Some(id), Err(RpcError::plain(
+                        "still open after its acknowledgment; cancelled",
+                    )));
+                }
                 _ = tokio::time::sleep_until(deadline) => {
                     self.d.forget(id);
                     let reason = timeout_msg.clone().unwrap_or_else(|| "Request timed out".into());
-                    if may_cancel {
-                        // Best effort, bounded: a server that stopped answering must not turn
-                        // a call timeout into the whole run's deadline.
-                        let cancel = self.notify(
-                            "notifications/cancelled",
-                            Some(json!({"requestId": id, "reason": reason})),
-                        );
-                        let _ = tokio::time::timeout(CANCEL_GRACE, cancel).await;
-                    }
+                    self.cancel(id, &reason, may_cancel).await;
                     return (Some(id), Err(match timeout_msg {
                         Some(m) => RpcError::plain(m),
                         None => RpcError::request_timeout(),
@@ -169,6 +181,35 @@ impl Conn {
                     deadline = Instant::now().checked_add(timeout).unwrap_or(far);
                 }
             }
+        }
+    }
+
+    /// Best effort, bounded: a server that stopped answering must not turn a call timeout
+    /// into the whole run's deadline.
+    async fn cancel(&self, id: u64, reason: &str, may_cancel: bool) {
+        if may_cancel {
+            let cancel = self.notify(
+                "notifications/cancelled",
+                Some(json!({"requestId": id, "reason": reason})),
+            );
+            let _ = tokio::time::timeout(CANCEL_GRACE, cancel).await;
+        }
+    }
+
+    /// stdio: the exit status of a server that exited without reading anything mcpward
+    /// wrote (see `StdioWire::exited_unread`); `None` otherwise and over HTTP.
+    pub async fn exited_unread(&self, within: Duration) -> Option<String> {
+        match &*self.wire {
+            Wire::Stdio(w) => w.exited_unread(within).await,
+            Wire::Http(_) => None,
+        }
+    }
+
+    /// stdio, after the server closed its stdout: its exit status, waiting up to `within`.
+    pub async fn exit_status(&self, within: Duration) -> Option<String> {
+        match &*self.wire {
+            Wire::Stdio(w) if self.d.is_closed() => w.exit_status(within).await,
+            _ => None,
         }
     }
 

@@ -199,9 +199,13 @@ impl HttpWire {
                 if stateless {
                     self.s.adopt_orphan_error(&mut v, id);
                 }
-                if v.get("id").and_then(Value::as_u64) == Some(id) && v.get("error").is_some() {
+                // The dispatcher judges its framing; a body that did not settle the request
+                // (another id) leaves the HTTP status as the failure.
+                if v.get("id").is_some_and(|i| !i.is_null()) && v.get("error").is_some() {
                     self.s.d.dispatch(v);
-                    return Ok(());
+                    if !self.s.d.has_pending(id) {
+                        return Ok(());
+                    }
                 }
             }
             return Err(RpcError::plain(format!(

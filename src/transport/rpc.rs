@@ -1,14 +1,14 @@
 //! JSON-RPC 2.0 plumbing shared by both wires: request ids, the pending-response table,
 //! and dispatch of everything the server sends (responses, notifications, requests).
 
-use crate::observed::{Chatter, RpcError};
+use crate::observed::{Chatter, FramingFault, RpcError, FRAMING_KEEP};
 use crate::surface::text::truncate;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::{mpsc, oneshot, Notify};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
 
 /// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory.
 const MAX_RECORDED: usize = 200;
@@ -48,6 +48,8 @@ struct Pending {
 #[derive(serde::Deserialize)]
 struct Envelope<'a> {
     #[serde(borrow)]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow)]
     id: Option<&'a RawValue>,
     #[serde(borrow)]
     method: Option<&'a RawValue>,
@@ -68,6 +70,8 @@ pub struct Dispatcher {
     replies: mpsc::UnboundedSender<Value>,
     /// Pending requests registered as raw: while none is, no message is pre-scanned.
     raw_waiting: AtomicU64,
+    /// Bumped for every recorded notification, so a wait can end on one (`tagged`).
+    notes_seen: watch::Sender<u64>,
 }
 
 impl Dispatcher {
@@ -82,6 +86,7 @@ impl Dispatcher {
                 modern: AtomicBool::new(false),
                 replies: tx,
                 raw_waiting: AtomicU64::new(0),
+                notes_seen: watch::channel(0).0,
             }),
             rx,
         )
@@ -220,9 +225,16 @@ impl Dispatcher {
             return false;
         };
         let is_null = |r: Option<&RawValue>| r.is_none_or(|r| r.get() == "null");
-        let (Some(id), Some(result), None, true) =
-            (env.id, env.result, env.error, is_null(env.method))
-        else {
+        // Only a plainly valid success response is delivered here; anything doubtful takes
+        // the parsed path, which applies the whole framing rule.
+        let version_ok = env.jsonrpc.is_some_and(|v| v.get() == r#""2.0""#);
+        let (Some(id), Some(result), None, true, true) = (
+            env.id,
+            env.result,
+            env.error,
+            is_null(env.method),
+            version_ok,
+        ) else {
             return false;
         };
         let Ok(id) = serde_json::from_str::<u64>(id.get()) else {
@@ -262,18 +274,38 @@ impl Dispatcher {
         };
         if let Some(method) = obj.get("method").and_then(Value::as_str) {
             let method = method.to_string();
+            if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+                self.record_framing(FAULT_VERSION, &obj, false);
+            }
             match obj.get("id") {
                 Some(id) if !id.is_null() => self.answer_server_request(&method, id.clone(), &obj),
                 _ => self.record_notification(&method, obj),
             }
             return;
         }
-        let id = obj.get("id").and_then(Value::as_u64);
-        let (Some(id), true) = (id, obj.contains_key("result") || obj.contains_key("error")) else {
-            self.record_stray(Value::Object(obj).to_string().as_bytes());
+        let Some((id, exact)) = self.claimed_id(obj.get("id")) else {
+            // No id, or one no request of ours used in any spelling: an integer id with a
+            // result or error is ignored like the reference client; the rest is stray.
+            let ignorable = obj.get("id").is_some_and(Value::is_u64)
+                && (obj.contains_key("result") || obj.contains_key("error"));
+            if !ignorable {
+                self.record_stray(Value::Object(obj).to_string().as_bytes());
+            }
             return;
         };
-        // A response for an unknown or abandoned id is ignored, like the reference client.
+        if let Some(fault) = response_fault(&obj, exact) {
+            // Never the answer (#12 §1): the request it claimed fails at once, naming why.
+            let pending = self.has_pending(id);
+            self.record_framing(&fault, &obj, pending);
+            self.fail(
+                id,
+                RpcError::plain(format!(
+                    "Invalid JSON-RPC response from server: {fault}; it was not taken as the answer"
+                )),
+            );
+            return;
+        }
+        // A valid response for an answered or abandoned id is ignored.
         let Some(p) = self.take(id) else { return };
         // The result is moved out, not cloned: a listing page can be megabytes.
         let outcome = match obj.get("error") {
@@ -281,6 +313,59 @@ impl Dispatcher {
             None => Ok(Answer::Value(obj.remove("result").unwrap_or(Value::Null))),
         };
         let _ = p.tx.send(outcome);
+    }
+
+    /// The request id a response claims: `(id, true)` for an integer id mcpward used,
+    /// `(id, false)` when it matches one only after a type change (`"1"`, `1.0`).
+    fn claimed_id(&self, id: Option<&Value>) -> Option<(u64, bool)> {
+        let (n, exact) = match id? {
+            Value::Number(n) => match n.as_u64() {
+                Some(n) => (n, true),
+                None => (integral_u64(n.as_f64()?)?, false),
+            },
+            Value::String(s) => (s.trim().parse::<u64>().ok()?, false),
+            _ => return None,
+        };
+        (n < self.next_id.load(Ordering::SeqCst)).then_some((n, exact))
+    }
+
+    fn record_framing(&self, fault: &str, obj: &Map<String, Value>, failed_request: bool) {
+        let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+        let f = &mut c.framing;
+        f.count += 1;
+        if failed_request {
+            f.failed_requests += 1;
+        }
+        if f.first.is_none() {
+            let text = serde_json::to_string(obj).unwrap_or_default();
+            f.first = Some(FramingFault {
+                fault: fault.to_string(),
+                text: cut_bytes(&text, FRAMING_KEEP).to_string(),
+            });
+        }
+    }
+
+    /// Resolves with the first notification recorded after the `seen`-th whose value at
+    /// `pointer` is `id` (e.g. a subscription acknowledgment), as soon as it is in.
+    pub async fn tagged(&self, pointer: &str, id: u64, seen: usize) -> Value {
+        let mut rx = self.notes_seen.subscribe();
+        loop {
+            let found = self
+                .chatter
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .notifications
+                .iter()
+                .skip(seen)
+                .find(|n| n.pointer(pointer).and_then(Value::as_u64) == Some(id))
+                .cloned();
+            if let Some(n) = found {
+                return n;
+            }
+            if rx.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
     }
 
     fn record_notification(&self, method: &str, obj: Map<String, Value>) {
@@ -305,6 +390,8 @@ impl Dispatcher {
         if c.notifications.len() < MAX_RECORDED {
             c.notifications.push(Value::Object(obj));
         }
+        drop(c);
+        self.notes_seen.send_modify(|n| *n += 1);
     }
 
     fn answer_server_request(&self, method: &str, id: Value, obj: &Map<String, Value>) {
@@ -325,6 +412,57 @@ impl Dispatcher {
         };
         let _ = self.replies.send(reply);
     }
+}
+
+const FAULT_VERSION: &str = "\"jsonrpc\" is missing or not \"2.0\"";
+
+/// What makes a message claiming request `id` an invalid JSON-RPC 2.0 response, if
+/// anything (#12 §1). `exact`: its id has the request's type.
+fn response_fault(obj: &Map<String, Value>, exact: bool) -> Option<String> {
+    if !exact {
+        let id = obj.get("id").map(Value::to_string).unwrap_or_default();
+        return Some(format!(
+            "its id {} is not an integer, but mcpward's request ids are integers",
+            truncate(&id, 40)
+        ));
+    }
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Some(FAULT_VERSION.into());
+    }
+    match (obj.get("result"), obj.get("error")) {
+        (Some(_), Some(_)) => Some("it has both \"result\" and \"error\"".into()),
+        (None, None) => Some("it has neither \"result\" nor \"error\"".into()),
+        (None, Some(e)) => {
+            // An integral float (`-32602.0`) is the same integer; `protocol_error` reads it.
+            let code_ok = e.get("code").is_some_and(|c| {
+                c.is_i64()
+                    || c.as_f64()
+                        .is_some_and(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+            });
+            let message_ok = e.get("message").is_some_and(Value::is_string);
+            (!(e.is_object() && code_ok && message_ok)).then(|| {
+                "its \"error\" is not an object with an integer \"code\" and a string \"message\""
+                    .into()
+            })
+        }
+        (Some(_), None) => None,
+    }
+}
+
+fn integral_u64(f: f64) -> Option<u64> {
+    (f.fract() == 0.0 && (0.0..9.0e15).contains(&f)).then_some(f as u64)
+}
+
+/// The longest prefix of `s` within `max` bytes, cut at a character boundary.
+fn cut_bytes(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
 }
 
 /// A JSON-RPC `error` member as the checks see it; malformed members still yield an error.
@@ -433,13 +571,178 @@ mod tests {
         // An error answer to a raw request is an error, as before.
         let id = d.next_id();
         let (rx, _) = d.register(id, true);
+        let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-1,"message":"m"}}}}"#);
+        assert!(d.dispatch_text(text.as_bytes()));
+        assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-1));
+        // Both result and error is no answer at all (#12 §1): it used to be taken as the error.
+        let id = d.next_id();
+        let (rx, _) = d.register(id, true);
         let text = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":{{"code":-1,"message":"m"}}}}"#
         );
         assert!(d.dispatch_text(text.as_bytes()));
-        assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-1));
+        let e = rx.await.unwrap().unwrap_err();
+        assert_eq!(e.code, None);
+        assert!(e.message.contains("both \"result\" and \"error\""), "{e}");
         assert!(!d.dispatch_text(b"not json"));
         assert!(!d.dispatch_text(b"42"));
+    }
+
+    /// Each framing fault, over the parsed and the raw path: the request fails at once with
+    /// a message naming the fault, and the fault is recorded.
+    #[tokio::test]
+    async fn invalid_responses_fail_their_request_at_once_and_are_recorded() {
+        let cases: &[(&str, &str)] = &[
+            (r#"{"id":ID,"result":{}}"#, "\"jsonrpc\" is missing"),
+            (r#"{"jsonrpc":"1.0","id":ID,"result":{}}"#, "not \"2.0\""),
+            (r#"{"jsonrpc":2.0,"id":ID,"result":{}}"#, "not \"2.0\""),
+            (
+                r#"{"jsonrpc":"2.0","id":"ID","result":{}}"#,
+                "is not an integer",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":ID.0,"result":{}}"#,
+                "is not an integer",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":ID,"result":{},"error":{"code":1,"message":"m"}}"#,
+                "both",
+            ),
+            (r#"{"jsonrpc":"2.0","id":ID}"#, "neither"),
+            (
+                r#"{"jsonrpc":"2.0","id":ID,"error":{"code":"x","message":"m"}}"#,
+                "integer \"code\"",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":ID,"error":{"code":1}}"#,
+                "string \"message\"",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":ID,"error":"boom"}"#,
+                "not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":ID,"error":{"code":1.5,"message":"m"}}"#,
+                "integer",
+            ),
+        ];
+        for raw in [false, true] {
+            for (i, (template, fault)) in cases.iter().enumerate() {
+                let (d, _r) = Dispatcher::new();
+                let id = d.next_id();
+                let (rx, _) = d.register(id, raw);
+                let text = template.replace("ID", &id.to_string());
+                assert!(d.dispatch_text(text.as_bytes()), "{text}");
+                // Settled at once: no timer is involved.
+                let e = rx.await.unwrap().unwrap_err();
+                assert!(
+                    e.message
+                        .starts_with("Invalid JSON-RPC response from server: "),
+                    "{e}"
+                );
+                assert!(e.message.contains(fault), "case {i}: {e}");
+                assert_eq!(
+                    e.code, None,
+                    "a framing fault is never a protocol error: {e}"
+                );
+                let f = d.chatter().framing;
+                assert_eq!((f.count, f.failed_requests), (1, 1), "{text}");
+                assert_eq!(f.first.unwrap().text, text.replace(' ', ""));
+                assert!(!d.has_pending(id));
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_valid_answer_after_a_bad_one_is_a_duplicate_and_an_unknown_id_is_ignored() {
+        let (d, _r) = Dispatcher::new();
+        let id = d.next_id();
+        let (rx, _) = d.register(id, false);
+        // Ids no request used, in any spelling: ignored as before, not a framing fault.
+        d.dispatch(json!({"id": 99, "result": {}}));
+        d.dispatch(json!({"jsonrpc": "2.0", "id": "99", "result": {}}));
+        d.dispatch(
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "p"}}),
+        );
+        assert_eq!(d.chatter().framing.count, 0);
+        assert!(d.has_pending(id));
+        d.dispatch(json!({"jsonrpc": "2.0", "id": id.to_string(), "result": {"bad": true}}));
+        d.dispatch(json!({"jsonrpc": "2.0", "id": id, "result": {"good": true}}));
+        assert!(rx.await.unwrap().is_err());
+        let f = d.chatter().framing;
+        assert_eq!((f.count, f.failed_requests), (1, 1));
+
+        // A valid answer, then an invalid duplicate: the answer stands; the fault is recorded
+        // without failing anything (the rule's warn case).
+        let id = d.next_id();
+        let (rx, _) = d.register(id, false);
+        d.dispatch(json!({"jsonrpc": "2.0", "id": id, "result": {"ok": 1}}));
+        d.dispatch(json!({"id": id, "result": {"ok": 2}}));
+        assert!(matches!(rx.await.unwrap().unwrap(), Answer::Value(v) if v["ok"] == 1));
+        let f = d.chatter().framing;
+        assert_eq!((f.count, f.failed_requests), (2, 1));
+    }
+
+    #[tokio::test]
+    async fn a_notification_without_jsonrpc_is_recorded_and_still_dispatched() {
+        let (d, mut replies) = Dispatcher::new();
+        d.dispatch(json!({"method": "notifications/message", "params": {}}));
+        d.dispatch(json!({"jsonrpc": "2.0", "method": "notifications/message"}));
+        d.dispatch(json!({"jsonrpc": "1.0", "id": "s1", "method": "ping"}));
+        let c = d.chatter();
+        assert_eq!(c.notifications.len(), 2);
+        assert_eq!((c.framing.count, c.framing.failed_requests), (2, 0));
+        assert_eq!(replies.recv().await.unwrap()["id"], "s1");
+        // Integral float codes are integers (as `protocol_error` reads them).
+        let id = d.next_id();
+        let (rx, _) = d.register(id, false);
+        d.dispatch(
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602.0, "message": "m"}}),
+        );
+        assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-32602));
+    }
+
+    #[tokio::test]
+    async fn the_first_invalid_message_is_kept_bounded() {
+        let (d, _r) = Dispatcher::new();
+        let id = d.next_id();
+        let (_rx, _) = d.register(id, false);
+        let big = "é".repeat(10_000);
+        d.dispatch(json!({"id": id, "result": big}));
+        let text = d.chatter().framing.first.unwrap().text;
+        assert!(
+            text.len() <= FRAMING_KEEP && text.len() > FRAMING_KEEP - 4,
+            "{}",
+            text.len()
+        );
+    }
+
+    /// The mechanism behind the listen probe ending early: a recorded notification carrying
+    /// the id ends the wait at once, with no timer involved.
+    #[tokio::test]
+    async fn a_tagged_notification_ends_the_wait() {
+        use std::future::Future;
+        use std::task::{Context, Poll};
+        let (d, _r) = Dispatcher::new();
+        let pointer = "/params/_meta/io.modelcontextprotocol~1subscriptionId";
+        let note = |id: u64| {
+            json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                   "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id}}})
+        };
+        d.dispatch(note(7)); // before `seen`: not counted
+        let seen = d.chatter().notifications.len();
+        let wait = d.tagged(pointer, 7, seen);
+        tokio::pin!(wait);
+        let waker = futures_util::task::noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        assert!(wait.as_mut().poll(&mut cx).is_pending());
+        d.dispatch(note(8));
+        assert!(wait.as_mut().poll(&mut cx).is_pending());
+        d.dispatch(note(7));
+        match wait.as_mut().poll(&mut cx) {
+            Poll::Ready(v) => assert_eq!(v, note(7)),
+            Poll::Pending => panic!("the acknowledgment did not end the wait"),
+        }
     }
 
     #[tokio::test]

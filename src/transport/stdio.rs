@@ -6,6 +6,7 @@ use crate::observed::RpcError;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -36,6 +37,12 @@ pub struct StdioWire {
     /// The server's process tree, ended as a whole on close (DECISIONS #8).
     tree: procs::ServerTree,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Something mcpward wrote reached the server's stdin pipe.
+    wrote: Arc<AtomicBool>,
+    /// A second handle on that pipe, to ask whether the server read what was written.
+    /// Dropped first on shutdown: while it is open the server never sees stdin EOF.
+    #[cfg(unix)]
+    stdin_probe: Mutex<Option<std::os::fd::OwnedFd>>,
 }
 
 impl StdioWire {
@@ -62,9 +69,16 @@ impl StdioWire {
             tokio::spawn(keep_tail(pipe, stderr.clone()));
         }
 
+        #[cfg(unix)]
+        let stdin_probe = {
+            use std::os::fd::AsFd;
+            // Duplicated close-on-exec, so no later child inherits it.
+            Mutex::new(stdin.as_fd().try_clone_to_owned().ok())
+        };
+        let wrote = Arc::new(AtomicBool::new(false));
         let (out_tx, out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
         let (close_tx, close_rx) = tokio::sync::oneshot::channel();
-        tokio::spawn(writer(stdin, out_rx, close_rx));
+        tokio::spawn(writer(stdin, out_rx, close_rx, wrote.clone()));
 
         tokio::spawn(reader(stdout, dispatcher));
 
@@ -74,7 +88,50 @@ impl StdioWire {
             stdin_closer: Mutex::new(Some(close_tx)),
             tree,
             stderr,
+            wrote,
+            #[cfg(unix)]
+            stdin_probe,
         })
+    }
+
+    /// When the server has exited (waiting up to `within` for it) without reading a byte
+    /// of what mcpward wrote, its exit status: it ended at start-up on its own, not because
+    /// of a request (a server that dies on the era probe reads the probe first). `None`
+    /// when it still runs, read something, or this cannot be told (Windows, after a write).
+    pub async fn exited_unread(&self, within: Duration) -> Option<String> {
+        let status = self.exit_status(within).await?;
+        let unread = !self.wrote.load(Ordering::SeqCst) || self.pipe_still_holds_data();
+        unread.then_some(status)
+    }
+
+    /// The exit status once the server has exited, waiting up to `within`.
+    pub async fn exit_status(&self, within: Duration) -> Option<String> {
+        let mut guard = self.child.lock().await;
+        let child = guard.as_mut()?;
+        let status = tokio::time::timeout(within, child.wait())
+            .await
+            .ok()?
+            .ok()?;
+        Some(status.to_string())
+    }
+
+    #[cfg(unix)]
+    fn pipe_still_holds_data(&self) -> bool {
+        use std::os::fd::AsRawFd;
+        let guard = self.stdin_probe.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(fd) = guard.as_ref() else {
+            return false;
+        };
+        let mut n: nix::libc::c_int = 0;
+        // SAFETY: FIONREAD writes one c_int through the pointer, which points at `n`; the
+        // descriptor is owned by `self` and open for the duration of the call.
+        let rc = unsafe { nix::libc::ioctl(fd.as_raw_fd(), nix::libc::FIONREAD, &mut n) };
+        rc == 0 && n > 0
+    }
+
+    #[cfg(not(unix))]
+    fn pipe_still_holds_data(&self) -> bool {
+        false
     }
 
     pub fn send(&self, msg: &Value) -> Result<(), RpcError> {
@@ -103,6 +160,13 @@ impl StdioWire {
     }
 
     async fn shutdown(&self, grace: Duration) {
+        #[cfg(unix)]
+        drop(
+            self.stdin_probe
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
         if let Some(tx) = self
             .stdin_closer
             .lock()
@@ -123,6 +187,7 @@ async fn writer(
     mut stdin: ChildStdin,
     mut rx: mpsc::UnboundedReceiver<Vec<u8>>,
     mut close: tokio::sync::oneshot::Receiver<()>,
+    wrote: Arc<AtomicBool>,
 ) {
     loop {
         tokio::select! {
@@ -142,6 +207,7 @@ async fn writer(
                     if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
                         break;
                     }
+                    wrote.store(true, Ordering::SeqCst);
                 }
                 None => break,
             },

@@ -7,11 +7,11 @@
 //! the modern rules (modern era only), expected-protocol-version.
 
 use crate::model::{Finding, Severity};
-use crate::observed::{Chatter, Era, RpcError, ServerHello};
+use crate::observed::{Chatter, Era, Framing, RpcError, ServerHello};
 use serde_json::{Map, Value};
 
 use crate::surface::json::js_type;
-use crate::surface::text::is_blank;
+use crate::surface::text::{is_blank, truncate};
 
 pub mod modern;
 pub mod plan;
@@ -67,14 +67,58 @@ pub fn judge(
     out
 }
 
-/// The run-level results, emitted last (DECISIONS #36): in the modern era,
-/// `compliance/server-messages` over everything the server sent during the whole run
-/// (`input_requests`: the `inputRequests` it asked for); nothing in the legacy era.
+/// The run-level results, emitted last (DECISIONS #36): `compliance/jsonrpc-framing` in
+/// both eras when the server sent an invalid JSON-RPC message (its text already redacted
+/// by the caller), then in the modern era `compliance/server-messages` over everything the
+/// server sent during the whole run (`input_requests`: the `inputRequests` it asked for).
 pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value]) -> Vec<Finding> {
-    match hello.era {
-        Era::Modern => vec![modern::server_messages(chatter, input_requests)],
-        Era::Legacy => Vec::new(),
+    let mut out: Vec<Finding> = jsonrpc_framing(&chatter.framing).into_iter().collect();
+    if hello.era == Era::Modern {
+        out.push(modern::server_messages(chatter, input_requests));
     }
+    out
+}
+
+/// How much of the first invalid message a finding shows.
+const FRAMING_SHOWN: usize = 200;
+
+/// `compliance/jsonrpc-framing` (#12 §1); `None` when every message was valid.
+pub fn jsonrpc_framing(f: &Framing) -> Option<Finding> {
+    if f.count == 0 {
+        return None;
+    }
+    let first = f
+        .first
+        .as_ref()
+        .map(|m| format!(" First: {} — {}", m.fault, truncate(&m.text, FRAMING_SHOWN)))
+        .unwrap_or_default();
+    let n = f.count;
+    let messages = if n == 1 { "message" } else { "messages" };
+    let finding = if f.failed_requests > 0 {
+        let r = f.failed_requests;
+        let requests = if r == 1 {
+            "request was"
+        } else {
+            "requests were"
+        };
+        rules::JSONRPC_FRAMING.fail(format!(
+            "Server sent {n} invalid JSON-RPC 2.0 {messages}; {r} {requests} answered only by \
+             an invalid message and failed.{first}"
+        ))
+    } else {
+        rules::JSONRPC_FRAMING.warn(format!(
+            "Server sent {n} invalid JSON-RPC 2.0 {messages}; every request still got a valid \
+             answer.{first}"
+        ))
+    };
+    Some(
+        finding
+            .expected(
+                "\"jsonrpc\": \"2.0\", the request's id unchanged in type and value, exactly one \
+                 of result / error (error: integer code, string message)",
+            )
+            .actual(serde_json::json!({"invalidMessages": n, "failedRequests": f.failed_requests})),
+    )
 }
 
 fn handshake(hello: &ServerHello) -> Finding {

@@ -145,6 +145,14 @@ pub const SUBSCRIPTIONS: Rule = Rule {
     fix: "Implement subscriptions/listen and send the acknowledgment first, or stop advertising tools.listChanged.",
 };
 
+pub const JSONRPC_FRAMING: Rule = Rule {
+    id: "compliance/jsonrpc-framing",
+    severity: Severity::Error,
+    short: "Only valid JSON-RPC 2.0 answers a request",
+    description: "Every message the server sends is JSON-RPC 2.0: `\"jsonrpc\": \"2.0\"`, a response's `id` equal in type and value to the request's, exactly one of `result` / `error`, and an `error` with an integer `code` and a string `message`. An invalid message is never taken as an answer: the request it claimed to answer fails. A fail when a request was answered only by invalid messages, a warning when every request still got a valid answer. Reported only when the server sent an invalid message, in both eras, over every transport; names the first one (cut, redacted) and how many there were.",
+    fix: "Send `\"jsonrpc\": \"2.0\"` on every message, echo the request's id unchanged (an integer stays an integer), and put either `result` or a well-formed `error` in each response, never both.",
+};
+
 pub const RULES: &[Rule] = &[
     HANDSHAKE,
     PROTOCOL_VERSION,
@@ -163,4 +171,6 @@ pub const RULES: &[Rule] = &[
     STATELESS_HTTP,
     SERVER_MESSAGES,
     SUBSCRIPTIONS,
+    // Run-level, both eras, only when the server sent an invalid message.
+    JSONRPC_FRAMING,
 ];

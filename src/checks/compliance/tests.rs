@@ -351,3 +351,49 @@ fn run_level_results_exist_only_in_the_modern_era() {
     assert_eq!(fs[0].id, "compliance/server-messages");
     assert_eq!(fs[0].status, Status::Pass);
 }
+
+#[test]
+fn jsonrpc_framing_is_silent_when_clean_and_first_in_the_run_level_results_otherwise() {
+    use crate::observed::{Chatter, FramingFault};
+    let mut h = hello();
+    let mut c = Chatter::default();
+    assert!(jsonrpc_framing(&c.framing).is_none());
+    c.framing.count = 3;
+    c.framing.first = Some(FramingFault {
+        fault: "\"jsonrpc\" is missing or not \"2.0\"".into(),
+        text: format!("{{\"id\":1,\"result\":\"{}\"}}", "x".repeat(500)),
+    });
+    // Every request still got a valid answer: a warning.
+    let fs = run_level(&h, &c, &[]);
+    assert_eq!(fs.len(), 1);
+    assert_is(
+        &fs[0],
+        Status::Warn,
+        Severity::Warning,
+        "Server sent 3 invalid JSON-RPC 2.0 messages; every request still got a valid answer. First: \"jsonrpc\" is missing or not \"2.0\" — {\"id\":1,",
+    );
+    assert!(
+        fs[0].message.chars().count() < 400,
+        "cut: {}",
+        fs[0].message
+    );
+    assert_eq!(
+        fs[0].actual,
+        Some(json!({"invalidMessages": 3, "failedRequests": 0}))
+    );
+    // A request answered only by an invalid message: a fail, before server-messages.
+    c.framing.failed_requests = 1;
+    h.era = Era::Modern;
+    let fs = run_level(&h, &c, &[]);
+    let ids: Vec<&str> = fs.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["compliance/jsonrpc-framing", "compliance/server-messages"]
+    );
+    assert_is(
+        &fs[0],
+        Status::Fail,
+        Severity::Error,
+        "1 request was answered only by an invalid message and failed.",
+    );
+}
