@@ -136,8 +136,8 @@ impl Error {
             Error::Usage(e) => {
                 let _ = e.print();
             }
-            Error::Fatal(m) => eprintln!("Error: {m}"),
-            Error::Verbatim(m) => eprintln!("{m}"),
+            Error::Fatal(m) => err_line(&format!("Error: {m}")),
+            Error::Verbatim(m) => err_line(m),
             Error::Interrupted => {}
         }
     }
@@ -194,6 +194,13 @@ fn with_runtime(
 }
 
 /// stdout write that treats a closed pipe (`mcpward run | head`) as success.
+/// A line on stderr. A closed stderr (`mcpward run -v … 2>&1 | true`) is not an error:
+/// the run goes on silently (`eprintln!` would panic).
+fn err_line(s: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{s}");
+}
+
 fn out_line(s: &str) {
     let mut o = std::io::stdout().lock();
     let _ = writeln!(o, "{s}");
@@ -226,7 +233,7 @@ fn reporter_kind(cli: &Cli) -> ReporterKind {
 fn load_config(cli: &Cli) -> Result<Loaded, Error> {
     let loaded = config::load(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
     for w in &loaded.warnings {
-        eprintln!("Warning: {w}");
+        err_line(&format!("Warning: {w}"));
     }
     Ok(loaded)
 }
@@ -376,10 +383,10 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
     let verbose = cli.verbose;
     let progress = move |line: &str| {
         if verbose {
-            eprintln!("{line}");
+            err_line(line);
         }
     };
-    let warn = |line: &str| eprintln!("{line}");
+    let warn = |line: &str| err_line(line);
     progress("Connecting to server...");
     let era = era_choice(cli.protocol_era, &loaded.config);
     let client = tokio::select! {
@@ -416,7 +423,7 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
         Error::Verbatim(text)
     })?;
     for note in client.notes() {
-        eprintln!("{}", redactor.redact_str(&note));
+        err_line(&redactor.redact_str(&note));
     }
     let run_ms = loaded.config.timeouts.run_ms;
     let update_golden = matches!(
@@ -466,7 +473,7 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
         }
         None => {
             if verbose {
-                eprintln!("Interrupted, cleaning up...");
+                err_line("Interrupted, cleaning up...");
             }
             client.close().await;
             return Err(Error::Interrupted);
@@ -643,7 +650,7 @@ pub fn pr_comment_context(cli: &Cli, redactor: &mut Redactor) -> Option<PrContex
         Ok(ctx) => Some(ctx),
         Err(reason) => {
             let line = pr_comment::skipped_line(&redactor.redact_str(&reason));
-            eprintln!("{}", report::console::dim(&line, stderr_colour()));
+            err_line(&report::console::dim(&line, stderr_colour()));
             None
         }
     }
@@ -655,10 +662,10 @@ pub async fn post_pr_comment(ctx: &PrContext, report: &Report, redactor: &Redact
     let body = report::render(ReporterKind::Markdown, report, &RenderContext::default());
     let colour = stderr_colour();
     match pr_comment::publish(ctx, &body).await {
-        Ok(outcome) => eprintln!("{}", report::console::dim(&outcome.message(), colour)),
+        Ok(outcome) => err_line(&report::console::dim(&outcome.message(), colour)),
         Err(e) => {
             let line = pr_comment::warning_line(&redactor.redact_str(&e));
-            eprintln!("{}", report::console::yellow(&line, colour));
+            err_line(&report::console::yellow(&line, colour));
         }
     }
 }

@@ -574,6 +574,45 @@ fn broken_pipe_on_stdout_is_not_an_error() {
     assert!(processes_with_tag(&tag).is_empty());
 }
 
+/// `mcpward run -v … 2>&1 | true` (#12 §2b): both streams closed before anything is
+/// written, verbose progress and warnings included; the run still ends normally (it used
+/// to panic with exit 101 on the first progress line).
+#[test]
+fn closed_stderr_and_stdout_are_not_a_panic() {
+    let w = Workdir::new();
+    let tag = unique_tag("pipe2");
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(
+            &["--tools", "wrong-errors"],
+            &tag,
+            &format!("{FAST}typo_key: 1\n"),
+        ),
+    );
+    for args in [
+        &["run", "-v"][..],
+        &["run", "-v", "--json"],
+        &["baseline", "-v"],
+    ] {
+        let mut child = std::process::Command::new(mcpward())
+            .args(args)
+            .current_dir(w.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        assert!(
+            matches!(status.code(), Some(0 | 1)),
+            "{args:?}: exit {:?}",
+            status.code()
+        );
+        assert!(processes_with_tag(&tag).is_empty());
+    }
+}
+
 /// Compliance rules that a live fixture can make fail: missing serverInfo, null
 /// capabilities, and a protocol version other than the expected one.
 #[test]
