@@ -52,8 +52,14 @@ struct Envelope<'a> {
     method: Option<&'a RawValue>,
     #[serde(borrow)]
     result: Option<&'a RawValue>,
-    #[serde(borrow)]
-    error: Option<&'a RawValue>,
+    /// Present in any spelling, `null` included: the parsed path judges such a message
+    /// (an `error` of `null` is a malformed error there, not a success).
+    #[serde(default, deserialize_with = "present")]
+    error: bool,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(d).map(|_| true)
 }
 
 /// What the server sent besides responses: kept for diagnostics and compliance checks.
@@ -232,7 +238,7 @@ impl Dispatcher {
             return false;
         };
         let is_null = |r: Option<&RawValue>| r.is_none_or(|r| r.get() == "null");
-        let (Some(id), Some(result), None, true) =
+        let (Some(id), Some(result), false, true) =
             (env.id, env.result, env.error, is_null(env.method))
         else {
             return false;
@@ -460,6 +466,25 @@ mod tests {
         assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-1));
         assert!(!d.dispatch_text(b"not json"));
         assert!(!d.dispatch_text(b"42"));
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonrpc/error-null.txt): `"error": null` beside a result
+    /// made the raw path deliver a success where the parsed path reports a malformed error.
+    #[tokio::test]
+    async fn raw_and_parsed_requests_judge_an_error_of_null_alike() {
+        let (d, _r) = Dispatcher::new();
+        for raw in [true, false] {
+            let id = d.next_id();
+            let (rx, _) = d.register(id, raw);
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":null}}"#);
+            assert!(d.dispatch_text(text.as_bytes()));
+            let err = rx.await.unwrap().unwrap_err();
+            assert_eq!(err.code, None, "raw: {raw}");
+            assert!(
+                err.message.contains("Malformed JSON-RPC error"),
+                "raw: {raw}: {err}"
+            );
+        }
     }
 
     #[tokio::test]

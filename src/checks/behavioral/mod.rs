@@ -6,7 +6,7 @@
 //! [`finish`] puts the summary in front.
 
 mod golden;
-mod jsonpath;
+pub mod jsonpath; // pub for the fuzz target (fuzz/fuzz_targets/jsonpath.rs)
 
 pub use golden::{golden_text, js_number};
 
