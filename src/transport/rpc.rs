@@ -234,7 +234,12 @@ impl Dispatcher {
         if self.raw_waiting.load(Ordering::SeqCst) == 0 {
             return false;
         }
-        let Ok(env) = serde_json::from_slice::<Envelope>(text) else {
+        // From text, not bytes: reading bytes skips members it does not keep without
+        // checking their UTF-8, where the parsed path rejects the whole message.
+        let Ok(text) = std::str::from_utf8(text) else {
+            return false;
+        };
+        let Ok(env) = serde_json::from_str::<Envelope>(text) else {
             return false;
         };
         let is_null = |r: Option<&RawValue>| r.is_none_or(|r| r.get() == "null");
@@ -466,6 +471,25 @@ mod tests {
         assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-1));
         assert!(!d.dispatch_text(b"not json"));
         assert!(!d.dispatch_text(b"42"));
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonrpc/invalid-utf8.txt): invalid UTF-8 in a member the
+    /// raw pre-scan skips (`jsonrpc`) made it deliver a message the parsed path rejects.
+    #[tokio::test]
+    async fn raw_and_parsed_requests_reject_invalid_utf8_alike() {
+        let (d, _r) = Dispatcher::new();
+        for raw in [true, false] {
+            let id = d.next_id();
+            let (mut rx, _) = d.register(id, raw);
+            let text = format!(r#"{{"jsonrpc":"2~0","id":{id},"result":{{}}}}"#);
+            let bytes: Vec<u8> = text
+                .bytes()
+                .map(|b| if b == b'~' { 0xff } else { b })
+                .collect();
+            assert!(!d.dispatch_text(&bytes), "raw: {raw}");
+            assert!(rx.try_recv().is_err(), "raw: {raw}: answered");
+            d.forget(id);
+        }
     }
 
     /// Fuzz finding (fuzz/seeds/jsonrpc/error-null.txt): `"error": null` beside a result
