@@ -33,7 +33,7 @@ pub fn parse(path: &str) -> Result<Query, String> {
     match parse_minimal(path) {
         Minimal::Ok(segs) => Ok(Query::Simple(segs)),
         Minimal::Err(e) => Err(e),
-        Minimal::Beyond => match JsonPath::<Value>::try_from(path) {
+        Minimal::Beyond => match full_parse(path) {
             Ok(p) => {
                 if has_zero_step(&p) {
                     return Err("slice step must not be 0".into());
@@ -44,9 +44,32 @@ pub fn parse(path: &str) -> Result<Query, String> {
                     singular,
                 })
             }
-            Err(e) => Err(syntax_error(&e.to_string())),
+            Err(e) if e == TOO_COMPLEX => Err(e),
+            Err(e) => Err(syntax_error(&e)),
         },
     }
+}
+
+/// Parser steps (pest calls) one path may take. jsonpath-rust's grammar backtracks
+/// exponentially on some invalid paths (nested unclosed filters such as `$@[?(@@@@[?(@@@@…`,
+/// found by fuzzing: 158 bytes took over 10 s); real paths, nested filters included, take a
+/// few thousand.
+const PARSE_STEPS: usize = 200_000;
+
+const TOO_COMPLEX: &str = "JSONPath too complex to parse (parser step limit reached)";
+
+fn full_parse(path: &str) -> Result<JsonPath<Value>, String> {
+    static LIMIT: std::sync::Once = std::sync::Once::new();
+    // Process-wide in pest; jsonpath-rust is its only user here.
+    LIMIT.call_once(|| pest::set_call_limit(std::num::NonZeroUsize::new(PARSE_STEPS)));
+    JsonPath::<Value>::try_from(path).map_err(|e| {
+        let e = e.to_string();
+        if e.contains("call limit reached") {
+            TOO_COMPLEX.to_string()
+        } else {
+            e
+        }
+    })
 }
 
 /// pest's multi-line report reduced to one line: "... at position <col>: expected ...".
@@ -261,6 +284,20 @@ mod tests {
             err("$[?(@.x === 1)]"),
             "Unsupported JSONPath syntax at position 11: expected atom"
         );
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonpath/nested-unclosed-filters.txt): this path took
+    /// jsonpath-rust's parser over 10 s; with the step limit it is an error at once.
+    #[test]
+    fn pathological_paths_are_refused_not_parsed_forever() {
+        let p = format!(
+            "$@{}[@['",
+            "[?(@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@".repeat(3)
+        );
+        assert_eq!(parse(&p).unwrap_err(), TOO_COMPLEX);
+        // Deeply nested real filters stay well inside the limit.
+        let nested = format!("${}{}", "[?(@.a[?(@.b".repeat(8), ")])]".repeat(8));
+        assert!(parse(&nested).is_ok(), "{nested}");
     }
 
     #[test]
