@@ -15,7 +15,11 @@ fi
 # No sanitizer: the crate is safe Rust, and what is sought (panics, failed properties,
 # hangs, memory, time) needs only coverage instrumentation; such runs are several times faster.
 # The default build: optimised, with debug assertions and overflow checks.
+# MCPWARD_FUZZ_BUILD_FLAGS adds build flags (CI: `--codegen-units 16`, a faster build for
+# short runs).
 flags=(--sanitizer none)
+read -r -a extra <<<"${MCPWARD_FUZZ_BUILD_FLAGS:-}"
+flags+=("${extra[@]}")
 nice -n 19 cargo +nightly fuzz build "${flags[@]}"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
