@@ -38,6 +38,9 @@ pub fn parse(path: &str) -> Result<Query, String> {
                 if has_zero_step(&p) {
                     return Err("slice step must not be 0".into());
                 }
+                if let Some(e) = too_costly(&p) {
+                    return Err(e.into());
+                }
                 let singular = is_singular(&p);
                 Ok(Query::Full {
                     path: Box::new(p),
@@ -155,6 +158,29 @@ fn has_zero_step(p: &JsonPath) -> bool {
         JsonPath::Chain(parts) => parts.iter().any(has_zero_step),
         _ => false,
     }
+}
+
+/// Most `..` steps one path may have.
+const MAX_DESCENTS: usize = 3;
+
+/// Paths whose result grows as a power of the document's size (fuzz finding: the 30-byte
+/// `$..*..*$.*..*..*$.*$..*..*$..*` took a second on a 20-node document): each `..` step
+/// maps every selected node to all its descendants, and jsonpath-rust restarts from the
+/// root, once per selected node, at a `$` after the first step.
+fn too_costly(p: &JsonPath) -> Option<&'static str> {
+    let JsonPath::Chain(parts) = p else {
+        return None;
+    };
+    if parts.iter().skip(1).any(|s| matches!(s, JsonPath::Root)) {
+        return Some("JSONPath has `$` after its start");
+    }
+    let descents = parts
+        .iter()
+        .filter(|s| matches!(s, JsonPath::Descent(_) | JsonPath::DescentW))
+        .count();
+    (descents > MAX_DESCENTS).then_some(
+        "JSONPath has more than 3 `..` steps (its result grows as a power of the document)",
+    )
 }
 
 /// The value at the path, or `None` when absent.
@@ -298,6 +324,19 @@ mod tests {
         // Deeply nested real filters stay well inside the limit.
         let nested = format!("${}{}", "[?(@.a[?(@.b".repeat(8), ")])]".repeat(8));
         assert!(parse(&nested).is_ok(), "{nested}");
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonpath/root-and-descents.txt): a path whose result grows
+    /// as a power of the document took a second of CPU on a 20-node document.
+    #[test]
+    fn paths_whose_result_explodes_are_refused() {
+        assert!(parse("$..*..*$.*..*..*$.*$..*..*$..*")
+            .unwrap_err()
+            .contains("after its start"));
+        assert!(parse("$..a..b..c..d").unwrap_err().contains("more than 3"));
+        assert!(parse("$..a..b..c").is_ok());
+        // `$` inside a filter is the root as usual, not a restart of the chain.
+        assert!(parse("$.items[?(@.n == $.max)]").is_ok());
     }
 
     #[test]
