@@ -55,8 +55,14 @@ struct Envelope<'a> {
     method: Option<&'a RawValue>,
     #[serde(borrow)]
     result: Option<&'a RawValue>,
-    #[serde(borrow)]
-    error: Option<&'a RawValue>,
+    /// Present in any spelling, `null` included: the parsed path judges such a message
+    /// (an `error` of `null` is a malformed error there, not a success).
+    #[serde(default, deserialize_with = "present")]
+    error: bool,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(d).map(|_| true)
 }
 
 pub struct Dispatcher {
@@ -221,14 +227,19 @@ impl Dispatcher {
         if self.raw_waiting.load(Ordering::SeqCst) == 0 {
             return false;
         }
-        let Ok(env) = serde_json::from_slice::<Envelope>(text) else {
+        // From text, not bytes: reading bytes skips members it does not keep without
+        // checking their UTF-8, where the parsed path rejects the whole message.
+        let Ok(text) = std::str::from_utf8(text) else {
+            return false;
+        };
+        let Ok(env) = serde_json::from_str::<Envelope>(text) else {
             return false;
         };
         let is_null = |r: Option<&RawValue>| r.is_none_or(|r| r.get() == "null");
         // Only a plainly valid success response is delivered here; anything doubtful takes
         // the parsed path, which applies the whole framing rule.
         let version_ok = env.jsonrpc.is_some_and(|v| v.get() == r#""2.0""#);
-        let (Some(id), Some(result), None, true, true) = (
+        let (Some(id), Some(result), false, true, true) = (
             env.id,
             env.result,
             env.error,
@@ -742,6 +753,45 @@ mod tests {
         match wait.as_mut().poll(&mut cx) {
             Poll::Ready(v) => assert_eq!(v, note(7)),
             Poll::Pending => panic!("the acknowledgment did not end the wait"),
+        }
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonrpc/invalid-utf8.txt): invalid UTF-8 in a member the
+    /// raw pre-scan skips (`jsonrpc`) made it deliver a message the parsed path rejects.
+    #[tokio::test]
+    async fn raw_and_parsed_requests_reject_invalid_utf8_alike() {
+        let (d, _r) = Dispatcher::new();
+        for raw in [true, false] {
+            let id = d.next_id();
+            let (mut rx, _) = d.register(id, raw);
+            let text = format!(r#"{{"jsonrpc":"2~0","id":{id},"result":{{}}}}"#);
+            let bytes: Vec<u8> = text
+                .bytes()
+                .map(|b| if b == b'~' { 0xff } else { b })
+                .collect();
+            assert!(!d.dispatch_text(&bytes), "raw: {raw}");
+            assert!(rx.try_recv().is_err(), "raw: {raw}: answered");
+            d.forget(id);
+        }
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonrpc/error-null.txt): `"error": null` beside a result
+    /// made the raw path deliver a success where the parsed path refused it. Both paths now
+    /// refuse it as a framing fault (it has both members).
+    #[tokio::test]
+    async fn raw_and_parsed_requests_judge_an_error_of_null_alike() {
+        let (d, _r) = Dispatcher::new();
+        for raw in [true, false] {
+            let id = d.next_id();
+            let (rx, _) = d.register(id, raw);
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":null}}"#);
+            assert!(d.dispatch_text(text.as_bytes()));
+            let err = rx.await.unwrap().unwrap_err();
+            assert_eq!(err.code, None, "raw: {raw}");
+            assert!(
+                err.message.contains("it has both \"result\" and \"error\""),
+                "raw: {raw}: {err}"
+            );
         }
     }
 

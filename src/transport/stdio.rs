@@ -216,7 +216,9 @@ async fn writer(
     let _ = stdin.shutdown().await;
 }
 
-async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
+/// Frames the server's stdout into lines and dispatches them; closes `d` at EOF.
+/// Public for the fuzz target (fuzz/fuzz_targets/stdio_framer.rs).
+pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
     let mut r = BufReader::with_capacity(64 * 1024, stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut oversized = false;

@@ -34,10 +34,13 @@ pub fn parse(path: &str) -> Result<Query, String> {
     match parse_minimal(path) {
         Minimal::Ok(segs) => Ok(Query::Simple(segs)),
         Minimal::Err(e) => Err(e),
-        Minimal::Beyond => match jsonpath_rust::parser::parse_json_path(path) {
+        Minimal::Beyond => match full_parse(path) {
             Ok(p) => {
                 if has_zero_step(&p) {
                     return Err("slice step must not be 0".into());
+                }
+                if let Some(e) = too_costly(&p) {
+                    return Err(e.into());
                 }
                 let singular = is_singular(&p);
                 Ok(Query::Full {
@@ -45,9 +48,32 @@ pub fn parse(path: &str) -> Result<Query, String> {
                     singular,
                 })
             }
-            Err(e) => Err(syntax_error(&e.to_string())),
+            Err(e) if e == TOO_COMPLEX => Err(e),
+            Err(e) => Err(syntax_error(&e)),
         },
     }
+}
+
+/// Parser steps (pest calls) one path may take. jsonpath-rust's grammar backtracks
+/// exponentially on some invalid paths (nested unclosed filters such as `$@[?(@@@@[?(@@@@…`,
+/// found by fuzzing: 158 bytes took over 10 s); real paths, nested filters included, take a
+/// few thousand.
+const PARSE_STEPS: usize = 200_000;
+
+const TOO_COMPLEX: &str = "JSONPath too complex to parse (parser step limit reached)";
+
+fn full_parse(path: &str) -> Result<JpQuery, String> {
+    static LIMIT: std::sync::Once = std::sync::Once::new();
+    // Process-wide in pest; jsonpath-rust is its only user here.
+    LIMIT.call_once(|| pest::set_call_limit(std::num::NonZeroUsize::new(PARSE_STEPS)));
+    jsonpath_rust::parser::parse_json_path(path).map_err(|e| {
+        let e = e.to_string();
+        if e.contains("call limit reached") {
+            TOO_COMPLEX.to_string()
+        } else {
+            e
+        }
+    })
 }
 
 /// pest's multi-line report reduced to one line: "... at position <col>: expected ...".
@@ -138,6 +164,24 @@ fn has_zero_step(p: &JpQuery) -> bool {
         }
     }
     p.segments.iter().any(|seg| inner(seg, &zero))
+}
+
+/// Most `..` steps one path may have: k steps select up to (nodes × depth^(k-1)) nodes.
+const MAX_DESCENTS: usize = 2;
+
+/// Paths whose result grows as a power of the document's size (fuzz finding: the 30-byte
+/// `$..*..*$.*..*..*$.*$..*..*$..*` took a second on a 20-node document): each `..` step
+/// maps every selected node to all its descendants. (RFC 9535 has no `$` after the start of
+/// a path outside filters, so the parser already rejects the fuzzer's mid-path `$`.)
+fn too_costly(p: &JpQuery) -> Option<&'static str> {
+    let descents = p
+        .segments
+        .iter()
+        .filter(|s| matches!(s, Segment::Descendant(_)))
+        .count();
+    (descents > MAX_DESCENTS).then_some(
+        "JSONPath has more than 2 `..` steps (its result grows as a power of the document)",
+    )
 }
 
 /// The value at the path, or `None` when absent.
@@ -270,6 +314,38 @@ mod tests {
             err("$[?(@.x === 1)]"),
             "Unsupported JSONPath syntax at position 11: expected comparable"
         );
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonpath/nested-unclosed-filters.txt): this path took
+    /// jsonpath-rust's parser over 10 s; with the step limit it is an error at once.
+    #[test]
+    fn pathological_paths_are_refused_not_parsed_forever() {
+        let p = format!(
+            "$@{}[@['",
+            "[?(@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@".repeat(3)
+        );
+        // jsonpath-rust 0.7 backtracked for seconds here (the step limit stopped it); the
+        // RFC 9535 grammar of 1.x rejects it at once. Either way: an error, not a hang.
+        let e = parse(&p).unwrap_err();
+        assert!(
+            e == TOO_COMPLEX || e.starts_with("Unsupported JSONPath syntax"),
+            "{e}"
+        );
+        // Deeply nested real filters stay well inside the limit.
+        let nested = format!("${}{}", "[?(@.a[?(@.b".repeat(8), ")])]".repeat(8));
+        assert!(parse(&nested).is_ok(), "{nested}");
+    }
+
+    /// Fuzz finding (fuzz/seeds/jsonpath/root-and-descents.txt): a path whose result grows
+    /// as a power of the document took a second of CPU on a 20-node document.
+    #[test]
+    fn paths_whose_result_explodes_are_refused() {
+        // RFC 9535 has no `$` after the start outside filters: a syntax error.
+        assert!(parse("$..*..*$.*..*..*$.*$..*..*$..*").is_err());
+        assert!(parse("$..a..b..c").unwrap_err().contains("more than 2"));
+        assert!(parse("$..a..b").is_ok());
+        // `$` inside a filter is the root as usual, not a restart of the chain.
+        assert!(parse("$.items[?(@.n == $.max)]").is_ok());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 mod config;
 mod golden;
-mod jsonpath;
+pub mod jsonpath; // pub for the fuzz target (fuzz/fuzz_targets/jsonpath.rs)
 
 pub use config::{CaseExpect, Suite, SuiteCase};
 pub use golden::{golden_text, js_number};
