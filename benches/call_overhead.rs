@@ -145,6 +145,7 @@ fn stdio_options() -> ConnectOptions {
         connect_ms: 10_000,
         call_ms: 10_000,
         era: EraChoice::Legacy,
+        guard: Default::default(),
     }
 }
 
@@ -291,6 +292,7 @@ fn main() {
             connect_ms: 10_000,
             call_ms: 10_000,
             era: EraChoice::Legacy,
+            guard: Default::default(),
         };
         rt.block_on(ours_round(opts, &mut ours));
     }

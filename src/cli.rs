@@ -192,11 +192,19 @@ pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
                 .collect(),
         }),
     };
+    let mut redactor = crate::redact::Redactor::new();
+    for s in &loaded.secrets {
+        redactor.register(s);
+    }
     ConnectOptions {
         endpoint,
         connect_ms: cfg.timeouts.connect_ms,
         call_ms: cfg.timeouts.call_ms,
         era,
+        guard: crate::transport::rpc::Guard {
+            limits: cfg.limits,
+            redactor: std::sync::Arc::new(redactor),
+        },
     }
 }
 

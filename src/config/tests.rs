@@ -136,6 +136,7 @@ fn minimal_stdio_gets_every_default() {
                 call_ms: 30000,
                 run_ms: 300000
             },
+            limits: crate::observed::Limits::default(),
             suites: vec![],
         }
     );

@@ -1,7 +1,8 @@
 //! JSON-RPC 2.0 plumbing shared by both wires: request ids, the pending-response table,
 //! and dispatch of everything the server sends (responses, notifications, requests).
 
-use crate::observed::{Chatter, RpcError};
+use crate::observed::{show_bytes, Chatter, Limits, RpcError, CHATTER_BYTES};
+use crate::redact::Redactor;
 use crate::surface::text::truncate;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -10,8 +11,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot, Notify};
 
-/// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory.
+/// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory
+/// (with the byte bound `CHATTER_BYTES`).
 const MAX_RECORDED: usize = 200;
+/// Characters kept of one stray line.
+const STRAY_CHARS: usize = 200;
+
+/// What bounds a connection against a hostile server (#12 §2): the configured limits, and
+/// the run's secrets, redacted out of anything recorded before it is cut.
+#[derive(Debug, Clone, Default)]
+pub struct Guard {
+    pub limits: Limits,
+    pub redactor: Arc<Redactor>,
+}
 
 /// A response result: parsed, or (for a request registered as raw) the result's text.
 #[derive(Debug)]
@@ -39,7 +51,9 @@ impl Answer {
 
 struct Pending {
     tx: oneshot::Sender<Result<Answer, RpcError>>,
-    progress: Arc<Notify>,
+    /// Notified by a progress notification carrying the token this request sent; `None`:
+    /// the request sent no token, so no progress can restart its timer.
+    progress: Option<Arc<Notify>>,
     raw: bool,
 }
 
@@ -58,6 +72,7 @@ struct Envelope<'a> {
 }
 
 pub struct Dispatcher {
+    pub guard: Guard,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, Pending>>,
     chatter: Mutex<Chatter>,
@@ -71,10 +86,11 @@ pub struct Dispatcher {
 }
 
 impl Dispatcher {
-    pub fn new() -> (Arc<Self>, mpsc::UnboundedReceiver<Value>) {
+    pub fn new(guard: Guard) -> (Arc<Self>, mpsc::UnboundedReceiver<Value>) {
         let (tx, rx) = mpsc::unbounded_channel();
         (
             Arc::new(Dispatcher {
+                guard,
                 next_id: AtomicU64::new(0),
                 pending: Mutex::new(HashMap::new()),
                 chatter: Mutex::new(Chatter::default()),
@@ -96,29 +112,26 @@ impl Dispatcher {
     }
 
     /// `raw`: hand the result over as text (a 10,000-tool listing page is never built as
-    /// one tree; the caller parses it piecewise).
+    /// one tree; the caller parses it piecewise). `progress`: the request sent its id as
+    /// `progressToken`, so progress notifications with that token wake the returned
+    /// `Notify`.
     pub fn register(
         &self,
         id: u64,
         raw: bool,
+        progress: bool,
     ) -> (oneshot::Receiver<Result<Answer, RpcError>>, Arc<Notify>) {
         let (tx, rx) = oneshot::channel();
         if raw {
             self.raw_waiting.fetch_add(1, Ordering::SeqCst);
         }
-        let progress = Arc::new(Notify::new());
+        let notify = Arc::new(Notify::new());
+        let progress = progress.then(|| notify.clone());
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(
-                id,
-                Pending {
-                    tx,
-                    progress: progress.clone(),
-                    raw,
-                },
-            );
-        (rx, progress)
+            .insert(id, Pending { tx, progress, raw });
+        (rx, notify)
     }
 
     fn take(&self, id: u64) -> Option<Pending> {
@@ -174,8 +187,38 @@ impl Dispatcher {
 
     pub fn record_orphan_error(&self, msg: &Value) {
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-        if c.orphan_errors.len() < MAX_RECORDED {
+        if c.orphan_errors.len() < MAX_RECORDED && fits(&mut c, msg) {
             c.orphan_errors.push(msg.clone());
+        }
+    }
+
+    /// A limit cut or discarded something: recorded once per limit (the first time, with
+    /// a count of later hits), for `compliance/limits`.
+    pub fn record_cut(&self, key: &str, what: String) {
+        let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+        let tag = format!("limits.{key}");
+        if !c.cuts.iter().any(|s| s.contains(&tag)) {
+            c.cuts.push(what);
+        }
+    }
+
+    /// A server message over `limits.message_bytes` was dropped unread. Its request is
+    /// not known (the id is in the dropped bytes), so every pending request fails now with
+    /// a message naming the cap, rather than waiting for `call_ms`.
+    pub fn oversized(&self, wire: &str) {
+        let cap = show_bytes(self.guard.limits.message_bytes);
+        let what = format!(
+            "the server sent a message ({wire}) over limits.message_bytes ({cap}); it was discarded"
+        );
+        self.record_cut("message_bytes", what.clone());
+        let drained: Vec<Pending> = {
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            p.drain().map(|(_, p)| p).collect()
+        };
+        self.raw_waiting.store(0, Ordering::SeqCst);
+        for p in drained {
+            let _ =
+                p.tx.send(Err(RpcError::plain(format!("Response discarded: {what}"))));
         }
     }
 
@@ -189,8 +232,10 @@ impl Dispatcher {
     pub fn record_stray(&self, line: &[u8]) {
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
         c.stray_count += 1;
-        if c.stray.len() < 20 {
-            let text = String::from_utf8_lossy(&line[..line.len().min(200)]).into_owned();
+        if c.stray.len() < 20 && c.recorded_bytes < CHATTER_BYTES {
+            // Redacted before the cut: a secret across the cut never shows in part.
+            let text = self.guard.redactor.redact_head(line, STRAY_CHARS);
+            c.recorded_bytes += text.len();
             c.stray.push(text);
         }
     }
@@ -290,28 +335,33 @@ impl Dispatcher {
                 .get("params")
                 .and_then(|p| p.get("progressToken"))
                 .and_then(Value::as_u64);
+            // Only a token this request sent counts (#12 §2); the exchange bounds how
+            // often it may restart the timer.
             if let Some(t) = token {
-                if let Some(p) = self
+                if let Some(n) = self
                     .pending
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .get(&t)
+                    .and_then(|p| p.progress.as_ref())
                 {
-                    p.progress.notify_one();
+                    n.notify_one();
                 }
             }
         }
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-        if c.notifications.len() < MAX_RECORDED {
-            c.notifications.push(Value::Object(obj));
+        let v = Value::Object(obj);
+        if c.notifications.len() < MAX_RECORDED && fits(&mut c, &v) {
+            c.notifications.push(v);
         }
     }
 
     fn answer_server_request(&self, method: &str, id: Value, obj: &Map<String, Value>) {
         {
             let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-            if c.server_requests.len() < MAX_RECORDED {
-                c.server_requests.push(Value::Object(obj.clone()));
+            let v = Value::Object(obj.clone());
+            if c.server_requests.len() < MAX_RECORDED && fits(&mut c, &v) {
+                c.server_requests.push(v);
             }
         }
         if self.modern.load(Ordering::SeqCst) {
@@ -325,6 +375,32 @@ impl Dispatcher {
         };
         let _ = self.replies.send(reply);
     }
+}
+
+/// Whether `v` still fits the chatter's byte bound; counts it in when it does. Past the
+/// bound nothing more is recorded, and the cut is noted once.
+fn fits(c: &mut Chatter, v: &Value) -> bool {
+    if c.recorded_bytes >= CHATTER_BYTES {
+        return false;
+    }
+    let size = serde_json::to_vec(v).map_or(usize::MAX, |b| b.len());
+    if c.recorded_bytes.saturating_add(size) > CHATTER_BYTES {
+        c.recorded_bytes = CHATTER_BYTES;
+        let note = format!(
+            "recorded server chatter reached its {} bound; later notifications and server requests were not kept",
+            show_bytes(CHATTER_BYTES)
+        );
+        if !c
+            .cuts
+            .iter()
+            .any(|s| s.starts_with("recorded server chatter"))
+        {
+            c.cuts.push(note);
+        }
+        return false;
+    }
+    c.recorded_bytes += size;
+    true
 }
 
 /// A JSON-RPC `error` member as the checks see it; malformed members still yield an error.
@@ -377,9 +453,9 @@ mod tests {
 
     #[tokio::test]
     async fn routes_responses_notifications_and_requests() {
-        let (d, mut replies) = Dispatcher::new();
+        let (d, mut replies) = Dispatcher::new(Guard::default());
         let id = d.next_id();
-        let (rx, _) = d.register(id, false);
+        let (rx, _) = d.register(id, false, false);
         d.dispatch(json!({"jsonrpc":"2.0","method":"notifications/message","params":{}}));
         d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}));
         d.dispatch(json!({"jsonrpc":"2.0","id":77,"result":{}}));
@@ -398,7 +474,7 @@ mod tests {
 
     #[tokio::test]
     async fn modern_era_records_server_requests_without_answering() {
-        let (d, mut replies) = Dispatcher::new();
+        let (d, mut replies) = Dispatcher::new(Guard::default());
         d.set_modern(true);
         d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}));
         d.dispatch(json!({"jsonrpc":"2.0","id":"s2","method":"ping"}));
@@ -411,11 +487,11 @@ mod tests {
 
     #[tokio::test]
     async fn raw_requests_get_their_result_as_text_and_nothing_else_changes() {
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         let raw_id = d.next_id();
-        let (raw_rx, _) = d.register(raw_id, true);
+        let (raw_rx, _) = d.register(raw_id, true, false);
         let plain_id = d.next_id();
-        let (plain_rx, _) = d.register(plain_id, false);
+        let (plain_rx, _) = d.register(plain_id, false, false);
         // A notification while a raw request waits still takes the parsed path.
         assert!(d.dispatch_text(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#));
         assert_eq!(d.chatter().notifications.len(), 1);
@@ -432,7 +508,7 @@ mod tests {
         assert!(matches!(plain_rx.await.unwrap().unwrap(), Answer::Value(v) if v["x"] == 1));
         // An error answer to a raw request is an error, as before.
         let id = d.next_id();
-        let (rx, _) = d.register(id, true);
+        let (rx, _) = d.register(id, true, false);
         let text = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":{{"code":-1,"message":"m"}}}}"#
         );
@@ -444,8 +520,8 @@ mod tests {
 
     #[tokio::test]
     async fn close_fails_pending_with_local_32000() {
-        let (d, _r) = Dispatcher::new();
-        let (rx, _) = d.register(d.next_id(), false);
+        let (d, _r) = Dispatcher::new(Guard::default());
+        let (rx, _) = d.register(d.next_id(), false, false);
         d.close_all();
         let e = rx.await.unwrap().unwrap_err();
         assert_eq!(e.code, Some(-32000));

@@ -71,10 +71,24 @@ pub fn judge(
 /// `compliance/server-messages` over everything the server sent during the whole run
 /// (`input_requests`: the `inputRequests` it asked for); nothing in the legacy era.
 pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value]) -> Vec<Finding> {
-    match hello.era {
+    let mut out = match hello.era {
         Era::Modern => vec![modern::server_messages(chatter, input_requests)],
         Era::Legacy => Vec::new(),
+    };
+    out.extend(limits(chatter));
+    out
+}
+
+/// `compliance/limits`: present only when a limit cut or discarded something (#12 §2).
+pub fn limits(chatter: &Chatter) -> Option<Finding> {
+    let first = chatter.cuts.first()?;
+    let mut message = format!("Limit reached: {first}");
+    if chatter.cuts.len() > 1 {
+        message.push_str(&format!(" (and {} more)", chatter.cuts.len() - 1));
     }
+    Some(rules::LIMITS.warn(message).actual(Value::Array(
+        chatter.cuts.iter().cloned().map(Value::String).collect(),
+    )))
 }
 
 fn handshake(hello: &ServerHello) -> Finding {

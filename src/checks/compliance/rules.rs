@@ -145,6 +145,14 @@ pub const SUBSCRIPTIONS: Rule = Rule {
     fix: "Implement subscriptions/listen and send the acknowledgment first, or stop advertising tools.listChanged.",
 };
 
+pub const LIMITS: Rule = Rule {
+    id: "compliance/limits",
+    severity: Severity::Warning,
+    short: "The server stayed within mcpward's limits",
+    description: "What a server sends is bounded (the `limits` config section): a message over `limits.message_bytes` is discarded and the request it answered fails, a listing over `limits.tools` tools is cut, progress restarts a call's timer at most `limits.progress_resets` times, and recorded chatter is capped. Reported (as a warning, in both eras, as one of the report's last results) only when a limit was reached, naming each limit: what was judged is not all the server sent.",
+    fix: "Send smaller messages (paginate large listings), fewer tools or less chatter, or raise the limit in the `limits` section of mcpward.yaml when the size is intended.",
+};
+
 pub const RULES: &[Rule] = &[
     HANDSHAKE,
     PROTOCOL_VERSION,
@@ -163,4 +171,6 @@ pub const RULES: &[Rule] = &[
     STATELESS_HTTP,
     SERVER_MESSAGES,
     SUBSCRIPTIONS,
+    // Both eras, only when a limit was reached.
+    LIMITS,
 ];
