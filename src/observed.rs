@@ -155,9 +155,24 @@ pub struct Chatter {
     /// Approximate bytes held by the recorded values above; recording stops at
     /// [`CHATTER_BYTES`] whatever the counts (#12 §2).
     pub recorded_bytes: usize,
-    /// What a limit cut or discarded, one sentence each naming the limit (`limits.*`), in
-    /// the order it happened; reported by `compliance/limits`. Deduplicated by limit.
+    /// What a limit cut or discarded, in the order it happened, once per limit, each as
+    /// `<limit>\0<sentence naming the limit>`; reported by `compliance/limits` (see
+    /// [`Chatter::cut_messages`]).
     pub cuts: Vec<String>,
+}
+
+impl Chatter {
+    /// The sentences of `cuts`, without their tags.
+    pub fn cut_messages(&self) -> Vec<String> {
+        self.cuts
+            .iter()
+            .map(|c| {
+                c.split_once('\0')
+                    .map_or(c.as_str(), |(_, m)| m)
+                    .to_string()
+            })
+            .collect()
+    }
 }
 
 /// Byte bound on recorded chatter (notifications, server requests, stray lines, orphan

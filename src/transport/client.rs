@@ -389,6 +389,14 @@ impl Client {
             match page_tools {
                 Some(t) => match serde_json::from_str::<Vec<Box<RawValue>>>(t.get()) {
                     Ok(items) => {
+                        // Read lazily, a tool nested past serde's limit would only turn
+                        // into `null` later: refuse the listing now, naming it.
+                        if let Some(i) = items.iter().position(|t| too_deep(t.get())) {
+                            return Err(format!(
+                                "tools/list: tool #{} is nested more than {MAX_DEPTH} levels deep; the listing was not read",
+                                tools.len() + i + 1
+                            ));
+                        }
                         let cap = self.conn.d.guard.limits.tools;
                         if tools.len() + items.len() > cap {
                             // Cut, reported by compliance/limits; the checks judge the
@@ -574,6 +582,37 @@ impl Client {
         self.conn.close().await;
         *done = true;
     }
+}
+
+/// serde_json's recursion limit: deeper values are never built.
+const MAX_DEPTH: usize = 128;
+
+/// Whether JSON text nests arrays/objects deeper than [`MAX_DEPTH`] (strings skipped).
+fn too_deep(text: &str) -> bool {
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for b in text.bytes() {
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn short(v: &Value) -> String {

@@ -196,9 +196,10 @@ impl Dispatcher {
     /// a count of later hits), for `compliance/limits`.
     pub fn record_cut(&self, key: &str, what: String) {
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-        let tag = format!("limits.{key}");
-        if !c.cuts.iter().any(|s| s.contains(&tag)) {
-            c.cuts.push(what);
+        // One entry per limit: `key` tags it (the texts are fixed per limit).
+        let tagged = format!("{key}\u{0}{what}");
+        if !c.cuts.iter().any(|s| s.split('\u{0}').next() == Some(key)) {
+            c.cuts.push(tagged);
         }
     }
 
@@ -210,7 +211,12 @@ impl Dispatcher {
         let what = format!(
             "the server sent a message ({wire}) over limits.message_bytes ({cap}); it was discarded"
         );
-        self.record_cut("message_bytes", what.clone());
+        self.discard_pending("message_bytes", what);
+    }
+
+    /// A message was dropped unread: note it (`limits.<key>`) and fail every pending request.
+    fn discard_pending(&self, key: &str, what: String) {
+        self.record_cut(key, what.clone());
         let drained: Vec<Pending> = {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             p.drain().map(|(_, p)| p).collect()
@@ -249,6 +255,16 @@ impl Dispatcher {
         match serde_json::from_slice::<Value>(text) {
             Ok(v) if v.is_object() || v.is_array() => {
                 self.dispatch(v);
+                true
+            }
+            // Nested past serde's recursion limit (128): never built, and the id inside
+            // cannot be read, so pending requests fail now, naming the cause.
+            Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+                self.discard_pending(
+                    "nesting",
+                    "the server sent a message nested more than 128 levels deep; it was discarded"
+                        .into(),
+                );
                 true
             }
             _ => false,

@@ -81,14 +81,17 @@ pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value
 
 /// `compliance/limits`: present only when a limit cut or discarded something (#12 §2).
 pub fn limits(chatter: &Chatter) -> Option<Finding> {
-    let first = chatter.cuts.first()?;
+    let cuts = chatter.cut_messages();
+    let first = cuts.first()?;
     let mut message = format!("Limit reached: {first}");
-    if chatter.cuts.len() > 1 {
-        message.push_str(&format!(" (and {} more)", chatter.cuts.len() - 1));
+    if cuts.len() > 1 {
+        message.push_str(&format!(" (and {} more)", cuts.len() - 1));
     }
-    Some(rules::LIMITS.warn(message).actual(Value::Array(
-        chatter.cuts.iter().cloned().map(Value::String).collect(),
-    )))
+    Some(
+        rules::LIMITS
+            .warn(message)
+            .actual(Value::Array(cuts.into_iter().map(Value::String).collect())),
+    )
 }
 
 fn handshake(hello: &ServerHello) -> Finding {
