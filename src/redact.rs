@@ -257,6 +257,37 @@ fn userinfo_re() -> &'static Regex {
 mod tests {
     use super::*;
     use crate::model::{Finding, ServerSummary};
+
+    #[test]
+    fn a_secret_across_a_head_cut_never_shows_in_part() {
+        let mut r = Redactor::new();
+        r.register("s3cr3t-value-xyz");
+        // The cut (10 characters) falls inside the secret.
+        let line = b"token is: s3cr3t-value-xyz and more";
+        let out = r.redact_head(line, 12);
+        assert!(!out.contains("s3cr"), "{out}");
+        assert!(out.starts_with("token is: ["), "{out}");
+        // Unredacted text shorter than the cut is unchanged.
+        assert_eq!(r.redact_head(b"short", 200), "short");
+        // A long line is cut after redaction, with the mark.
+        let long = format!("{}s3cr3t-value-xyz", "a".repeat(300));
+        assert_eq!(r.redact_head(long.as_bytes(), 5), "aaaaa…");
+    }
+
+    #[test]
+    fn a_secret_across_a_tail_cut_never_shows_in_part() {
+        let mut r = Redactor::new();
+        r.register("s3cr3t-value-xyz");
+        // The kept bytes begin inside the secret: with a line break, the partial line goes.
+        let out = r.redact_tail("lue-xyz end of line\nnext s3cr3t-value-xyz\n", true);
+        assert_eq!(out, "…next [REDACTED]\n");
+        // Without one, the secret's end and the rest of that word go.
+        let out = r.redact_tail("-value-xyz rest", true);
+        assert!(!out.contains("xyz"), "{out}");
+        assert_eq!(out, "… rest");
+        // Nothing was cut: plain redaction.
+        assert_eq!(r.redact_tail("a s3cr3t-value-xyz", false), "a [REDACTED]");
+    }
     use serde_json::json;
 
     fn with(secrets: &[&str]) -> Redactor {

@@ -544,4 +544,49 @@ mod tests {
         assert!(e.local);
         assert!(e.to_string().contains("not sent by the server"));
     }
+
+    #[tokio::test]
+    async fn progress_counts_only_for_a_token_sent_and_chatter_is_capped_by_bytes() {
+        let (d, _r) = Dispatcher::new(Guard::default());
+        let with = d.next_id();
+        let (_rx1, n1) = d.register(with, false, true);
+        let without = d.next_id();
+        let (_rx2, n2) = d.register(without, false, false);
+        for t in [with, without] {
+            d.dispatch(json!({"jsonrpc":"2.0","method":"notifications/progress",
+                              "params":{"progressToken": t, "progress": 1}}));
+        }
+        // The sent token wakes its request; the other request's id as a token does not.
+        tokio::time::timeout(std::time::Duration::from_secs(1), n1.notified())
+            .await
+            .expect("progress for the sent token");
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(50), n2.notified())
+                .await
+                .is_err()
+        );
+        // 100 notifications of 64 KiB: only what fits in CHATTER_BYTES is kept.
+        let big = "x".repeat(64 * 1024);
+        for _ in 0..100 {
+            d.dispatch(
+                json!({"jsonrpc":"2.0","method":"notifications/message","params":{"data": big}}),
+            );
+        }
+        let c = d.chatter();
+        assert!(c.recorded_bytes <= CHATTER_BYTES);
+        assert!(c.notifications.len() < 20, "{}", c.notifications.len());
+        assert!(c.cut_messages()[0].contains("1 MiB bound"));
+    }
+
+    #[tokio::test]
+    async fn an_oversized_message_fails_pending_requests_naming_the_cap() {
+        let (d, _r) = Dispatcher::new(Guard::default());
+        let (rx, _) = d.register(d.next_id(), false, false);
+        d.oversized("a stdio line");
+        let e = rx.await.unwrap().unwrap_err();
+        assert!(e.message.contains("limits.message_bytes (16 MiB)"), "{e}");
+        assert_eq!(d.chatter().cut_messages().len(), 1);
+        d.oversized("a stdio line");
+        assert_eq!(d.chatter().cut_messages().len(), 1, "one entry per limit");
+    }
 }
