@@ -347,7 +347,8 @@ impl Client {
     /// passed through raw: malformed ones are for the checks to report (DECISIONS #5).
     pub async fn list_tools(&self) -> Listing {
         let tools = self.list_tools_text().await?;
-        Ok(tools.iter().map(|t| raw_to_value(t)).collect())
+        // One tool at a time, each text freed once built: never all text and all trees.
+        Ok(tools.into_iter().map(|t| raw_to_value(&t)).collect())
     }
 
     /// Every page of `tools/list` like `list_tools`, each tool left as its JSON text:
