@@ -400,7 +400,15 @@ async fn run(cli: &Cli, mode: Mode) -> u8 {
                 Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing, preloaded).await)
             }
             Mode::Baseline => {
-                let listing = client.list_tools_text().await;
+                // A cut listing is not the server's contract: never pinned (#12 §2).
+                let listing = client.list_tools_text().await.and_then(|l| {
+                    match client.listing_cut() {
+                        Some(why) => Err(format!(
+                            "{why}; the baseline was not written (raise limits.tools to pin the whole surface)"
+                        )),
+                        None => Ok(l),
+                    }
+                });
                 Outcome::Captured(Box::new(
                     crate::drift_run::capture_surface(&client, &listing, &loaded, &dcfg, &redactor)
                         .await,

@@ -346,3 +346,30 @@ fn rate_limited_answers_are_retried_not_judged() {
         "rate limiting changed the verdicts"
     );
 }
+
+#[test]
+fn baseline_refuses_a_cut_listing_and_writes_no_lockfile() {
+    let w = Workdir::new();
+    let tag = unique_tag("hostile");
+    let cfg = stdio_config(
+        &["--tools", "generated:30", "--page-size", "10"],
+        &tag,
+        "limits: {tools: 15}\n",
+    );
+    w.write("mcpward.yaml", &cfg);
+    let m = run_measured(&w, &["baseline"]);
+    assert!(processes_with_tag(&tag).is_empty());
+    m.assert_bounded("baseline of a cut listing");
+    assert_eq!(m.code, 2, "{}", m.stderr);
+    assert!(
+        m.stderr.contains("limits.tools (15)") && m.stderr.contains("baseline was not written"),
+        "{}",
+        m.stderr
+    );
+    assert!(!w.path().join("mcpward.lock.json").exists());
+    // Within the limit the baseline is written as before.
+    w.write("mcpward.yaml", &cfg.replace("tools: 15", "tools: 30"));
+    let m = run_measured(&w, &["baseline"]);
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    assert!(w.path().join("mcpward.lock.json").exists());
+}

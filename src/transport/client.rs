@@ -562,6 +562,15 @@ impl Client {
         self.conn.d.chatter()
     }
 
+    /// Why the last listing was cut at `limits.tools`, if it was.
+    pub fn listing_cut(&self) -> Option<String> {
+        let c = self.conn.d.chatter();
+        c.cuts
+            .iter()
+            .find_map(|s| s.strip_prefix("tools\0"))
+            .map(str::to_string)
+    }
+
     pub fn stderr_tail(&self) -> String {
         self.conn.stderr_tail()
     }
