@@ -146,6 +146,7 @@ fn stdio_options() -> ConnectOptions {
         connect_ms: 10_000,
         call_ms: 10_000,
         era: EraChoice::Legacy,
+        guard: Default::default(),
     }
 }
 
@@ -292,6 +293,7 @@ fn main() {
             connect_ms: 10_000,
             call_ms: 10_000,
             era: EraChoice::Legacy,
+            guard: Default::default(),
         };
         rt.block_on(ours_round(opts, &mut ours));
     }

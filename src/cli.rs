@@ -261,11 +261,19 @@ pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
                 .collect(),
         }),
     };
+    let mut redactor = crate::redact::Redactor::new();
+    for s in &loaded.secrets {
+        redactor.register(s);
+    }
     ConnectOptions {
         endpoint,
         connect_ms: cfg.timeouts.connect_ms,
         call_ms: cfg.timeouts.call_ms,
         era,
+        guard: crate::transport::rpc::Guard {
+            limits: cfg.limits,
+            redactor: std::sync::Arc::new(redactor),
+        },
     }
 }
 
@@ -450,7 +458,15 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
                 Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing, preloaded).await)
             }
             Mode::Baseline => {
-                let listing = client.list_tools_text().await;
+                // A cut listing is not the server's contract: never pinned (#12 §2).
+                let listing = client.list_tools_text().await.and_then(|l| {
+                    match client.listing_cut() {
+                        Some(why) => Err(format!(
+                            "{why}; the baseline was not written (raise limits.tools to pin the whole surface)"
+                        )),
+                        None => Ok(l),
+                    }
+                });
                 Outcome::Captured(Box::new(
                     crate::drift_run::capture_surface(&client, &listing, &loaded, &dcfg, &redactor)
                         .await,

@@ -155,6 +155,66 @@ pub struct Chatter {
     /// Messages that claimed to answer a request but were not valid JSON-RPC 2.0
     /// (`compliance/jsonrpc-framing`).
     pub framing: Framing,
+    /// Approximate bytes held by the recorded values above; recording stops at
+    /// [`CHATTER_BYTES`] whatever the counts (#12 §2).
+    pub recorded_bytes: usize,
+    /// What a limit cut or discarded, in the order it happened, once per limit, each as
+    /// `<limit>\0<sentence naming the limit>`; reported by `compliance/limits` (see
+    /// [`Chatter::cut_messages`]).
+    pub cuts: Vec<String>,
+}
+
+impl Chatter {
+    /// The sentences of `cuts`, without their tags.
+    pub fn cut_messages(&self) -> Vec<String> {
+        self.cuts
+            .iter()
+            .map(|c| {
+                c.split_once('\0')
+                    .map_or(c.as_str(), |(_, m)| m)
+                    .to_string()
+            })
+            .collect()
+    }
+}
+
+/// Byte bound on recorded chatter (notifications, server requests, stray lines, orphan
+/// errors together).
+pub const CHATTER_BYTES: usize = 1024 * 1024;
+
+/// How much the server may make mcpward hold or wait for (#12 §2), from the config's
+/// `limits` section. Every limit reached is reported, never silent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest server message kept: a stdio line, an HTTP body, an SSE event.
+    pub message_bytes: usize,
+    /// Tools kept from a listing (all pages); the rest is cut and reported.
+    pub tools: usize,
+    /// How often progress notifications may restart one request's timer, so `call_ms` ×
+    /// (1 + this) is the longest a request can take.
+    pub progress_resets: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            message_bytes: 16 * 1024 * 1024,
+            tools: 10_000,
+            progress_resets: 10,
+        }
+    }
+}
+
+/// A byte count as the limit messages show it (`16 MiB`, `512 KiB`, `100 bytes`).
+pub fn show_bytes(n: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if n >= MIB && n % MIB == 0 {
+        format!("{} MiB", n / MIB)
+    } else if n >= 1024 && n % 1024 == 0 {
+        format!("{} KiB", n / 1024)
+    } else {
+        format!("{n} bytes")
+    }
 }
 
 /// Invalid JSON-RPC 2.0 messages seen during the run (#12 §1): never taken as an answer.

@@ -33,6 +33,10 @@ pub const MIN_SECRET_CHARS: usize = 4;
 /// leak through depth, and hostile depth cannot exhaust the stack.
 const MAX_DEPTH: usize = 256;
 
+/// Bytes redacted beyond a cut: longer than any pattern match worth redacting (a URL's
+/// user-info, a bearer token) and than most secrets; a longer registered secret widens it.
+const CUT_MARGIN: usize = 4096;
+
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
     /// Longest first; no duplicates.
@@ -87,6 +91,61 @@ impl Redactor {
         let out = query_re().replace_all(&out, "${1}[REDACTED]");
         let out = userinfo_re().replace_all(&out, "${1}[REDACTED]:[REDACTED]@");
         out.into_owned()
+    }
+
+    /// The first `max_chars` characters of `text`, redacted *before* the cut so a secret
+    /// that straddles it never shows in part (#12 §2). Only a bounded head is redacted: a
+    /// secret or pattern match that starts within `max_chars` ends within the margin.
+    pub fn redact_head(&self, text: &[u8], max_chars: usize) -> String {
+        let longest = self.secrets.first().map_or(0, String::len);
+        let margin = longest.max(CUT_MARGIN);
+        let head_bytes = max_chars.saturating_mul(4).saturating_add(margin);
+        let head = String::from_utf8_lossy(&text[..text.len().min(head_bytes)]);
+        let out = self.redact_str(&head);
+        match out.char_indices().nth(max_chars) {
+            Some((i, _)) => format!("{}…", &out[..i]),
+            None if text.len() > head_bytes => format!("{out}…"),
+            None => out,
+        }
+    }
+
+    /// The end of a stream whose beginning was dropped (`front_cut`), redacted. A secret
+    /// that began before the kept part is not in the text whole, so it cannot be matched:
+    /// the partial first line is dropped (secrets and the redacted patterns hold no line
+    /// break), and without a line break, any start that is the end of a registered secret.
+    pub fn redact_tail(&self, text: &str, front_cut: bool) -> String {
+        let mut rest = text;
+        if front_cut {
+            match rest.find('\n') {
+                Some(i) => rest = &rest[i + 1..],
+                None => {
+                    let strip = self
+                        .secrets
+                        .iter()
+                        .flat_map(|s| {
+                            (1..s.len())
+                                .filter(|&k| s.is_char_boundary(k))
+                                .map(move |k| &s[k..])
+                        })
+                        .filter(|suffix| rest.starts_with(suffix))
+                        .map(str::len)
+                        .max()
+                        .unwrap_or(0);
+                    rest = &rest[strip..];
+                    // A pattern secret (a bearer token, a query value) cut at its start.
+                    let word = rest
+                        .find(|c: char| c.is_whitespace() || c == '&')
+                        .unwrap_or(rest.len());
+                    rest = &rest[word..];
+                }
+            }
+        }
+        let out = self.redact_str(rest);
+        if front_cut {
+            format!("…{out}")
+        } else {
+            out
+        }
     }
 
     /// Redacts a JSON value in place (strings, keys, sensitive keys; see module docs).
@@ -198,6 +257,37 @@ fn userinfo_re() -> &'static Regex {
 mod tests {
     use super::*;
     use crate::model::{Finding, ServerSummary};
+
+    #[test]
+    fn a_secret_across_a_head_cut_never_shows_in_part() {
+        let mut r = Redactor::new();
+        r.register("s3cr3t-value-xyz");
+        // The cut (10 characters) falls inside the secret.
+        let line = b"token is: s3cr3t-value-xyz and more";
+        let out = r.redact_head(line, 12);
+        assert!(!out.contains("s3cr"), "{out}");
+        assert!(out.starts_with("token is: ["), "{out}");
+        // Unredacted text shorter than the cut is unchanged.
+        assert_eq!(r.redact_head(b"short", 200), "short");
+        // A long line is cut after redaction, with the mark.
+        let long = format!("{}s3cr3t-value-xyz", "a".repeat(300));
+        assert_eq!(r.redact_head(long.as_bytes(), 5), "aaaaa…");
+    }
+
+    #[test]
+    fn a_secret_across_a_tail_cut_never_shows_in_part() {
+        let mut r = Redactor::new();
+        r.register("s3cr3t-value-xyz");
+        // The kept bytes begin inside the secret: with a line break, the partial line goes.
+        let out = r.redact_tail("lue-xyz end of line\nnext s3cr3t-value-xyz\n", true);
+        assert_eq!(out, "…next [REDACTED]\n");
+        // Without one, the secret's end and the rest of that word go.
+        let out = r.redact_tail("-value-xyz rest", true);
+        assert!(!out.contains("xyz"), "{out}");
+        assert_eq!(out, "… rest");
+        // Nothing was cut: plain redaction.
+        assert_eq!(r.redact_tail("a s3cr3t-value-xyz", false), "a [REDACTED]");
+    }
     use serde_json::json;
 
     fn with(secrets: &[&str]) -> Redactor {

@@ -122,6 +122,7 @@ impl Fake {
             connect_ms,
             call_ms: 5000,
             era,
+            guard: Default::default(),
         }
     }
     /// Lines read by the fake, split per process.
@@ -605,6 +606,7 @@ fn http_opts(url: &str, era: EraChoice) -> ConnectOptions {
         connect_ms: 5000,
         call_ms: 5000,
         era,
+        guard: Default::default(),
     }
 }
 

@@ -298,6 +298,23 @@ fn run_compliance(seen: &mut BTreeSet<String>) {
                 seen.extend(assert_by_registry("compliance", &fs, &Overrides::None));
             }
         }
+        // Run-level results: nothing to say, invalid framing (failing and warning), a limit
+        // reached, a 2026-07-28 server's messages.
+        let mut chatters = vec![crate::observed::Chatter::default()];
+        for failed in [0, 1] {
+            let mut c = crate::observed::Chatter::default();
+            c.framing.count = 2;
+            c.framing.failed_requests = failed;
+            c.cuts
+                .push("message_bytes\0a message was over 16 MiB".into());
+            c.notifications
+                .push(json!({"method": "notifications/message"}));
+            chatters.push(c);
+        }
+        for c in &chatters {
+            let fs = compliance::run_level(&h, c, &[json!({"method": "sampling/createMessage"})]);
+            seen.extend(assert_by_registry("compliance", &fs, &Overrides::None));
+        }
     }
 }
 

@@ -115,6 +115,7 @@ pub fn config_schema() -> Value {
     let output = OutputDriftConfig::default();
     let latency = LatencyConfig::default();
     let timeouts = Timeouts::default();
+    let limits = crate::observed::Limits::default();
     let unknown_tool: Vec<&str> = UnknownToolPolicy::ALL.iter().map(|p| p.as_str()).collect();
     let invalid_params: Vec<&str> = InvalidParamsPolicy::ALL
         .iter()
@@ -207,6 +208,15 @@ pub fn config_schema() -> Value {
                     "connect_ms": positive_int(timeouts.connect_ms, "Connect and handshake."),
                     "call_ms": positive_int(timeouts.call_ms, "Each request."),
                     "run_ms": positive_int(timeouts.run_ms, "The whole run.")
+                }
+            },
+            "limits": {
+                "type": "object",
+                "description": "What a server may make mcpward hold or wait for; every limit reached is reported by compliance/limits.",
+                "properties": {
+                    "message_bytes": positive_int(limits.message_bytes as u64, "Largest server message kept (a stdio line, an HTTP body, an SSE event); a larger one is discarded and the request it answered fails."),
+                    "tools": positive_int(limits.tools as u64, "Tools kept from a listing (all pages); the rest is cut."),
+                    "progress_resets": positive_int(u64::from(limits.progress_resets), "How often progress notifications may restart one request's timer (call_ms × (1 + this) is the longest wait).")
                 }
             },
             "suites": {
@@ -424,6 +434,7 @@ mod tests {
                 &s["properties"]["timeouts"],
                 validate::TIMEOUT_KEYS,
             ),
+            ("limits", &s["properties"]["limits"], validate::LIMIT_KEYS),
             ("suite", &d["suite"], validate::SUITE_KEYS),
             ("case", &d["case"], validate::CASE_KEYS),
             (
@@ -461,6 +472,11 @@ mod tests {
         assert_eq!(to["connect_ms"]["default"], json!(t.connect_ms));
         assert_eq!(to["call_ms"]["default"], json!(t.call_ms));
         assert_eq!(to["run_ms"]["default"], json!(t.run_ms));
+        let lim = crate::observed::Limits::default();
+        let li = &s["properties"]["limits"]["properties"];
+        assert_eq!(li["message_bytes"]["default"], json!(lim.message_bytes));
+        assert_eq!(li["tools"]["default"], json!(lim.tools));
+        assert_eq!(li["progress_resets"]["default"], json!(lim.progress_resets));
         let drift = &s["$defs"]["drift"]["properties"];
         let fail_on: Vec<Value> = crate::checks::drift::DEFAULT_FAIL_ON
             .iter()

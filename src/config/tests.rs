@@ -136,6 +136,7 @@ fn minimal_stdio_gets_every_default() {
                 call_ms: 30000,
                 run_ms: 300000
             },
+            limits: crate::observed::Limits::default(),
             suites: vec![],
         }
     );
@@ -1614,4 +1615,27 @@ fn errors_invalid_params_is_warn_or_strict() {
         vec!["Unknown config key \"checks.errors.invalid_param\" ignored (did you mean \"invalid_params\"?)"]
     );
     assert_eq!(l.config.checks.errors, ErrorsConfig::default());
+}
+
+#[test]
+fn limits_are_positive_integers_with_defaults() {
+    let d = crate::observed::Limits::default();
+    assert_eq!(ok(MINIMAL).config.limits, d);
+    let l = ok(&format!(
+        "{MINIMAL}limits: {{message_bytes: 1048576, tools: 50, progress_resets: 2}}\n"
+    ))
+    .config
+    .limits;
+    assert_eq!(
+        (l.message_bytes, l.tools, l.progress_resets),
+        (1_048_576, 50, 2)
+    );
+    assert_eq!(
+        issues(&format!("{MINIMAL}limits: {{tools: 0}}\n")),
+        vec!["limits.tools: must be greater than 0, got 0"]
+    );
+    assert_eq!(
+        issues(&format!("{MINIMAL}limits: {{message_bytes: 1.5}}\n")),
+        vec!["limits.message_bytes: expected an integer, got 1.5"]
+    );
 }

@@ -8,6 +8,7 @@ use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::DriftConfig;
 use crate::checks::errors::ErrorsConfig;
 use crate::checks::latency::LatencyConfig;
+pub use crate::observed::Limits;
 use crate::protocol::versions::EraChoice;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +17,8 @@ pub struct Config {
     pub expect: Expect,
     pub checks: Checks,
     pub timeouts: Timeouts,
+    /// `limits`: what a server may make mcpward hold or wait for (#12 §2).
+    pub limits: Limits,
     pub suites: Vec<Suite>,
 }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Number, Value};
 
 use super::tree::{fmt_float, join, quote_short, Node};
-use super::types::{Checks, Config, Expect, Server, Timeouts, Transport};
+use super::types::{Checks, Config, Expect, Limits, Server, Timeouts, Transport};
 use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
@@ -93,7 +93,8 @@ fn get<'a>(m: &'a Entries, key: &str) -> Option<&'a Node> {
     m.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-pub(super) const ROOT_KEYS: &[&str] = &["server", "expect", "checks", "timeouts", "suites"];
+pub(super) const ROOT_KEYS: &[&str] =
+    &["server", "expect", "checks", "timeouts", "limits", "suites"];
 const SERVER_COMMON: &[&str] = &["transport", "protocol_era"];
 pub(super) const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
 pub(super) const HTTP_KEYS: &[&str] = &["transport", "protocol_era", "url", "headers"];
@@ -120,6 +121,7 @@ pub(super) const LATENCY_KEYS: &[&str] = &[
 ];
 pub(super) const COLLISION_KEYS: &[&str] = &["enabled", "threshold", "max_tools", "fail"];
 pub(super) const TIMEOUT_KEYS: &[&str] = &["connect_ms", "call_ms", "run_ms"];
+pub(super) const LIMIT_KEYS: &[&str] = &["message_bytes", "tools", "progress_resets"];
 pub(super) const SUITE_KEYS: &[&str] = &["tool", "cases"];
 pub(super) const CASE_KEYS: &[&str] = &["name", "args", "expect"];
 pub(super) const CASE_EXPECT_KEYS: &[&str] = &[
@@ -335,6 +337,10 @@ impl V {
             Some(n) => self.timeouts(n, "timeouts"),
             None => Timeouts::default(),
         };
+        let limits = match get(m, "limits") {
+            Some(n) => self.limits(n, "limits"),
+            None => Limits::default(),
+        };
         let suites = match get(m, "suites") {
             Some(n) => self.suites(n, "suites"),
             None => Vec::new(),
@@ -344,6 +350,7 @@ impl V {
             expect,
             checks,
             timeouts,
+            limits,
             suites,
         })
     }
@@ -859,6 +866,21 @@ impl V {
             connect_ms: self.positive_int(m, path, "connect_ms", d.connect_ms),
             call_ms: self.positive_int(m, path, "call_ms", d.call_ms),
             run_ms: self.positive_int(m, path, "run_ms", d.run_ms),
+        }
+    }
+
+    fn limits(&mut self, node: &Node, path: &str) -> Limits {
+        let d = Limits::default();
+        let Some(m) = self.map(node, path) else {
+            return d;
+        };
+        self.keys(m, path, LIMIT_KEYS);
+        let message_bytes = self.positive_int(m, path, "message_bytes", d.message_bytes as u64);
+        let tools = self.positive_int(m, path, "tools", d.tools as u64);
+        Limits {
+            message_bytes: usize::try_from(message_bytes).unwrap_or(usize::MAX),
+            tools: usize::try_from(tools).unwrap_or(usize::MAX),
+            progress_resets: self.positive_u32(m, path, "progress_resets", d.progress_resets),
         }
     }
 

@@ -6,7 +6,7 @@ use super::era::{EraState, Handshake};
 use super::legacy;
 use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS};
 use super::modern::{envelope, handshake as modern_handshake};
-use super::rpc::{request_message, Answer};
+use super::rpc::{request_message, Answer, Guard};
 use crate::observed::{
     Chatter, DiscoverAnswer, Era, HttpVerb, Listing, ProbeRecord, RawRequest, RpcError,
     ServerHello, TextListing,
@@ -31,6 +31,8 @@ pub struct ConnectOptions {
     pub connect_ms: u64,
     pub call_ms: u64,
     pub era: EraChoice,
+    /// Limits and the secrets to redact from what is recorded (#12 §2).
+    pub guard: Guard,
 }
 
 pub struct Client {
@@ -171,7 +173,7 @@ impl Client {
 
     /// Start the endpoint with a fresh dispatcher; no message sent.
     fn open(opts: &ConnectOptions) -> Result<Client, ConnectError> {
-        let conn = Conn::open(&opts.endpoint).map_err(|message| ConnectError {
+        let conn = Conn::open(&opts.endpoint, &opts.guard).map_err(|message| ConnectError {
             message,
             server_stderr: String::new(),
         })?;
@@ -205,13 +207,25 @@ impl Client {
         self.conn.is_http()
     }
 
-    /// The message and HTTP headers of one normal request for the current era.
+    /// The message and HTTP headers of one normal request for the current era. A tool
+    /// call carries its id as `_meta.progressToken`: only progress for a token mcpward
+    /// sent may restart a call's timer (#12 §2).
     fn shape(
         &self,
         id: u64,
         method: &str,
         params: Option<Value>,
     ) -> (Value, Vec<(String, String)>) {
+        let params = match (method, params) {
+            ("tools/call", Some(Value::Object(mut p))) => {
+                let meta = p.entry("_meta").or_insert_with(|| json!({}));
+                if let Value::Object(m) = meta {
+                    m.insert("progressToken".into(), json!(id));
+                }
+                Some(Value::Object(p))
+            }
+            (_, p) => p,
+        };
         match &self.era {
             EraState::Modern(s) => envelope::shape(s, self.is_http(), id, method, params),
             EraState::Legacy => (request_message(id, method, params), Vec::new()),
@@ -369,7 +383,8 @@ impl Client {
     /// passed through raw: malformed ones are for the checks to report (DECISIONS #5).
     pub async fn list_tools(&self) -> Listing {
         let tools = self.list_tools_text().await?;
-        Ok(tools.iter().map(|t| raw_to_value(t)).collect())
+        // One tool at a time, each text freed once built: never all text and all trees.
+        Ok(tools.into_iter().map(|t| raw_to_value(&t)).collect())
     }
 
     /// Every page of `tools/list` like `list_tools`, each tool left as its JSON text:
@@ -410,7 +425,34 @@ impl Client {
             }
             match page_tools {
                 Some(t) => match serde_json::from_str::<Vec<Box<RawValue>>>(t.get()) {
-                    Ok(items) => tools.extend(items),
+                    Ok(items) => {
+                        // Read lazily, a tool nested past serde's limit would only turn
+                        // into `null` later: refuse the listing now, naming it.
+                        if let Some(i) = items.iter().position(|t| too_deep(t.get())) {
+                            return Err(format!(
+                                "tools/list: tool #{} is nested more than {MAX_DEPTH} levels deep; the listing was not read",
+                                tools.len() + i + 1
+                            ));
+                        }
+                        let cap = self.conn.d.guard.limits.tools;
+                        if tools.len() + items.len() > cap {
+                            // Cut, reported by compliance/limits; the checks judge the
+                            // first `cap` tools (a 200,000-tool surface is not held whole).
+                            let keep = cap.saturating_sub(tools.len());
+                            tools.extend(items.into_iter().take(keep));
+                            self.conn.d.record_cut(
+                                "tools",
+                                format!(
+                                    "tools/list returned more than limits.tools ({cap}) tools; the listing was cut to the first {cap}"
+                                ),
+                            );
+                            if let Some(m) = modern {
+                                m.remember_tools(tools.iter().map(|t| raw_to_value(t)));
+                            }
+                            return Ok(tools);
+                        }
+                        tools.extend(items)
+                    }
                     Err(_) => {
                         return Err(format!(
                             "tools/list result \"tools\" is not an array: {}",
@@ -556,6 +598,15 @@ impl Client {
         self.conn.d.chatter()
     }
 
+    /// Why the last listing was cut at `limits.tools`, if it was.
+    pub fn listing_cut(&self) -> Option<String> {
+        let c = self.conn.d.chatter();
+        c.cuts
+            .iter()
+            .find_map(|s| s.strip_prefix("tools\0"))
+            .map(str::to_string)
+    }
+
     pub fn stderr_tail(&self) -> String {
         self.conn.stderr_tail()
     }
@@ -577,6 +628,37 @@ impl Client {
         self.conn.close().await;
         *done = true;
     }
+}
+
+/// serde_json's recursion limit: deeper values are never built.
+const MAX_DEPTH: usize = 128;
+
+/// Whether JSON text nests arrays/objects deeper than [`MAX_DEPTH`] (strings skipped).
+fn too_deep(text: &str) -> bool {
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for b in text.bytes() {
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn short(v: &Value) -> String {

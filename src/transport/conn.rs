@@ -3,7 +3,7 @@
 //! handshakes through this; the client adds the era's shaping of normal requests on top.
 
 use super::http::{ExtraHeaders, HttpSpec, HttpWire};
-use super::rpc::{notification_message, request_message, Answer, Dispatcher};
+use super::rpc::{notification_message, request_message, Answer, Dispatcher, Guard};
 use super::stdio::{StdioSpec, StdioWire};
 use crate::observed::RpcError;
 use serde_json::{json, Value};
@@ -43,8 +43,8 @@ pub struct Conn {
 
 impl Conn {
     /// Start the endpoint (spawn / HTTP client) with a fresh dispatcher; no message sent.
-    pub fn open(endpoint: &Endpoint) -> Result<Conn, String> {
-        let (d, mut replies) = Dispatcher::new();
+    pub fn open(endpoint: &Endpoint, guard: &Guard) -> Result<Conn, String> {
+        let (d, mut replies) = Dispatcher::new(guard.clone());
         let wire = match endpoint {
             Endpoint::Stdio(spec) => {
                 StdioWire::spawn(spec, d.clone()).map(|w| Wire::Stdio(Box::new(w)))
@@ -119,7 +119,9 @@ impl Conn {
     }
 
     /// One request with its own deadline; a progress notification for it restarts the
-    /// deadline (DECISIONS #32). `timeout_msg` replaces the protocol-layer -32001 error.
+    /// deadline (DECISIONS #32) when the request sent its id as `_meta.progressToken`, at
+    /// most `limits.progress_resets` times (#12 §2), so a chatty server costs at most
+    /// `timeout` × (1 + that). `timeout_msg` replaces the protocol-layer -32001 error.
     /// `shape` builds the message and HTTP headers for the id; `may_cancel`: a timed-out
     /// request is cancelled with `notifications/cancelled`. `ack`: `(pointer, seen)` — the
     /// wait also ends, like a timeout but at once, when a notification recorded after the
@@ -140,7 +142,12 @@ impl Conn {
         }
         let id = self.d.next_id();
         let (msg, extra) = shape(id);
-        let (rx, progress) = self.d.register(id, text_result);
+        let sent_token = msg
+            .pointer("/params/_meta/progressToken")
+            .and_then(Value::as_u64)
+            == Some(id);
+        let (rx, progress) = self.d.register(id, text_result, sent_token);
+        let mut resets_left = self.d.guard.limits.progress_resets;
         let exchange = async {
             self.wire.send(&msg, &extra).await?;
             rx.await.unwrap_or_else(|_| Err(RpcError::closed()))
@@ -177,8 +184,18 @@ impl Conn {
                         None => RpcError::request_timeout(),
                     }));
                 }
-                _ = progress.notified() => {
+                _ = progress.notified(), if resets_left > 0 => {
+                    resets_left -= 1;
                     deadline = Instant::now().checked_add(timeout).unwrap_or(far);
+                    if resets_left == 0 {
+                        self.d.record_cut(
+                            "progress_resets",
+                            format!(
+                                "progress notifications restarted a request's timer limits.progress_resets ({}) times; later ones no longer did",
+                                self.d.guard.limits.progress_resets
+                            ),
+                        );
+                    }
                 }
             }
         }

@@ -3,8 +3,7 @@
 
 use super::rpc::Dispatcher;
 use super::sse;
-use crate::observed::RpcError;
-use crate::surface::text::truncate;
+use crate::observed::{show_bytes, RpcError};
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use serde_json::Value;
@@ -13,8 +12,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
-const MAX_BODY: usize = 64 * 1024 * 1024;
 const MAX_RESUMES: u32 = 2;
+/// Redirects followed before the answer counts as a redirect loop.
+const MAX_REDIRECTS: usize = 10;
+/// HTTP 429 / 503 (a rate limiter, an overloaded server): retries of one POST, and the
+/// longest wait honoured between them. The request's own deadline (`call_ms`, the connect
+/// budget) bounds the whole, as `run_ms` bounds the run (#12 §2).
+const MAX_RATE_RETRIES: u32 = 6;
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(30);
+/// Characters of an HTTP error body shown in a message.
+const ERROR_BODY_CHARS: usize = 500;
 
 pub struct HttpSpec {
     pub url: String,
@@ -75,10 +82,14 @@ impl HttpWire {
                     .previous()
                     .first()
                     .is_some_and(|first| first.origin() == attempt.url().origin());
-                if same_origin && attempt.previous().len() < 10 {
+                if !same_origin {
+                    attempt.stop()
+                } else if attempt.previous().len() < MAX_REDIRECTS {
                     attempt.follow()
                 } else {
-                    attempt.stop()
+                    attempt.error(format!(
+                        "redirect loop: more than {MAX_REDIRECTS} redirects"
+                    ))
                 }
             }))
             .build()
@@ -161,15 +172,38 @@ impl HttpWire {
     /// background task for SSE); a failure of the exchange itself is returned here.
     pub async fn send(&self, msg: &Value, extra: &ExtraHeaders) -> Result<(), RpcError> {
         let request_id = msg.get("method").and(msg.get("id")).and_then(Value::as_u64);
-        let resp = self
-            .s
-            .base_request(reqwest::Method::POST, extra)
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream")
-            .body(serde_json::to_vec(msg).unwrap_or_default())
-            .send()
-            .await
-            .map_err(|e| RpcError::plain(format!("HTTP request failed: {}", describe(&e))))?;
+        let body = serde_json::to_vec(msg).unwrap_or_default();
+        let mut retries = 0;
+        let resp = loop {
+            let resp = self
+                .s
+                .base_request(reqwest::Method::POST, extra)
+                .header(CONTENT_TYPE, "application/json")
+                .header(ACCEPT, "application/json, text/event-stream")
+                .body(body.clone())
+                .send()
+                .await
+                .map_err(|e| RpcError::plain(format!("HTTP request failed: {}", describe(&e))))?;
+            let code = resp.status().as_u16();
+            if code != 429 && code != 503 {
+                break resp;
+            }
+            // A rate limiter's answer is not the server's answer to this request: wait and
+            // send it again (the caller's deadline ends the wait).
+            let wait = retry_after(resp.headers()).unwrap_or_else(|| backoff(retries));
+            if retries >= MAX_RATE_RETRIES || wait > MAX_RETRY_WAIT {
+                return Err(RpcError::plain(format!(
+                    "HTTP {code}: the server kept refusing the request (rate limited or unavailable) after {retries} retries{}",
+                    if wait > MAX_RETRY_WAIT {
+                        format!("; it asked to wait {} s", wait.as_secs())
+                    } else {
+                        String::new()
+                    }
+                )));
+            }
+            retries += 1;
+            tokio::time::sleep(wait).await;
+        };
         self.s.remember_session(resp.headers());
         let status = resp.status();
         let ctype = resp
@@ -192,8 +226,7 @@ impl HttpWire {
             return Ok(());
         }
         if !status.is_success() {
-            let body = read_capped(resp).await.unwrap_or_default();
-            let text = String::from_utf8_lossy(&body);
+            let body = self.s.read_capped(resp).await.unwrap_or_default();
             // A JSON-RPC error body (modern 400/404) is the server's answer: dispatch it.
             if let (Some(id), Ok(mut v)) = (request_id, serde_json::from_slice::<Value>(&body)) {
                 if stateless {
@@ -208,10 +241,17 @@ impl HttpWire {
                     }
                 }
             }
+            // Redacted before the cut: a secret across the cut never shows in part.
+            let text = self
+                .s
+                .d
+                .guard
+                .redactor
+                .redact_head(body.trim_ascii(), ERROR_BODY_CHARS);
             return Err(RpcError::plain(format!(
                 "HTTP {}: {}",
                 status.as_u16(),
-                truncate(text.trim(), 500)
+                text
             )));
         }
         let Some(id) = request_id else {
@@ -226,7 +266,7 @@ impl HttpWire {
                 .push(task);
             Ok(())
         } else if ctype.contains("application/json") {
-            let body = read_capped(resp).await.map_err(RpcError::plain)?;
+            let body = self.s.read_capped(resp).await.map_err(RpcError::plain)?;
             // A raw-registered answer is handed over as text before anything is parsed.
             let parsed = if self.s.d.try_dispatch_raw(&body) {
                 None
@@ -267,7 +307,7 @@ impl HttpWire {
                 .header(ACCEPT, "text/event-stream");
             if let Ok(resp) = req.send().await {
                 if resp.status().is_success() {
-                    let mut parser = sse::Parser::default();
+                    let mut parser = sse::Parser::new(s.d.guard.limits.message_bytes);
                     s.pump(resp, &mut parser, None).await;
                 }
             }
@@ -384,7 +424,7 @@ impl Shared {
 
     /// Read an SSE answer to request `id`; if it ends early, resume per transport.md §9.5.
     async fn read_sse_for(self: Arc<Self>, resp: reqwest::Response, id: u64) {
-        let mut parser = sse::Parser::default();
+        let mut parser = sse::Parser::new(self.d.guard.limits.message_bytes);
         self.pump(resp, &mut parser, Some(id)).await;
         let mut delay_ms = 1000f64;
         let mut attempt = 0;
@@ -451,7 +491,11 @@ impl Shared {
         let mut stream = resp.bytes_stream();
         while let Some(chunk) = stream.next().await {
             let Ok(chunk) = chunk else { break };
-            for ev in parser.feed(&chunk) {
+            let events = parser.feed(&chunk);
+            if std::mem::take(&mut parser.oversized) {
+                self.d.oversized("an SSE event");
+            }
+            for ev in events {
                 if ev.event.as_deref().is_some_and(|e| e != "message") || ev.data.is_empty() {
                     continue;
                 }
@@ -470,17 +514,46 @@ impl Shared {
     }
 }
 
-async fn read_capped(resp: reqwest::Response) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    let mut stream = resp.bytes_stream();
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| format!("reading HTTP body failed: {}", describe(&e)))?;
-        if out.len() + chunk.len() > MAX_BODY {
-            return Err("HTTP response body over 64 MiB".into());
+impl Shared {
+    /// The whole body, or an error naming `limits.message_bytes` as soon as the body (or
+    /// its announced `Content-Length`) passes it: an endless or huge body is never held.
+    async fn read_capped(&self, resp: reqwest::Response) -> Result<Vec<u8>, String> {
+        let cap = self.d.guard.limits.message_bytes;
+        let over = |what: String| {
+            let msg = format!(
+                "HTTP response body{what} over limits.message_bytes ({}); it was discarded",
+                show_bytes(cap)
+            );
+            self.d
+                .record_cut("message_bytes", format!("the server sent an {msg}"));
+            msg
+        };
+        if let Some(n) = resp.content_length().filter(|&n| n > cap as u64) {
+            return Err(over(format!(" of {n} bytes (Content-Length)")));
         }
-        out.extend_from_slice(&chunk);
+        let mut out = Vec::new();
+        let mut stream = resp.bytes_stream();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| format!("reading HTTP body failed: {}", describe(&e)))?;
+            if out.len() + chunk.len() > cap {
+                return Err(over(String::new()));
+            }
+            out.extend_from_slice(&chunk);
+        }
+        Ok(out)
     }
-    Ok(out)
+}
+
+/// `Retry-After` as delay-seconds. The HTTP-date form counts as absent (the backoff
+/// applies): a wall-clock date from a server is not worth trusting over our own bound.
+fn retry_after(h: &HeaderMap) -> Option<Duration> {
+    let v = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    v.parse::<u64>().ok().map(Duration::from_secs)
+}
+
+/// Without `Retry-After`: 250 ms, doubling, at most 8 s.
+fn backoff(retries: u32) -> Duration {
+    Duration::from_millis(250u64 << retries.min(5)).min(Duration::from_secs(8))
 }
 
 /// reqwest's Display hides the cause ("error sending request"); show the chain.

@@ -1,7 +1,10 @@
 //! JSON-RPC 2.0 plumbing shared by both wires: request ids, the pending-response table,
 //! and dispatch of everything the server sends (responses, notifications, requests).
 
-use crate::observed::{Chatter, FramingFault, RpcError, FRAMING_KEEP};
+use crate::observed::{
+    show_bytes, Chatter, FramingFault, Limits, RpcError, CHATTER_BYTES, FRAMING_KEEP,
+};
+use crate::redact::Redactor;
 use crate::surface::text::truncate;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -10,8 +13,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 
-/// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory.
+/// Bound on what we keep of server chatter, so a flooding server cannot exhaust memory
+/// (with the byte bound `CHATTER_BYTES`).
 const MAX_RECORDED: usize = 200;
+/// Characters kept of one stray line.
+const STRAY_CHARS: usize = 200;
+
+/// What bounds a connection against a hostile server (#12 §2): the configured limits, and
+/// the run's secrets, redacted out of anything recorded before it is cut.
+#[derive(Debug, Clone, Default)]
+pub struct Guard {
+    pub limits: Limits,
+    pub redactor: Arc<Redactor>,
+}
 
 /// A response result: parsed, or (for a request registered as raw) the result's text.
 #[derive(Debug)]
@@ -39,7 +53,9 @@ impl Answer {
 
 struct Pending {
     tx: oneshot::Sender<Result<Answer, RpcError>>,
-    progress: Arc<Notify>,
+    /// Notified by a progress notification carrying the token this request sent; `None`:
+    /// the request sent no token, so no progress can restart its timer.
+    progress: Option<Arc<Notify>>,
     raw: bool,
 }
 
@@ -66,6 +82,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
 }
 
 pub struct Dispatcher {
+    pub guard: Guard,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, Pending>>,
     chatter: Mutex<Chatter>,
@@ -81,10 +98,11 @@ pub struct Dispatcher {
 }
 
 impl Dispatcher {
-    pub fn new() -> (Arc<Self>, mpsc::UnboundedReceiver<Value>) {
+    pub fn new(guard: Guard) -> (Arc<Self>, mpsc::UnboundedReceiver<Value>) {
         let (tx, rx) = mpsc::unbounded_channel();
         (
             Arc::new(Dispatcher {
+                guard,
                 next_id: AtomicU64::new(0),
                 pending: Mutex::new(HashMap::new()),
                 chatter: Mutex::new(Chatter::default()),
@@ -107,29 +125,26 @@ impl Dispatcher {
     }
 
     /// `raw`: hand the result over as text (a 10,000-tool listing page is never built as
-    /// one tree; the caller parses it piecewise).
+    /// one tree; the caller parses it piecewise). `progress`: the request sent its id as
+    /// `progressToken`, so progress notifications with that token wake the returned
+    /// `Notify`.
     pub fn register(
         &self,
         id: u64,
         raw: bool,
+        progress: bool,
     ) -> (oneshot::Receiver<Result<Answer, RpcError>>, Arc<Notify>) {
         let (tx, rx) = oneshot::channel();
         if raw {
             self.raw_waiting.fetch_add(1, Ordering::SeqCst);
         }
-        let progress = Arc::new(Notify::new());
+        let notify = Arc::new(Notify::new());
+        let progress = progress.then(|| notify.clone());
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(
-                id,
-                Pending {
-                    tx,
-                    progress: progress.clone(),
-                    raw,
-                },
-            );
-        (rx, progress)
+            .insert(id, Pending { tx, progress, raw });
+        (rx, notify)
     }
 
     fn take(&self, id: u64) -> Option<Pending> {
@@ -185,8 +200,44 @@ impl Dispatcher {
 
     pub fn record_orphan_error(&self, msg: &Value) {
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-        if c.orphan_errors.len() < MAX_RECORDED {
+        if c.orphan_errors.len() < MAX_RECORDED && fits(&mut c, msg) {
             c.orphan_errors.push(msg.clone());
+        }
+    }
+
+    /// A limit cut or discarded something: recorded once per limit (the first time, with
+    /// a count of later hits), for `compliance/limits`.
+    pub fn record_cut(&self, key: &str, what: String) {
+        let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
+        // One entry per limit: `key` tags it (the texts are fixed per limit).
+        let tagged = format!("{key}\u{0}{what}");
+        if !c.cuts.iter().any(|s| s.split('\u{0}').next() == Some(key)) {
+            c.cuts.push(tagged);
+        }
+    }
+
+    /// A server message over `limits.message_bytes` was dropped unread. Its request is
+    /// not known (the id is in the dropped bytes), so every pending request fails now with
+    /// a message naming the cap, rather than waiting for `call_ms`.
+    pub fn oversized(&self, wire: &str) {
+        let cap = show_bytes(self.guard.limits.message_bytes);
+        let what = format!(
+            "the server sent a message ({wire}) over limits.message_bytes ({cap}); it was discarded"
+        );
+        self.discard_pending("message_bytes", what);
+    }
+
+    /// A message was dropped unread: note it (`limits.<key>`) and fail every pending request.
+    fn discard_pending(&self, key: &str, what: String) {
+        self.record_cut(key, what.clone());
+        let drained: Vec<Pending> = {
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            p.drain().map(|(_, p)| p).collect()
+        };
+        self.raw_waiting.store(0, Ordering::SeqCst);
+        for p in drained {
+            let _ =
+                p.tx.send(Err(RpcError::plain(format!("Response discarded: {what}"))));
         }
     }
 
@@ -200,8 +251,10 @@ impl Dispatcher {
     pub fn record_stray(&self, line: &[u8]) {
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
         c.stray_count += 1;
-        if c.stray.len() < 20 {
-            let text = String::from_utf8_lossy(&line[..line.len().min(200)]).into_owned();
+        if c.stray.len() < 20 && c.recorded_bytes < CHATTER_BYTES {
+            // Redacted before the cut: a secret across the cut never shows in part.
+            let text = self.guard.redactor.redact_head(line, STRAY_CHARS);
+            c.recorded_bytes += text.len();
             c.stray.push(text);
         }
     }
@@ -215,6 +268,16 @@ impl Dispatcher {
         match serde_json::from_slice::<Value>(text) {
             Ok(v) if v.is_object() || v.is_array() => {
                 self.dispatch(v);
+                true
+            }
+            // Nested past serde's recursion limit (128): never built, and the id inside
+            // cannot be read, so pending requests fail now, naming the cause.
+            Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+                self.discard_pending(
+                    "nesting",
+                    "the server sent a message nested more than 128 levels deep; it was discarded"
+                        .into(),
+                );
                 true
             }
             _ => false,
@@ -386,20 +449,24 @@ impl Dispatcher {
                 .get("params")
                 .and_then(|p| p.get("progressToken"))
                 .and_then(Value::as_u64);
+            // Only a token this request sent counts (#12 §2); the exchange bounds how
+            // often it may restart the timer.
             if let Some(t) = token {
-                if let Some(p) = self
+                if let Some(n) = self
                     .pending
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .get(&t)
+                    .and_then(|p| p.progress.as_ref())
                 {
-                    p.progress.notify_one();
+                    n.notify_one();
                 }
             }
         }
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-        if c.notifications.len() < MAX_RECORDED {
-            c.notifications.push(Value::Object(obj));
+        let v = Value::Object(obj);
+        if c.notifications.len() < MAX_RECORDED && fits(&mut c, &v) {
+            c.notifications.push(v);
         }
         drop(c);
         self.notes_seen.send_modify(|n| *n += 1);
@@ -408,8 +475,9 @@ impl Dispatcher {
     fn answer_server_request(&self, method: &str, id: Value, obj: &Map<String, Value>) {
         {
             let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
-            if c.server_requests.len() < MAX_RECORDED {
-                c.server_requests.push(Value::Object(obj.clone()));
+            let v = Value::Object(obj.clone());
+            if c.server_requests.len() < MAX_RECORDED && fits(&mut c, &v) {
+                c.server_requests.push(v);
             }
         }
         if self.modern.load(Ordering::SeqCst) {
@@ -476,6 +544,32 @@ fn cut_bytes(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
+/// Whether `v` still fits the chatter's byte bound; counts it in when it does. Past the
+/// bound nothing more is recorded, and the cut is noted once.
+fn fits(c: &mut Chatter, v: &Value) -> bool {
+    if c.recorded_bytes >= CHATTER_BYTES {
+        return false;
+    }
+    let size = serde_json::to_vec(v).map_or(usize::MAX, |b| b.len());
+    if c.recorded_bytes.saturating_add(size) > CHATTER_BYTES {
+        c.recorded_bytes = CHATTER_BYTES;
+        let note = format!(
+            "recorded server chatter reached its {} bound; later notifications and server requests were not kept",
+            show_bytes(CHATTER_BYTES)
+        );
+        if !c
+            .cuts
+            .iter()
+            .any(|s| s.starts_with("recorded server chatter"))
+        {
+            c.cuts.push(note);
+        }
+        return false;
+    }
+    c.recorded_bytes += size;
+    true
+}
+
 /// A JSON-RPC `error` member as the checks see it; malformed members still yield an error.
 pub fn protocol_error(err: &Value) -> RpcError {
     let code = err.get("code").and_then(|c| {
@@ -526,9 +620,9 @@ mod tests {
 
     #[tokio::test]
     async fn routes_responses_notifications_and_requests() {
-        let (d, mut replies) = Dispatcher::new();
+        let (d, mut replies) = Dispatcher::new(Guard::default());
         let id = d.next_id();
-        let (rx, _) = d.register(id, false);
+        let (rx, _) = d.register(id, false, false);
         d.dispatch(json!({"jsonrpc":"2.0","method":"notifications/message","params":{}}));
         d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}));
         d.dispatch(json!({"jsonrpc":"2.0","id":77,"result":{}}));
@@ -547,7 +641,7 @@ mod tests {
 
     #[tokio::test]
     async fn modern_era_records_server_requests_without_answering() {
-        let (d, mut replies) = Dispatcher::new();
+        let (d, mut replies) = Dispatcher::new(Guard::default());
         d.set_modern(true);
         d.dispatch(json!({"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}));
         d.dispatch(json!({"jsonrpc":"2.0","id":"s2","method":"ping"}));
@@ -560,11 +654,11 @@ mod tests {
 
     #[tokio::test]
     async fn raw_requests_get_their_result_as_text_and_nothing_else_changes() {
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         let raw_id = d.next_id();
-        let (raw_rx, _) = d.register(raw_id, true);
+        let (raw_rx, _) = d.register(raw_id, true, false);
         let plain_id = d.next_id();
-        let (plain_rx, _) = d.register(plain_id, false);
+        let (plain_rx, _) = d.register(plain_id, false, false);
         // A notification while a raw request waits still takes the parsed path.
         assert!(d.dispatch_text(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#));
         assert_eq!(d.chatter().notifications.len(), 1);
@@ -581,13 +675,13 @@ mod tests {
         assert!(matches!(plain_rx.await.unwrap().unwrap(), Answer::Value(v) if v["x"] == 1));
         // An error answer to a raw request is an error, as before.
         let id = d.next_id();
-        let (rx, _) = d.register(id, true);
+        let (rx, _) = d.register(id, true, false);
         let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-1,"message":"m"}}}}"#);
         assert!(d.dispatch_text(text.as_bytes()));
         assert_eq!(rx.await.unwrap().unwrap_err().code, Some(-1));
         // Both result and error is no answer at all (#12 §1): it used to be taken as the error.
         let id = d.next_id();
-        let (rx, _) = d.register(id, true);
+        let (rx, _) = d.register(id, true, false);
         let text = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":{{"code":-1,"message":"m"}}}}"#
         );
@@ -639,9 +733,9 @@ mod tests {
         ];
         for raw in [false, true] {
             for (i, (template, fault)) in cases.iter().enumerate() {
-                let (d, _r) = Dispatcher::new();
+                let (d, _r) = Dispatcher::new(Guard::default());
                 let id = d.next_id();
-                let (rx, _) = d.register(id, raw);
+                let (rx, _) = d.register(id, raw, false);
                 let text = template.replace("ID", &id.to_string());
                 assert!(d.dispatch_text(text.as_bytes()), "{text}");
                 // Settled at once: no timer is involved.
@@ -666,9 +760,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_valid_answer_after_a_bad_one_is_a_duplicate_and_an_unknown_id_is_ignored() {
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         let id = d.next_id();
-        let (rx, _) = d.register(id, false);
+        let (rx, _) = d.register(id, false, false);
         // Ids no request used, in any spelling: ignored as before, not a framing fault.
         d.dispatch(json!({"id": 99, "result": {}}));
         d.dispatch(json!({"jsonrpc": "2.0", "id": "99", "result": {}}));
@@ -686,7 +780,7 @@ mod tests {
         // A valid answer, then an invalid duplicate: the answer stands; the fault is recorded
         // without failing anything (the rule's warn case).
         let id = d.next_id();
-        let (rx, _) = d.register(id, false);
+        let (rx, _) = d.register(id, false, false);
         d.dispatch(json!({"jsonrpc": "2.0", "id": id, "result": {"ok": 1}}));
         d.dispatch(json!({"id": id, "result": {"ok": 2}}));
         assert!(matches!(rx.await.unwrap().unwrap(), Answer::Value(v) if v["ok"] == 1));
@@ -696,7 +790,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_notification_without_jsonrpc_is_recorded_and_still_dispatched() {
-        let (d, mut replies) = Dispatcher::new();
+        let (d, mut replies) = Dispatcher::new(Guard::default());
         d.dispatch(json!({"method": "notifications/message", "params": {}}));
         d.dispatch(json!({"jsonrpc": "2.0", "method": "notifications/message"}));
         d.dispatch(json!({"jsonrpc": "1.0", "id": "s1", "method": "ping"}));
@@ -706,7 +800,7 @@ mod tests {
         assert_eq!(replies.recv().await.unwrap()["id"], "s1");
         // Integral float codes are integers (as `protocol_error` reads them).
         let id = d.next_id();
-        let (rx, _) = d.register(id, false);
+        let (rx, _) = d.register(id, false, false);
         d.dispatch(
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602.0, "message": "m"}}),
         );
@@ -715,9 +809,9 @@ mod tests {
 
     #[tokio::test]
     async fn the_first_invalid_message_is_kept_bounded() {
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         let id = d.next_id();
-        let (_rx, _) = d.register(id, false);
+        let (_rx, _) = d.register(id, false, false);
         let big = "é".repeat(10_000);
         d.dispatch(json!({"id": id, "result": big}));
         let text = d.chatter().framing.first.unwrap().text;
@@ -734,7 +828,7 @@ mod tests {
     async fn a_tagged_notification_ends_the_wait() {
         use std::future::Future;
         use std::task::{Context, Poll};
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         let pointer = "/params/_meta/io.modelcontextprotocol~1subscriptionId";
         let note = |id: u64| {
             json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
@@ -760,10 +854,10 @@ mod tests {
     /// raw pre-scan skips (`jsonrpc`) made it deliver a message the parsed path rejects.
     #[tokio::test]
     async fn raw_and_parsed_requests_reject_invalid_utf8_alike() {
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         for raw in [true, false] {
             let id = d.next_id();
-            let (mut rx, _) = d.register(id, raw);
+            let (mut rx, _) = d.register(id, raw, false);
             let text = format!(r#"{{"jsonrpc":"2~0","id":{id},"result":{{}}}}"#);
             let bytes: Vec<u8> = text
                 .bytes()
@@ -780,10 +874,10 @@ mod tests {
     /// refuse it as a framing fault (it has both members).
     #[tokio::test]
     async fn raw_and_parsed_requests_judge_an_error_of_null_alike() {
-        let (d, _r) = Dispatcher::new();
+        let (d, _r) = Dispatcher::new(Guard::default());
         for raw in [true, false] {
             let id = d.next_id();
-            let (rx, _) = d.register(id, raw);
+            let (rx, _) = d.register(id, raw, false);
             let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}},"error":null}}"#);
             assert!(d.dispatch_text(text.as_bytes()));
             let err = rx.await.unwrap().unwrap_err();
@@ -797,12 +891,57 @@ mod tests {
 
     #[tokio::test]
     async fn close_fails_pending_with_local_32000() {
-        let (d, _r) = Dispatcher::new();
-        let (rx, _) = d.register(d.next_id(), false);
+        let (d, _r) = Dispatcher::new(Guard::default());
+        let (rx, _) = d.register(d.next_id(), false, false);
         d.close_all();
         let e = rx.await.unwrap().unwrap_err();
         assert_eq!(e.code, Some(-32000));
         assert!(e.local);
         assert!(e.to_string().contains("not sent by the server"));
+    }
+
+    #[tokio::test]
+    async fn progress_counts_only_for_a_token_sent_and_chatter_is_capped_by_bytes() {
+        let (d, _r) = Dispatcher::new(Guard::default());
+        let with = d.next_id();
+        let (_rx1, n1) = d.register(with, false, true);
+        let without = d.next_id();
+        let (_rx2, n2) = d.register(without, false, false);
+        for t in [with, without] {
+            d.dispatch(json!({"jsonrpc":"2.0","method":"notifications/progress",
+                              "params":{"progressToken": t, "progress": 1}}));
+        }
+        // The sent token wakes its request; the other request's id as a token does not.
+        tokio::time::timeout(std::time::Duration::from_secs(1), n1.notified())
+            .await
+            .expect("progress for the sent token");
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(50), n2.notified())
+                .await
+                .is_err()
+        );
+        // 100 notifications of 64 KiB: only what fits in CHATTER_BYTES is kept.
+        let big = "x".repeat(64 * 1024);
+        for _ in 0..100 {
+            d.dispatch(
+                json!({"jsonrpc":"2.0","method":"notifications/message","params":{"data": big}}),
+            );
+        }
+        let c = d.chatter();
+        assert!(c.recorded_bytes <= CHATTER_BYTES);
+        assert!(c.notifications.len() < 20, "{}", c.notifications.len());
+        assert!(c.cut_messages()[0].contains("1 MiB bound"));
+    }
+
+    #[tokio::test]
+    async fn an_oversized_message_fails_pending_requests_naming_the_cap() {
+        let (d, _r) = Dispatcher::new(Guard::default());
+        let (rx, _) = d.register(d.next_id(), false, false);
+        d.oversized("a stdio line");
+        let e = rx.await.unwrap().unwrap_err();
+        assert!(e.message.contains("limits.message_bytes (16 MiB)"), "{e}");
+        assert_eq!(d.chatter().cut_messages().len(), 1);
+        d.oversized("a stdio line");
+        assert_eq!(d.chatter().cut_messages().len(), 1, "one entry per limit");
     }
 }

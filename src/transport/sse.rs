@@ -8,12 +8,16 @@ pub struct Event {
     pub id: Option<String>,
 }
 
-/// A line or an event's data beyond this is dropped: a hostile stream cannot make us
-/// buffer without bound.
-const MAX_BUFFER: usize = 64 * 1024 * 1024;
+/// A line or an event's data beyond the parser's `max` is dropped (and `oversized` set): a
+/// hostile stream cannot make us buffer without bound.
+const DEFAULT_MAX: usize = 16 * 1024 * 1024;
 
-#[derive(Default)]
 pub struct Parser {
+    max: usize,
+    /// Set when a line or an event's data passed `max` and was dropped; the reader takes it.
+    pub oversized: bool,
+    /// The current event's data was cut: the event is dropped at its end.
+    data_cut: bool,
     buf: Vec<u8>,
     data: Option<String>,
     event: Option<String>,
@@ -24,7 +28,27 @@ pub struct Parser {
     skip_lf: bool,
 }
 
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new(DEFAULT_MAX)
+    }
+}
+
 impl Parser {
+    pub fn new(max: usize) -> Self {
+        Parser {
+            max,
+            oversized: false,
+            data_cut: false,
+            buf: Vec::new(),
+            data: None,
+            event: None,
+            last_id: None,
+            retry_ms: None,
+            skip_lf: false,
+        }
+    }
+
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
         let mut out = Vec::new();
         for &b in bytes {
@@ -42,8 +66,13 @@ impl Parser {
                         out.push(ev);
                     }
                 }
-                _ if self.buf.len() < MAX_BUFFER => self.buf.push(b),
-                _ => {}
+                _ if self.buf.len() < self.max => self.buf.push(b),
+                _ => {
+                    if !self.data_cut {
+                        self.oversized = true;
+                    }
+                    self.data_cut = true;
+                }
             }
         }
         out
@@ -51,8 +80,12 @@ impl Parser {
 
     fn line(&mut self, line: &[u8]) -> Option<Event> {
         if line.is_empty() {
+            let cut = std::mem::take(&mut self.data_cut);
             let data = self.data.take()?;
             let event = self.event.take();
+            if cut {
+                return None;
+            }
             return Some(Event {
                 event,
                 data,
@@ -71,8 +104,12 @@ impl Parser {
             None => (&text[..], ""),
         };
         match field {
+            "data" if self.data_cut => {}
             "data" => match &mut self.data {
-                Some(d) if d.len() + value.len() >= MAX_BUFFER => {}
+                Some(d) if d.len() + value.len() >= self.max => {
+                    self.oversized = true;
+                    self.data_cut = true;
+                }
                 Some(d) => {
                     d.push('\n');
                     d.push_str(value);

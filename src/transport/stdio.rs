@@ -13,11 +13,11 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
-/// Lines longer than this are discarded (recorded as stray): a flooding server cannot
-/// make us buffer without bound.
-const MAX_LINE: usize = 64 * 1024 * 1024;
-/// How much of the server's stderr we keep to show when something goes wrong.
+/// How much of the server's stderr we show when something goes wrong (the last bytes).
 const STDERR_KEEP: usize = 16 * 1024;
+/// Kept beyond `STDERR_KEEP` so a secret that began before the shown part is still whole
+/// when the tail is redacted (then the partial line is dropped; see `Redactor::redact_tail`).
+const STDERR_MARGIN: usize = 4 * 1024;
 /// Grace periods of the shutdown sequence (transport.md §8.3).
 const GRACE: Duration = Duration::from_secs(2);
 
@@ -36,13 +36,21 @@ pub struct StdioWire {
     stdin_closer: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
     /// The server's process tree, ended as a whole on close (DECISIONS #8).
     tree: procs::ServerTree,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr: Arc<Mutex<Tail>>,
+    redactor: Arc<crate::redact::Redactor>,
     /// Something mcpward wrote reached the server's stdin pipe.
     wrote: Arc<AtomicBool>,
     /// A second handle on that pipe, to ask whether the server read what was written.
     /// Dropped first on shutdown: while it is open the server never sees stdin EOF.
     #[cfg(unix)]
     stdin_probe: Mutex<Option<std::os::fd::OwnedFd>>,
+}
+
+/// The bounded end of the server's stderr, and whether anything before it was dropped.
+#[derive(Default)]
+struct Tail {
+    bytes: VecDeque<u8>,
+    cut: bool,
 }
 
 impl StdioWire {
@@ -64,7 +72,8 @@ impl StdioWire {
         let stdout = child.stdout.take().ok_or("server stdout unavailable")?;
         let stderr_pipe = child.stderr.take();
 
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr = Arc::new(Mutex::new(Tail::default()));
+        let redactor = dispatcher.guard.redactor.clone();
         if let Some(pipe) = stderr_pipe {
             tokio::spawn(keep_tail(pipe, stderr.clone()));
         }
@@ -91,6 +100,7 @@ impl StdioWire {
             wrote,
             #[cfg(unix)]
             stdin_probe,
+            redactor,
         })
     }
 
@@ -140,10 +150,26 @@ impl StdioWire {
         self.out.send(line).map_err(|_| RpcError::not_connected())
     }
 
+    /// The last lines the server wrote to stderr, redacted before they were cut.
     pub fn stderr_tail(&self) -> String {
         let buf = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        let bytes: Vec<u8> = buf.iter().copied().collect();
-        String::from_utf8_lossy(&bytes).into_owned()
+        let bytes: Vec<u8> = buf.bytes.iter().copied().collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let redacted = self.redactor.redact_tail(&text, buf.cut);
+        // Show at most STDERR_KEEP bytes: cut the redacted text at a line start if one is
+        // near, else at a character boundary.
+        if redacted.len() <= STDERR_KEEP {
+            return redacted;
+        }
+        let mut start = redacted.len() - STDERR_KEEP;
+        while !redacted.is_char_boundary(start) {
+            start += 1;
+        }
+        let rest = &redacted[start..];
+        match rest.find('\n') {
+            Some(i) => format!("…{}", &rest[i + 1..]),
+            None => format!("…{rest}"),
+        }
     }
 
     /// Shutdown per transport.md §8.3, extended to the whole process tree (DECISIONS #8):
@@ -219,6 +245,9 @@ async fn writer(
 /// Frames the server's stdout into lines and dispatches them; closes `d` at EOF.
 /// Public for the fuzz target (fuzz/fuzz_targets/stdio_framer.rs).
 pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
+    // Lines longer than the cap are discarded unread: a flooding server cannot make us
+    // buffer without bound (#12 §2).
+    let max_line = d.guard.limits.message_bytes;
     let mut r = BufReader::with_capacity(64 * 1024, stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut oversized = false;
@@ -236,9 +265,11 @@ pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
         let chunk = &buf[..take];
         let done = take + usize::from(complete);
         if !oversized {
-            if line.len() + chunk.len() > MAX_LINE {
+            if line.len() + chunk.len() > max_line {
                 oversized = true;
                 line = Vec::new();
+                // Said at once, not at the newline: a line may never end.
+                d.oversized("a stdio line");
             } else {
                 line.extend_from_slice(chunk);
             }
@@ -246,7 +277,6 @@ pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
         r.consume(done);
         if complete {
             if oversized {
-                d.record_stray(b"<line over 64 MiB discarded>");
                 oversized = false;
             } else {
                 handle_line(&d, &line);
@@ -270,15 +300,18 @@ fn handle_line(d: &Dispatcher, line: &[u8]) {
     }
 }
 
-async fn keep_tail(mut pipe: impl AsyncRead + Unpin, buf: Arc<Mutex<VecDeque<u8>>>) {
+async fn keep_tail(mut pipe: impl AsyncRead + Unpin, buf: Arc<Mutex<Tail>>) {
     let mut chunk = vec![0u8; 8192];
     while let Ok(n) = pipe.read(&mut chunk).await {
         if n == 0 {
             break;
         }
         let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
-        b.extend(&chunk[..n]);
-        let excess = b.len().saturating_sub(STDERR_KEEP);
-        b.drain(..excess);
+        b.bytes.extend(&chunk[..n]);
+        let excess = b.bytes.len().saturating_sub(STDERR_KEEP + STDERR_MARGIN);
+        if excess > 0 {
+            b.bytes.drain(..excess);
+            b.cut = true;
+        }
     }
 }

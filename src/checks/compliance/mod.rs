@@ -76,6 +76,7 @@ pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value
     if hello.era == Era::Modern {
         out.push(modern::server_messages(chatter, input_requests));
     }
+    out.extend(limits(chatter));
     out
 }
 
@@ -118,6 +119,21 @@ pub fn jsonrpc_framing(f: &Framing) -> Option<Finding> {
                  of result / error (error: integer code, string message)",
             )
             .actual(serde_json::json!({"invalidMessages": n, "failedRequests": f.failed_requests})),
+    )
+}
+
+/// `compliance/limits`: present only when a limit cut or discarded something (#12 §2).
+pub fn limits(chatter: &Chatter) -> Option<Finding> {
+    let cuts = chatter.cut_messages();
+    let first = cuts.first()?;
+    let mut message = format!("Limit reached: {first}");
+    if cuts.len() > 1 {
+        message.push_str(&format!(" (and {} more)", cuts.len() - 1));
+    }
+    Some(
+        rules::LIMITS
+            .warn(message)
+            .actual(Value::Array(cuts.into_iter().map(Value::String).collect())),
     )
 }
 

@@ -153,6 +153,14 @@ pub const JSONRPC_FRAMING: Rule = Rule {
     fix: "Send `\"jsonrpc\": \"2.0\"` on every message, echo the request's id unchanged (an integer stays an integer), and put either `result` or a well-formed `error` in each response, never both.",
 };
 
+pub const LIMITS: Rule = Rule {
+    id: "compliance/limits",
+    severity: Severity::Warning,
+    short: "The server stayed within mcpward's limits",
+    description: "What a server sends is bounded (the `limits` config section): a message over `limits.message_bytes` is discarded and the request it answered fails, a listing over `limits.tools` tools is cut, progress restarts a call's timer at most `limits.progress_resets` times, and recorded chatter is capped. Reported (as a warning, in both eras, as one of the report's last results) only when a limit was reached, naming each limit: what was judged is not all the server sent.",
+    fix: "Send smaller messages (paginate large listings), fewer tools or less chatter, or raise the limit in the `limits` section of mcpward.yaml when the size is intended.",
+};
+
 pub const RULES: &[Rule] = &[
     HANDSHAKE,
     PROTOCOL_VERSION,
@@ -173,4 +181,6 @@ pub const RULES: &[Rule] = &[
     SUBSCRIPTIONS,
     // Run-level, both eras, only when the server sent an invalid message.
     JSONRPC_FRAMING,
+    // Both eras, only when a limit was reached.
+    LIMITS,
 ];

