@@ -7,8 +7,8 @@
 use libfuzzer_sys::fuzz_target;
 use mcpward_fuzz::bounded;
 // Crate API used (re-point here after a move):
-use mcpward::transport::rpc::{Answer, Dispatcher};
-use mcpward::transport::RpcError;
+use mcpward::transport::rpc::{Answer, Dispatcher, Guard};
+use mcpward::observed::RpcError;
 
 type Rx = tokio::sync::oneshot::Receiver<Result<Answer, RpcError>>;
 
@@ -26,12 +26,12 @@ fn nested_too_deep(text: &[u8]) -> bool {
 
 fuzz_target!(|data: &[u8]| {
     bounded("jsonrpc dispatch", || {
-        let (raw, _r1) = Dispatcher::new();
-        let (parsed, _r2) = Dispatcher::new();
+        let (raw, _r1) = Dispatcher::new(Guard::default());
+        let (parsed, _r2) = Dispatcher::new(Guard::default());
         let mut rxs: Vec<(Rx, Rx)> = (0..4)
             .map(|_| {
-                let (a, _) = raw.register(raw.next_id(), true);
-                let (b, _) = parsed.register(parsed.next_id(), false);
+                let (a, _) = raw.register(raw.next_id(), true, false);
+                let (b, _) = parsed.register(parsed.next_id(), false, false);
                 (a, b)
             })
             .collect();

@@ -7,7 +7,8 @@ use mcpward_fuzz::{bounded, split2};
 use serde_json::Value;
 // Crate API used (re-point here after a move):
 use mcpward::surface::canonical::canonicalize_schema;
-use mcpward::surface::schema_diff::{diff_schema, Direction};
+use mcpward::surface::drift_vocab::Direction;
+use mcpward::surface::schema_walk::diff_schema;
 
 fuzz_target!(|data: &[u8]| {
     let (a, b) = split2(data);

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, ReadBuf};
 // Crate API used (re-point here after a move):
-use mcpward::transport::rpc::{Chatter, Dispatcher};
+use mcpward::observed::Chatter;
+use mcpward::transport::rpc::{Dispatcher, Guard};
 use mcpward::transport::stdio::reader;
 
 /// A pipe that yields the given chunks, one per read (as a server's writes arrive).
@@ -46,9 +47,9 @@ fn summary(c: Chatter) -> Summary {
 }
 
 fn framed(stream: &[u8], seed: &[u8]) -> (bool, Summary) {
-    let (d, _replies) = Dispatcher::new();
-    let (_rx, _) = d.register(d.next_id(), true);
-    let (_rx2, _) = d.register(d.next_id(), false);
+    let (d, _replies) = Dispatcher::new(Guard::default());
+    let (_rx, _) = d.register(d.next_id(), true, false);
+    let (_rx2, _) = d.register(d.next_id(), false, false);
     let pipe = Chunked(
         chunks(stream, seed)
             .into_iter()
@@ -63,9 +64,9 @@ fn framed(stream: &[u8], seed: &[u8]) -> (bool, Summary) {
 }
 
 fn reference(stream: &[u8]) -> Summary {
-    let (d, _replies) = Dispatcher::new();
-    let (_rx, _) = d.register(d.next_id(), true);
-    let (_rx2, _) = d.register(d.next_id(), false);
+    let (d, _replies) = Dispatcher::new(Guard::default());
+    let (_rx, _) = d.register(d.next_id(), true, false);
+    let (_rx2, _) = d.register(d.next_id(), false, false);
     for line in stream.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
