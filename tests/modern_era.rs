@@ -210,8 +210,11 @@ async fn auto_against_silent_server_respawns_once() {
         .await
         .unwrap();
     let took = t0.elapsed();
+    // One window for the silent probe, then a fresh process that answers at once: well
+    // under three windows even on a loaded machine (the respawn itself is checked below by
+    // the processes the fake saw, not by the clock).
     assert!(
-        took < Duration::from_millis(connect_ms * 2),
+        took < Duration::from_millis(connect_ms * 3),
         "took {took:?}"
     );
     assert!(took >= Duration::from_millis(connect_ms), "took {took:?}");
