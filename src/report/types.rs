@@ -58,34 +58,19 @@ impl RenderContext {
         self
     }
 
-    /// The line (1-based) of the config key `f` is about: the rule's keys in the registry
-    /// (most specific first, `server` last), for a suite result the suite of its tool; the
-    /// nearest spelled-out ancestor of those keys otherwise; line 1 when the file names none
-    /// of them (a config of defaults).
+    /// The line (1-based) of the config key `f` is about: for a suite result the suite of
+    /// its tool, then the rule's keys in the registry (most specific first, `server` last);
+    /// line 1 when the file names none of them (no config lines known).
     pub fn config_line(&self, f: &Finding) -> usize {
-        let mut keys: Vec<String> = Vec::new();
-        if let (Some(tool), true) = (&f.location, f.family == "behavioral") {
-            keys.push(format!("suites.{tool}"));
-        }
-        keys.extend(
-            crate::rules::config_keys(&f.id)
-                .into_iter()
-                .map(String::from),
-        );
-        if let Some(line) = keys.iter().find_map(|k| self.config_lines.get(k)) {
-            return *line;
-        }
-        keys.iter()
-            .find_map(|k| {
-                let mut p = k.as_str();
-                while let Some(cut) = p.rfind(['.', '[']) {
-                    p = &p[..cut];
-                    if let Some(line) = self.config_lines.get(p) {
-                        return Some(*line);
-                    }
-                }
-                None
-            })
+        let suite = match (&f.location, f.family == "behavioral") {
+            (Some(tool), true) => Some(format!("suites.{tool}")),
+            _ => None,
+        };
+        suite
+            .iter()
+            .map(String::as_str)
+            .chain(crate::rules::config_keys(&f.id))
+            .find_map(|k| self.config_lines.get(k).copied())
             .unwrap_or(1)
     }
 }
