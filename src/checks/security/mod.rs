@@ -1,14 +1,16 @@
 //! `security` family: offline tool-poisoning heuristics over the raw `tools/list` surface
 //! (security.md). Never calls a tool, never canonicalises text before scanning it.
 
+mod annotation;
 mod engine;
 pub mod patterns;
 pub mod poisoning;
+mod secrets;
 pub mod unicode;
 
 use crate::model::Finding;
 use crate::observed::Listing;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 pub mod rules;
 #[cfg(test)]
 use crate::model::Severity;
@@ -73,7 +75,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         hidden(d, name, Place::Description, out);
     }
     let schema = obj.get("inputSchema");
-    secrets(schema, name, out);
+    secrets::secrets(schema, name, out);
     let mut params = Vec::new();
     if let Some(s) = schema {
         walk(s, String::new(), 0, &mut params);
@@ -82,7 +84,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         hidden(text, name, Place::Param(&path), out);
         injection(text, name, Some(&path), out);
     }
-    annotation(obj, name, description.unwrap_or(""), out);
+    annotation::annotation(obj, name, description.unwrap_or(""), out);
 }
 
 enum Place<'a> {
@@ -184,50 +186,6 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
                 .fail(message)
                 .actual(actual)
                 .location(location(name, path)),
-        );
-    }
-}
-
-fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
-    let Some(props) = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(Value::as_object)
-    else {
-        return;
-    };
-    let hits: Vec<&str> = props
-        .keys()
-        .map(String::as_str)
-        .filter(|k| patterns::is_secret_name(k))
-        .collect();
-    if hits.is_empty() {
-        return;
-    }
-    out.push(
-        rules::SECRET_IN_SCHEMA
-            .fail(format!(
-                "Tool \"{name}\" schema solicits secrets: {}",
-                hits.join(", ")
-            ))
-            .actual(hits.clone())
-            .location(name),
-    );
-}
-
-fn annotation(obj: &Map<String, Value>, name: &str, description: &str, out: &mut Vec<Finding>) {
-    let read_only = obj
-        .get("annotations")
-        .and_then(|a| a.get("readOnlyHint"))
-        .is_some_and(|v| *v == Value::Bool(true));
-    if read_only && patterns::implies_mutation(&format!("{name} {description}")) {
-        out.push(
-            rules::ANNOTATION_MISMATCH
-                .fail(format!(
-                    "Tool \"{name}\" has readOnlyHint=true but name/description implies mutation"
-                ))
-                .expected("readOnlyHint should be false for destructive operations")
-                .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))
-                .location(name),
         );
     }
 }
