@@ -460,9 +460,16 @@ fn measures_current_security_family() {
     let mut by_source: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut by_fold: BTreeMap<u64, (Tally, BTreeSet<&str>)> = BTreeMap::new();
     let mut by_rule: BTreeMap<String, usize> = BTreeMap::new();
+    // MCPWARD_CORPUS_DUMP=<file>: the missed poisoned entries and the benign tools that
+    // fail, one JSON line each (to read while tuning; never read by the test).
+    let mut dump = std::env::var_os("MCPWARD_CORPUS_DUMP").map(|_| String::new());
     for e in &c.poisoned {
         let fails = failing_rules(&e.tool);
         let caught = !fails.is_empty();
+        if let (Some(d), false) = (dump.as_mut(), caught) {
+            let line = serde_json::json!({"kind": "miss", "source": e.source, "fold": fold_of(&e.source), "technique": e.technique, "tool": e.tool});
+            d.push_str(&format!("{line}\n"));
+        }
         for id in fails {
             *by_rule.entry(id).or_default() += 1;
         }
@@ -480,11 +487,23 @@ fn measures_current_security_family() {
         let s = fp_by_server.entry(&e.server).or_default();
         s.1 += 1;
         if !fails.is_empty() {
+            if let Some(d) = dump.as_mut() {
+                let messages: Vec<String> = security::check(&Ok(vec![e.tool.clone()]))
+                    .into_iter()
+                    .filter(|f| f.id != security::SUMMARY && f.status == Status::Fail)
+                    .map(|f| f.message)
+                    .collect();
+                let line = serde_json::json!({"kind": "fp", "server": e.server, "rules": fails, "messages": messages, "tool": e.tool});
+                d.push_str(&format!("{line}\n"));
+            }
             s.0 += 1;
             fp_total += 1;
             let name = e.tool["name"].as_str().unwrap_or_default();
             s.2.insert(format!("{name}: {}", fails.join(", ")));
         }
+    }
+    if let (Some(d), Some(path)) = (dump, std::env::var_os("MCPWARD_CORPUS_DUMP")) {
+        std::fs::write(path, d).expect("write MCPWARD_CORPUS_DUMP");
     }
     println!("== detection corpus: current security family ==");
     println!(

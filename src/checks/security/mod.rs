@@ -3,13 +3,17 @@
 
 mod annotation;
 mod engine;
+mod normalize;
 pub mod patterns;
 pub mod poisoning;
 mod secrets;
+mod signals;
 pub mod unicode;
+mod walk;
 
 use crate::model::Finding;
 use crate::observed::Listing;
+use crate::rules::types::Rule;
 use serde_json::Value;
 pub mod rules;
 #[cfg(test)]
@@ -85,12 +89,121 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         injection(text, name, Some(&path), out);
     }
     annotation::annotation(obj, name, description.unwrap_or(""), out);
+    // Beyond the original (#13): every other string a model reads, then the name itself.
+    for item in walk::strings(obj) {
+        if item.kind != walk::Kind::PropertyName {
+            hidden(item.text, name, Place::Other(&item.path, &item.place), out);
+        }
+        scan_item(&item, name, out);
+    }
+    if let Some(n) = name_value {
+        confusable_name(n, out);
+        scan_identifier(n, name, None, "name", out);
+    }
+}
+
+/// One walked string: prose gets every text signal; identifiers the identifier signals.
+fn scan_item(item: &walk::Item, name: &str, out: &mut Vec<Finding>) {
+    if item.kind.is_identifier() {
+        scan_identifier(item.text, name, Some(&item.path), &item.place, out);
+        return;
+    }
+    let norm = normalize::Normalized::new(item.text);
+    let mut used = Vec::new();
+    let mut emit = |rule: &Rule, label: &str, evidence: Vec<Span>| {
+        let msg = format!(
+            "Tool \"{name}\" {} contains injection-like pattern ({label}): {}",
+            item.place,
+            quote(item.text, &norm, evidence[0])
+        );
+        push_hit(
+            rule,
+            msg,
+            item.text,
+            &norm,
+            &evidence,
+            location(name, non_empty_path(&item.path)),
+            out,
+        );
+    };
+    for (rule, label, ev) in text_hits(&norm, name) {
+        if overlaps_any(&used, &ev) {
+            continue;
+        }
+        used.extend(ev.iter().copied());
+        emit(rule, label, ev);
+    }
+}
+
+fn non_empty_path(p: &str) -> Option<&str> {
+    (!p.is_empty()).then_some(p)
+}
+
+/// Identifiers (the tool's name, property names) are read as words.
+fn scan_identifier(
+    text: &str,
+    name: &str,
+    path: Option<&str>,
+    place: &str,
+    out: &mut Vec<Finding>,
+) {
+    let norm = normalize::Normalized::new(text);
+    let words = walk::identifier_words(&norm.text);
+    for hit in signals::detect(&words, signals::Field::Identifier, name) {
+        let what = match path {
+            Some(_) => place.to_string(),
+            None => "name".to_string(),
+        };
+        out.push(
+            hit.rule
+                .fail(format!(
+                    "Tool \"{name}\" {what} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
+                    hit.label
+                ))
+                .actual(vec![text.to_string()])
+                .location(location(name, path)),
+        );
+    }
+}
+
+/// `security/confusable-name`: a name with non-ASCII letters whose skeleton is ASCII.
+fn confusable_name(n: &str, out: &mut Vec<Finding>) {
+    if n.is_ascii() {
+        return;
+    }
+    // Invisible characters are hidden-unicode's; this rule is about look-alike letters.
+    let lookalike = n.chars().any(|c| {
+        !c.is_ascii()
+            && c.is_alphanumeric()
+            && normalize::Normalized::new(&c.to_string()).text.is_ascii()
+    });
+    let norm = normalize::Normalized::new(n);
+    let looks = norm.text.trim();
+    if lookalike && looks.is_ascii() && looks != n {
+        let odd: Vec<String> = n
+            .chars()
+            .filter(|c| !c.is_ascii())
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect();
+        out.push(
+            rules::CONFUSABLE_NAME
+                .fail(format!(
+                    "Tool \"{n}\" name uses look-alike characters ({}): it reads as \"{looks}\"",
+                    odd.join(", ")
+                ))
+                .expected(looks.to_string())
+                .actual(n.to_string())
+                .location(n),
+        );
+    }
 }
 
 enum Place<'a> {
     Name,
     Description,
     Param(&'a str),
+    /// A walked string: its path and how messages name it.
+    Other(&'a str, &'a str),
 }
 
 fn location(name: &str, path: Option<&str>) -> String {
@@ -116,6 +229,10 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
             format!("Tool \"{name}\" parameter \"{p}\" description contains hidden unicode: {described}"),
             Some(p),
         ),
+        Place::Other(p, place) => (
+            format!("Tool \"{name}\" {place} contains hidden unicode: {described}"),
+            non_empty_path(p),
+        ),
     };
     out.push(
         rules::HIDDEN_UNICODE
@@ -125,67 +242,143 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
     );
 }
 
-/// The original's twelve phrases (one finding, exact message), then the poisoning shapes
-/// (one finding per shape, same rule id, the shape named in the message). A shape whose
-/// evidence overlaps an original match or an earlier shape's evidence is dropped, so one
-/// sentence is reported once.
+/// Byte span in a text.
+type Span = (usize, usize);
+
+fn overlaps_any(used: &[Span], ev: &[Span]) -> bool {
+    used.iter()
+        .any(|&u| ev.iter().any(|&e| u.0 < e.1 && e.0 < u.1))
+}
+
+/// The raw text of a normalized span, quoted; when normalization changed it, also what it
+/// reads as.
+fn quote(raw: &str, norm: &normalize::Normalized, span: Span) -> String {
+    let (a, b) = norm.raw_span(span.0, span.1);
+    let shown = raw.get(a..b).unwrap_or("");
+    let reads = norm.text.get(span.0..span.1).unwrap_or("");
+    if norm.changed && reads != shown {
+        format!("\"{shown}\" (reads as \"{reads}\")")
+    } else {
+        format!("\"{shown}\"")
+    }
+}
+
+fn raw_quotes(raw: &str, norm: &normalize::Normalized, ev: &[Span]) -> Vec<Value> {
+    ev.iter()
+        .map(|&(s, e)| {
+            let (a, b) = norm.raw_span(s, e);
+            Value::String(raw.get(a..b).unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+fn push_hit(
+    rule: &Rule,
+    message: String,
+    raw: &str,
+    norm: &normalize::Normalized,
+    ev: &[Span],
+    location: String,
+    out: &mut Vec<Finding>,
+) {
+    out.push(
+        rule.fail(message)
+            .actual(raw_quotes(raw, norm, ev))
+            .location(location),
+    );
+}
+
+/// The rule a poisoning shape reports under.
+fn shape_rule(label: &str) -> &'static Rule {
+    if label == poisoning::SHADOWING {
+        &rules::TOOL_SHADOWING
+    } else {
+        &rules::INJECTION_PATTERN
+    }
+}
+
+/// Every hit on one normalized text except the original's phrases: the poisoning shapes,
+/// then the signals, overlapping evidence dropped later by the caller.
+fn shape_hits(
+    norm: &normalize::Normalized,
+    own: &str,
+) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
+    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> = poisoning::detect(&norm.text)
+        .into_iter()
+        .map(|p| (shape_rule(p.label), p.label, p.evidence))
+        .collect();
+    v.extend(
+        signals::detect(&norm.text, signals::Field::Prose, own)
+            .into_iter()
+            .map(|h| (h.rule, h.label, h.evidence)),
+    );
+    v.retain(|h| !h.2.is_empty());
+    v
+}
+
+/// All hits on a walked string, the original's phrases first.
+fn text_hits(
+    norm: &normalize::Normalized,
+    own: &str,
+) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
+    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> =
+        patterns::injection_matches(&norm.text)
+            .into_iter()
+            .map(|m| (&rules::INJECTION_PATTERN, "known injection phrase", vec![m]))
+            .collect();
+    v.extend(shape_hits(norm, own));
+    v
+}
+
+/// The original's twelve phrases (one finding, exact message), then the poisoning shapes and
+/// signals (one finding per hit, the shape named in the message). A hit whose evidence
+/// overlaps an original match or an earlier hit's evidence is dropped, so one sentence is
+/// reported once. Matching runs on the normalized text; quotes are of the raw text.
 fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>) {
-    let original = patterns::injection_matches(text);
-    let quote = |(a, b): (usize, usize)| text.get(a..b).unwrap_or("").to_string();
+    let norm = normalize::Normalized::new(text);
+    let original = patterns::injection_matches(&norm.text);
     if let Some(&first) = original.first() {
         let message = match path {
             None => format!(
-                "Tool \"{name}\" description contains injection-like pattern: \"{}\"",
-                quote(first)
+                "Tool \"{name}\" description contains injection-like pattern: {}",
+                quote(text, &norm, first)
             ),
             Some(p) => format!(
-                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern: \"{}\"",
-                quote(first)
+                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern: {}",
+                quote(text, &norm, first)
             ),
         };
-        let actual: Vec<Value> = original.iter().map(|&s| Value::String(quote(s))).collect();
-        out.push(
-            rules::INJECTION_PATTERN
-                .fail(message)
-                .actual(actual)
-                .location(location(name, path)),
+        push_hit(
+            &rules::INJECTION_PATTERN,
+            message,
+            text,
+            &norm,
+            &original,
+            location(name, path),
+            out,
         );
     }
-    let overlaps = |a: (usize, usize), b: (usize, usize)| a.0 < b.1 && b.0 < a.1;
-    let mut used: Vec<(usize, usize)> = original;
-    for shape in poisoning::detect(text) {
-        let Some(&primary) = shape.evidence.first() else {
-            continue;
-        };
-        if used
-            .iter()
-            .any(|&u| shape.evidence.iter().any(|&e| overlaps(u, e)))
-        {
+    let mut used: Vec<Span> = original;
+    for (rule, label, evidence) in shape_hits(&norm, name) {
+        if overlaps_any(&used, &evidence) {
             continue;
         }
-        used.extend(shape.evidence.iter().copied());
+        used.extend(evidence.iter().copied());
+        let q = quote(text, &norm, evidence[0]);
         let message = match path {
-            None => format!(
-                "Tool \"{name}\" description contains injection-like pattern ({}): \"{}\"",
-                shape.label,
-                quote(primary)
-            ),
+            None => format!("Tool \"{name}\" description contains injection-like pattern ({label}): {q}"),
             Some(p) => format!(
-                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern ({}): \"{}\"",
-                shape.label,
-                quote(primary)
+                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern ({label}): {q}"
             ),
         };
-        let actual: Vec<Value> = shape
-            .evidence
-            .iter()
-            .map(|&s| Value::String(quote(s)))
-            .collect();
-        out.push(
-            rules::INJECTION_PATTERN
-                .fail(message)
-                .actual(actual)
-                .location(location(name, path)),
+        push_hit(
+            rule,
+            message,
+            text,
+            &norm,
+            &evidence,
+            location(name, path),
+            out,
         );
     }
 }

@@ -33,6 +33,9 @@ pub const OVERRIDE: &str = "instruction override";
 pub const CONCEALMENT: &str = "hides the action from the user";
 
 const Q: &str = r#"['"`‘’“”]"#;
+/// A reference to a tool by name: quoted or code-formatted, a snake_case identifier, or
+/// "the X tool/function". The group `t` holds the name.
+const TOOLREF: &str = r#"(?:{Q}(?P<t>[\w .:/-]{1,60}?){Q}|(?P<t2>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b|the\s+(?P<t3>[\w-]+)\s+(?:tool|function)\b)"#;
 const DET: &str = r"(?:(?:the|its|their|this|that|all|full|entire|complete|raw|whole|every|each|of|your|exact|verbatim|current)\s+)*";
 const EMAIL: &str = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+";
 const URL: &str = r#"(?:https?|ftp|wss?)://[^\s'"`<>)\]]+"#;
@@ -72,8 +75,9 @@ struct Signals {
 
 /// A signal: `p` with its placeholders filled in, case-insensitive, Unicode `\w` and `\b`,
 /// ECMAScript `\s` ([`WS`]); run as [`super::engine`] describes.
-fn re(p: &str) -> Pattern {
+pub(super) fn re(p: &str) -> Pattern {
     let p = p
+        .replace("{TOOLREF}", TOOLREF)
         .replace("{Q}", Q)
         .replace("{DET}", DET)
         .replace("{EMAIL}", EMAIL)

@@ -52,6 +52,30 @@ pub const ANNOTATION_MISMATCH: Rule = Rule {
     fix: "Set readOnlyHint to false (and destructiveHint as appropriate) for tools that modify anything, or correct the description if the tool really is read-only.",
 };
 
+pub const TOOL_SHADOWING: Rule = Rule {
+    id: "security/tool-shadowing",
+    severity: Severity::Error,
+    short: "Instructions about other tools",
+    description: "A tool's text tells the model how to use other tools: call another tool first with fixed arguments or a message to relay, redirect calls to itself or to a replacement with a false deprecation notice, prefer it over similarly named tools, or rewrite other tools' arguments and results. A tool that is never called can steer every other call this way (cross-tool shadowing).",
+    fix: "Describe only what this tool does. Remove every instruction about when or how to call other tools, and any claim that another tool is deprecated or unsafe. If the text came from a dependency or a remote source, treat the server as compromised.",
+};
+
+pub const COMMAND_EXECUTION: Rule = Rule {
+    id: "security/command-execution",
+    severity: Severity::Error,
+    short: "Tells the model to run commands",
+    description: "A tool's text tells the model to run a shell command (a download piped into an interpreter, `rm -rf`, `chmod -R`, `sudo`, a line appended to a shell profile, a required command prefix). An agent with a shell tool will run it on the user's machine.",
+    fix: "Remove the command from the tool's text. A tool that needs something run on the user's machine must say so to the user, not to the model.",
+};
+
+pub const CONFUSABLE_NAME: Rule = Rule {
+    id: "security/confusable-name",
+    severity: Severity::Error,
+    short: "Tool name uses look-alike characters",
+    description: "A tool name contains characters from another script that look like Latin letters (Cyrillic `а` in `reаd_data`), so it reads like a different, trusted tool's name to a human while being a distinct name to the client. The finding shows the name it imitates.",
+    fix: "Use plain ASCII letters, digits, `_` and `-` in tool names.",
+};
+
 pub const RULES: &[Rule] = &[
     SUMMARY,
     LIST_TOOLS,
@@ -59,4 +83,7 @@ pub const RULES: &[Rule] = &[
     HIDDEN_UNICODE,
     SECRET_IN_SCHEMA,
     ANNOTATION_MISMATCH,
+    TOOL_SHADOWING,
+    COMMAND_EXECUTION,
+    CONFUSABLE_NAME,
 ];

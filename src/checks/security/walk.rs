@@ -1,0 +1,412 @@
+//! Every string a model reads of one tool (#13): `(location, kind, text)` for the name,
+//! title, description and annotation title, and in the input and output schemas for
+//! property names, descriptions, titles, `enum`/`const`/`default`/`examples` values,
+//! `required` entries and `x-*` extension keys and values, at any depth.
+//!
+//! JSON values are trees, so the walk cannot cycle; it is bounded in depth and in the
+//! number of strings it yields, so a hostile schema costs linear time at most.
+
+use serde_json::{Map, Value};
+
+/// Schema depth followed (the original's parameter walk uses the same bound).
+const MAX_DEPTH: usize = 32;
+/// Strings yielded per tool at most.
+const MAX_ITEMS: usize = 20_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The tool's title or `annotations.title`.
+    Title,
+    /// A parameter's (or output field's) description.
+    Description,
+    /// A schema `title`.
+    SchemaTitle,
+    /// A property name.
+    PropertyName,
+    /// An `enum`, `const`, `default` or `examples` value (or a string inside one).
+    Value,
+    /// A `required` entry that names no declared property.
+    Required,
+    /// An `x-*` key or a string under one.
+    Extension,
+    /// Another string of the tool object a model may be shown (an unknown top-level key).
+    Other,
+}
+
+impl Kind {
+    /// Identifiers: matched after `_`/`-`/camelCase are read as spaces.
+    pub fn is_identifier(self) -> bool {
+        matches!(self, Kind::PropertyName | Kind::Required)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item<'a> {
+    /// Path after the tool's name (`param.enum[2]`), empty for the tool's own name,
+    /// description and title.
+    pub path: String,
+    /// Where it sits, for messages: `parameter "a" enum value`.
+    pub place: String,
+    pub kind: Kind,
+    pub text: &'a str,
+}
+
+/// The strings of one tool in a stable order. The tool's description and the input
+/// parameters' descriptions are not yielded: the family scans those in the original's
+/// order and with its messages.
+pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
+    let mut w = Walker { out: Vec::new() };
+    if let Some(t) = tool.get("title").and_then(Value::as_str) {
+        w.push(String::new(), "title".into(), Kind::Title, t);
+    }
+    if let Some(a) = tool.get("annotations").and_then(Value::as_object) {
+        if let Some(t) = a.get("title").and_then(Value::as_str) {
+            w.push(
+                "annotations.title".into(),
+                "annotation title".into(),
+                Kind::Title,
+                t,
+            );
+        }
+    }
+    if let Some(s) = tool.get("inputSchema") {
+        w.schema(s, String::new(), 0, false);
+    }
+    if let Some(s) = tool.get("outputSchema") {
+        w.schema(s, "outputSchema".into(), 0, true);
+    }
+    for (k, v) in tool {
+        if k.starts_with("x-") {
+            w.push(
+                k.clone(),
+                format!("extension key \"{k}\""),
+                Kind::Extension,
+                k,
+            );
+            w.values(v, k.clone(), Kind::Extension, 0);
+        } else if !KNOWN_TOOL_KEYS.contains(&k.as_str()) {
+            w.values(v, k.clone(), Kind::Other, 0);
+        }
+    }
+    w.out
+}
+
+/// Tool members scanned on their own (or carrying no text a model reads as prose).
+const KNOWN_TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+    "execution",
+];
+
+struct Walker<'a> {
+    out: Vec<Item<'a>>,
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn described(path: &str, output: bool) -> String {
+    match (output, path.strip_prefix("outputSchema.")) {
+        (true, Some(p)) => format!("output field \"{p}\""),
+        (true, None) => "output schema".to_string(),
+        (false, _) if path.is_empty() => "input schema".to_string(),
+        _ => format!("parameter \"{path}\""),
+    }
+}
+
+impl<'a> Walker<'a> {
+    fn push(&mut self, path: String, place: String, kind: Kind, text: &'a str) {
+        if self.out.len() < MAX_ITEMS && !text.trim().is_empty() {
+            self.out.push(Item {
+                path,
+                place,
+                kind,
+                text,
+            });
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.out.len() >= MAX_ITEMS
+    }
+
+    /// Strings inside a value (`enum` entries, `default` objects, extension payloads).
+    fn values(&mut self, v: &'a Value, path: String, kind: Kind, depth: usize) {
+        if depth > MAX_DEPTH || self.full() {
+            return;
+        }
+        let place = |p: &str| match kind {
+            Kind::Extension => format!("extension \"{p}\""),
+            Kind::Other => format!("tool member \"{p}\""),
+            _ => format!("value \"{p}\""),
+        };
+        match v {
+            Value::String(s) => {
+                let pl = place(&path);
+                self.push(path, pl, kind, s);
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    self.values(x, format!("{path}[{i}]"), kind, depth + 1);
+                }
+            }
+            Value::Object(m) => {
+                for (k, x) in m {
+                    let p = join(&path, k);
+                    if kind == Kind::Extension || kind == Kind::Other {
+                        self.push(p.clone(), place(&p), kind, k);
+                    }
+                    self.values(x, p, kind, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn schema(&mut self, node: &'a Value, path: String, depth: usize, output: bool) {
+        if depth > MAX_DEPTH || self.full() {
+            return;
+        }
+        let Some(obj) = node.as_object() else {
+            return;
+        };
+        let at = described(&path, output);
+        // Input parameter descriptions are scanned by the family itself.
+        if output || path.is_empty() {
+            if let Some(d) = obj.get("description").and_then(Value::as_str) {
+                self.push(
+                    path.clone(),
+                    format!("{at} description"),
+                    Kind::Description,
+                    d,
+                );
+            }
+        }
+        if let Some(t) = obj.get("title").and_then(Value::as_str) {
+            self.push(
+                join(&path, "title"),
+                format!("{at} title"),
+                Kind::SchemaTitle,
+                t,
+            );
+        }
+        for key in ["enum", "examples"] {
+            if let Some(Value::Array(a)) = obj.get(key) {
+                for (i, v) in a.iter().enumerate() {
+                    let p = join(&path, &format!("{key}[{i}]"));
+                    self.value_at(v, p, format!("{at} {key} value"), depth);
+                }
+            }
+        }
+        for key in ["const", "default"] {
+            if let Some(v) = obj.get(key) {
+                self.value_at(v, join(&path, key), format!("{at} {key} value"), depth);
+            }
+        }
+        let props = obj.get("properties").and_then(Value::as_object);
+        if let Some(props) = props {
+            for k in props.keys() {
+                let p = join(&path, k);
+                let pl = format!("{} name", described(&p, output));
+                self.push(p, pl, Kind::PropertyName, k);
+            }
+        }
+        if let Some(req) = obj.get("required").and_then(Value::as_array) {
+            for (i, r) in req.iter().enumerate() {
+                if let Some(r) = r.as_str() {
+                    if !props.is_some_and(|p| p.contains_key(r)) {
+                        let p = join(&path, &format!("required[{i}]"));
+                        self.push(p, format!("{at} required entry"), Kind::Required, r);
+                    }
+                }
+            }
+        }
+        for (k, v) in obj {
+            if k.starts_with("x-") {
+                let p = join(&path, k);
+                self.push(
+                    p.clone(),
+                    format!("{at} extension key \"{k}\""),
+                    Kind::Extension,
+                    k,
+                );
+                self.values(v, p, Kind::Extension, depth + 1);
+            }
+        }
+        if let Some(props) = props {
+            for (k, v) in props {
+                self.schema(v, join(&path, k), depth + 1, output);
+            }
+        }
+        match obj.get("items") {
+            Some(Value::Array(items)) => {
+                for it in items {
+                    self.schema(it, format!("{path}[]"), depth + 1, output);
+                }
+            }
+            Some(it) => self.schema(it, format!("{path}[]"), depth + 1, output),
+            None => {}
+        }
+        if let Some(items) = obj.get("prefixItems").and_then(Value::as_array) {
+            for it in items {
+                self.schema(it, format!("{path}[]"), depth + 1, output);
+            }
+        }
+        for key in [
+            "additionalProperties",
+            "unevaluatedProperties",
+            "contains",
+            "propertyNames",
+        ] {
+            if let Some(v) = obj.get(key) {
+                self.schema(v, format!("{path}{{}}"), depth + 1, output);
+            }
+        }
+        if let Some(pp) = obj.get("patternProperties").and_then(Value::as_object) {
+            for v in pp.values() {
+                self.schema(v, format!("{path}{{}}"), depth + 1, output);
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+                for b in branches {
+                    self.schema(b, path.clone(), depth + 1, output);
+                }
+            }
+        }
+        for key in ["not", "if", "then", "else"] {
+            if let Some(v) = obj.get(key) {
+                self.schema(v, path.clone(), depth + 1, output);
+            }
+        }
+        if let Some(ds) = obj.get("dependentSchemas").and_then(Value::as_object) {
+            for v in ds.values() {
+                self.schema(v, path.clone(), depth + 1, output);
+            }
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(defs) = obj.get(key).and_then(Value::as_object) {
+                for (k, v) in defs {
+                    self.schema(v, join(&path, &format!("{key}.{k}")), depth + 1, output);
+                }
+            }
+        }
+    }
+
+    fn value_at(&mut self, v: &'a Value, path: String, place: String, depth: usize) {
+        match v {
+            Value::String(s) => self.push(path, place, Kind::Value, s),
+            other => self.values(other, path, Kind::Value, depth + 1),
+        }
+    }
+}
+
+/// An identifier read as words: `content_from_reading_ssh_id_rsa` → `content from reading
+/// ssh id rsa`, `systemPrompt` → `system Prompt`.
+pub fn identifier_words(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 8);
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == '.' {
+            out.push(' ');
+        } else {
+            if c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase()) {
+                out.push(' ');
+            }
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn paths(tool: Value) -> Vec<(String, Kind, String)> {
+        let m = tool.as_object().unwrap().clone();
+        let items = strings(&m);
+        items
+            .into_iter()
+            .map(|i| (i.path, i.kind, i.text.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn yields_every_place() {
+        let t = json!({
+            "name": "t", "title": "T", "description": "d",
+            "annotations": {"title": "A"},
+            "x-note": "xn",
+            "inputSchema": {"type": "object", "required": ["a", "ghost"],
+                "properties": {"a": {"type": "string", "description": "pd", "title": "at",
+                    "enum": ["e0", "e1"], "default": "df", "examples": ["ex"], "const": "c",
+                    "x-hint": {"k": "v"},
+                    "items": {"properties": {"deep": {"anyOf": [{"enum": ["n"]}]}}}}}},
+            "outputSchema": {"type": "object", "properties": {"r": {"description": "od"}}}
+        });
+        let got = paths(t);
+        let want: Vec<(&str, Kind, &str)> = vec![
+            ("", Kind::Title, "T"),
+            ("annotations.title", Kind::Title, "A"),
+            ("a", Kind::PropertyName, "a"),
+            ("required[1]", Kind::Required, "ghost"),
+            ("a.title", Kind::SchemaTitle, "at"),
+            ("a.enum[0]", Kind::Value, "e0"),
+            ("a.enum[1]", Kind::Value, "e1"),
+            ("a.examples[0]", Kind::Value, "ex"),
+            ("a.const", Kind::Value, "c"),
+            ("a.default", Kind::Value, "df"),
+            ("a.x-hint", Kind::Extension, "x-hint"),
+            ("a.x-hint.k", Kind::Extension, "k"),
+            ("a.x-hint.k", Kind::Extension, "v"),
+            ("a[].deep", Kind::PropertyName, "deep"),
+            ("a[].deep.enum[0]", Kind::Value, "n"),
+            ("outputSchema.r", Kind::PropertyName, "r"),
+            ("outputSchema.r", Kind::Description, "od"),
+            ("x-note", Kind::Extension, "x-note"),
+            ("x-note", Kind::Extension, "xn"),
+        ];
+        let want: Vec<(String, Kind, String)> = want
+            .into_iter()
+            .map(|(p, k, t)| (p.to_string(), k, t.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn bounded_on_hostile_schemas() {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..200 {
+            deep = json!({"properties": {"p": deep}});
+        }
+        let t = json!({"name": "t", "inputSchema": deep});
+        assert!(paths(t).len() <= MAX_DEPTH + 2);
+        let wide: Vec<Value> = (0..50_000).map(|i| json!(format!("v{i}"))).collect();
+        let t = json!({"name": "t", "inputSchema": {"properties": {"a": {"enum": wide}}}});
+        assert_eq!(paths(t).len(), MAX_ITEMS);
+    }
+
+    #[test]
+    fn identifiers_read_as_words() {
+        assert_eq!(
+            identifier_words("content_from_reading_ssh_id_rsa"),
+            "content from reading ssh id rsa"
+        );
+        assert_eq!(identifier_words("systemPrompt"), "system Prompt");
+        assert_eq!(identifier_words("user-context.data"), "user context data");
+    }
+}
