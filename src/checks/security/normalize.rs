@@ -60,6 +60,7 @@ fn tag_ascii(c: char) -> Option<char> {
 }
 
 /// Digit-for-letter substitutions of leetspeak; only applied inside mostly-letter words.
+/// `@` and `$` are left alone: e-mail addresses and `$HOME` are evidence themselves.
 fn leet(c: char) -> Option<char> {
     Some(match c {
         '0' => 'o',
@@ -68,8 +69,6 @@ fn leet(c: char) -> Option<char> {
         '4' => 'a',
         '5' => 's',
         '7' => 't',
-        '@' => 'a',
-        '$' => 's',
         _ => return None,
     })
 }
@@ -199,17 +198,13 @@ impl Normalized {
 /// the substituted digits two to one and at least one letter sits on each side of a digit
 /// run (so versions, ids and hashes such as `sha256` or `v1.2.3` keep their digits).
 fn fold_leet(b: &mut Builder) {
-    if !b
-        .text
-        .bytes()
-        .any(|c| c.is_ascii_digit() || c == b'@' || c == b'$')
-    {
+    if !b.text.bytes().any(|c| c.is_ascii_digit()) {
         return;
     }
     let chars: Vec<char> = b.text.chars().collect();
     let mut out = String::with_capacity(b.text.len());
     let mut i = 0;
-    let is_part = |c: char| c.is_alphanumeric() || c == '@' || c == '$';
+    let is_part = |c: char| c.is_alphanumeric();
     while i < chars.len() {
         if !is_part(chars[i]) {
             out.push(chars[i]);
@@ -228,9 +223,7 @@ fn fold_leet(b: &mut Builder) {
             && subs > 0
             && others == 0
             && letters >= 2 * subs
-            && word
-                .first()
-                .is_some_and(|c| c.is_alphabetic() || *c == '$' || *c == '@')
+            && word.first().is_some_and(|c| c.is_alphabetic())
             && (1..word.len()).any(|k| leet(word[k]).is_some() && word[k - 1].is_alphabetic());
         for &c in word {
             match (inner, leet(c)) {

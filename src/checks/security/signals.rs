@@ -22,6 +22,7 @@ pub struct Hit {
 }
 
 pub const ROLE_DELIMITER: &str = "chat-template role delimiter";
+pub const MARKUP: &str = "markup that hides instructions for the model";
 pub const PERSONA: &str = "persona or mode switch";
 pub const AUTHORITY: &str = "claims authority over the model's instructions";
 pub const OVERRIDE: &str = "instruction override";
@@ -43,6 +44,7 @@ pub const NO_CONFIRM: &str = "skips the user's confirmation";
 struct Set {
     directive: Pattern,
     role: Pattern,
+    markup: Pattern,
     persona: Pattern,
     authority: Pattern,
     override_: Pattern,
@@ -74,9 +76,12 @@ struct Set {
 }
 
 /// An instruction aimed at the model (not a description of what the tool does).
-const DIRECTIVE: &str = r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|instructed)\s+to|will\s+need\s+to)\b|\b(?:please|always|must)\s+(?:first\s+|also\s+)?(?:run|execute|call|use|access|send|read|visit|open|include|pass|add|type)\b|\b(?:it\s+is|it's|it\s+has\s+become)\s+(?:very\s+|extremely\s+)?(?:critical|mandatory|essential|required|important|necessary|imperative)\s+(?:to|that)\b|\bthe\s+(?:system|assistant|model|ai|agent|llm)\s+(?:must|requires|should|needs\s+to)\b|\b(?:is|are)\s+(?:mandatory|required)\s+(?:for\s+all|before)\b|(?-i:\bIMPORTANT\b|\bCRITICAL\b|\bMANDATORY\b)|\[\s*important\s*\]|<\s*important\s*>|\bthis\s+is\s+(?:mandatory|required|essential)\b|\bmandatory\b";
+const DIRECTIVE: &str = r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|instructed)\s+to|will\s+need\s+to)\b|\b(?:please|always|must)\s+(?:first\s+|also\s+)?(?:run|execute|call|use|access|send|read|visit|open|include|pass|add|type)\b|\b(?:it\s+is|it's|it\s+has\s+become)\s+(?:very\s+|extremely\s+)?(?:critical|mandatory|essential|required|important|necessary|imperative)\s+(?:to|that)\b|\bthe\s+(?:system|assistant|model|ai|agent|llm)\s+(?:must|requires|should|needs\s+to)\b|\b(?:is|are)\s+(?:mandatory|required)\s+(?:for\s+all|before)\b|(?-i:\bIMPORTANT\b|\bCRITICAL\b|\bMANDATORY\b)|\[\s*important\s*\]|<\s*important\s*>|\bthis\s+is\s+(?:mandatory|required|essential)\b|\bmandatory\b|\bbefore\s+(?:responding|answering|replying|doing\s+anything)\b|\bfirst\s+(?:read|call|run|send|access|open)\b";
 
-const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|\[/?INST\]|<<\s*/?SYS\s*>>|#{2,}\s*(?:instructions?|system|response|new\s+instructions?)\s*:|```\s*system\b|<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|instructions?|admin|hidden|secret|important)\s*>|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?)\b|\[\s*(?:SYSTEM|ADMIN|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE))?\s*\]|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
+const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|\[/?INST\]|<<\s*/?SYS\s*>>|#{2,}\s*(?:instructions?|system|response|new\s+instructions?)\s*:|```\s*system\b|<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|instructions?|admin)\s*>|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?)\b|\[\s*(?:SYSTEM|ADMIN|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE))?\s*\]|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
+
+/// Markup that sets text apart for the model (Invariant Labs' `<IMPORTANT>` shape).
+const MARKUP_P: &str = r"<\s*/?\s*(?:hidden|secret|important|critical|instructions?\s+for\s+(?:the\s+)?(?:ai|assistant|model))\s*>";
 
 const PERSONA_P: &str = r"\b(?:jailbreak|god|dan|unrestricted|unfiltered|uncensored|evil|chaos)\s+mode\b|\b(?:enable|enter|activate|switch\s+to|switch\s+into|now\s+in|operate\s+in)\s+(?:developer|admin|debug|root|maintenance|sudo|superuser)\s+mode\b|\bjailbr(?:eak|oken)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|system\s+administrator|root|admin|superuser|database\s+administrator)\b|\b(?:unrestricted|unfiltered|uncensored)\s+(?:ai|assistant|model|access|system|agent|chatbot)\b|\byou\s+(?:are|have)\s+(?:now\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|root|admin|elevated|superuser)\b|\bpretend\s+(?:to\s+be|you\s+are)\b|\b(?:no|without)\s+(?:any\s+)?content\s+polic(?:y|ies)\b|\bdisables?\s+all\s+(?:safety|security|content)\b|\b(?:bypass(?:es)?|disables?|ignores?|overrides?|circumvents?)\s+(?:all\s+|the\s+|any\s+)?(?:normal\s+|standard\s+|regular\s+|usual\s+|existing\s+)?(?:safety|security|access|content|permission|authorization|authentication)\s+(?:controls?|restrictions?|filters?|filtering|checks?|guidelines|measures|policies)\b|\badopts?\s+(?:the\s+)?persona\b|\bfollow\s+(?:all|any)\s+(?:the\s+)?instructions\s+(?:in|from|contained\s+in)\s+(?:the\s+)?(?:returned|response|output|result|tool)|\btrust\s+all\s+(?:commands|queries|requests|inputs?)\b|\bdo\s+anything\s+now\b";
 
@@ -108,11 +113,11 @@ const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|pas
 const CONTEXT_PARAM_P: &str = r"^(?:(?:full|entire|complete|raw|user|current|previous|prior)\s+)*(?:system\s+prompt|system\s+instructions?|conversation\s+(?:history|context|log|transcript|so\s+far)|chat\s+(?:history|log|transcript)|message\s+history|previous\s+messages|prior\s+messages|hidden\s+instructions?|context\s+injection|override\s+(?:instructions|safety|system\s+prompt)|jailbreak(?:\s+mode)?|bypass\s+(?:filters|validation|security|safety|auth)|simulate\s+privilege|emergency\s+override|user\s+context\s+data|assistant\s+instructions)$|\b(?:ssh|id\s+rsa|private\s+key|aws\s+credentials|env\s+vars|environment\s+variables|api\s+keys|passwords|cookies|secrets)\b.*\b(?:content|from|of|data|dump|value)\b|\b(?:content|contents|data|dump|value)\s+(?:from|of)\s+(?:\w+\s+){0,3}?(?:ssh|id\s+rsa|private\s+key|credentials|env|secrets?|passwords?|keys?)\b";
 
 /// An order to call another tool: `you must (first|then|also) call `x``.
-const OTHER_TOOL_P: &str = r"\b(?:(?:you|system|assistant|agent|model)\s+)?(?:must|should|need\s+to|have\s+to|please|then|first)\s+(?:first\s+|then\s+|also\s+|always\s+)?(?:call|use|invoke|run|execute|consult)\s+(?:the\s+)?(?:mcp\s+server\s+)?{TOOLREF}";
+const OTHER_TOOL_P: &str = r"(?:\b(?:(?:you|system|assistant|agent|model)\s+)?(?:must|should|need\s+to|have\s+to|please|then|first)\s+(?:first\s+|then\s+|also\s+|always\s+)?|\bbefore\s+(?:running|using|responding|proceeding|starting|answering)\s*,?\s+(?:you\s+must\s+|always\s+|first\s+)*|\bby\s+)(?:call|use|invoke|run|execute|consult|calling|using|invoking)\s+(?:the\s+)?(?:mcp\s+server\s+)?{TOOLREF}";
 
 /// What turns an order to call another tool into an attack: a fixed argument, a message to
 /// relay, a detour before the user's own request, or a file to read.
-const OTHER_TOOL_EXTRA_P: &str = r"\bwith\s+the\s+(?:ticker|url|query|symbol|name|place_id|address|coordinates|path|id)\s+(?:of\s+)?(?:{Q}|the\s+\w+\s+\w+)|\bwith\s+path\s*=|\bfor\s+the\s+same\s+\w+|\bbefore\s+(?:navigating|providing|proceeding|showing|presenting|creating|processing|returning|answering|searching)\b|\b(?:state|report\s+to\s+the\s+user|present\b[^.\n]{0,40}?\bas)\s*:?\s*{Q}|\bto\s+(?:capture|retrieve|gather|get|obtain|collect)\s+(?:the\s+)?(?:current|historical|detailed|comprehensive|additional|contextual|information|data|metadata|analytics|blog|page|user)\b|\bfor\s+the\s+date\s+range\b|\bmcp\s+server\b";
+const OTHER_TOOL_EXTRA_P: &str = r"\bwith\s+the\s+(?:ticker|url|query|symbol|name|place_id|address|coordinates|path|id|repository\s+name)\s+(?:of\s+)?(?:{Q}|the\s+\w+\s+\w+)|\bwith\s+path\s*=|\bfor\s+the\s+same\s+\w+|\bbefore\s+(?:navigating|providing|proceeding|showing|presenting|creating|processing|returning|answering|searching)\b|\b(?:state|report\s+to\s+the\s+user|present\b[^.\n]{0,40}?\bas)\s*:?\s*{Q}|\bto\s+(?:capture|retrieve|gather|get|obtain|collect|read|fetch)\s+(?:the\s+)?(?:current|historical|detailed|comprehensive|additional|contextual|information|data|metadata|analytics|blog|page|user|config|configuration|credentials|settings|secrets)\b|\bfor\s+the\s+date\s+range\b|\bmcp\s+server\b";
 
 /// Cross-tool instructions that need nothing else.
 const SHADOW_STRONG_P: &str = r"\bredirect\s+(?:all\s+)?(?:calls|requests)?\s*(?:to|towards)\s+(?:this|the\s+new|our)\s+(?:server|tool)\b|\bwhen(?:ever)?\s+(?:you\s+)?(?:use|call|invoke|run)\s+any\s+(?:other\s+)?tools?\b[^.\n]{0,80}?\b(?:copy|send|forward|include|pass|add|log)\b|\b(?:rewrite|modify|alter|change|replace|override|correct|fix)\s+(?:the\s+)?(?:wrong\s+)?(?:results?|outputs?|responses?|values|arguments|parameters)\s+(?:of|from|returned\s+by)\s+(?:the\s+)?(?:other|all|any|[\w-]+)\s+(?:tools?|functions?)\b|\breplace\s+the\s+values\s+with\s+(?:the\s+)?response\b|\bbefore\s+(?:execut\w*|using|calling|running)\s+(?:the\s+|any\s+)?[\w-]+\s+(?:operation|tool|function)s?,?\s+(?:execute|run|call|use)\s+this\s+(?:tool|function)\b|\bafter\s+using\s+(?:the\s+)?[\w-]+\s+tool\b[^.\n]{0,60}?\b(?:run|call|use|execute)\s+this\s+(?:tool|function)\b|\bcopy\s+(?:its|their|the)\s+(?:arguments|parameters|inputs|outputs|results)\s+(?:in)?to\s+this\s+tool\b|\bwhen(?:ever)?\s+(?:the\s+)?(?:user\s+)?(?:operation|request)\s+is\s+\w+,?\s+(?:just\s+)?use\s+this\s+tool\b|\b(?:while|when)\s+(?:the\s+)?user\s+wants?\s+to\s+[^.\n]{0,60}?,\s*use\s+this\s+tool\s+rather\s+than\b|\bno\s+matter\s+how\s+many\s+arguments\b|\bredirect\s+all\s+(?:requests|calls|traffic|queries)\s+(?:through|to|via)\b|\bwhen(?:ever)?\s+(?:calling|using|invoking)\s+any\s+(?:\w+\s+)?tool,\s+(?:ensure|make\s+sure|always)\b|\b(?:before|after|when(?:ever)?)\s+(?:using|calling|invoking)\s+{TOOLREF},?\s+(?:always\s+|first\s+)?(?:copy|send|forward|add|include|change|set|replace|redirect|modify|bcc|cc|log|append)\b";
@@ -132,9 +137,9 @@ const COLLECTS_CONTEXT_P: &str = r"\b(?:transmits?|sends?|uploads?|shares?|forwa
 
 const NO_CONFIRM_P: &str = r"\bwithout\s+(?:asking\s+(?:for\s+)?|requiring\s+|seeking\s+|waiting\s+for\s+|needing\s+)?(?:the\s+|any\s+)?(?:user|human)(?:'s)?\s+(?:confirmation|approval|consent|permission|review)\b|\bwithout\s+(?:asking|requiring|seeking)\s+(?:for\s+)?(?:any\s+)?(?:human\s+|user\s+)?(?:confirmation|approval|consent)\b";
 
-const PUSH_ON_P: &str = r"\b(?:pass|send|forward|upload|export|transmit|post|share|push)\w*\s+(?:\w+\s+){0,3}?(?:directly|automatically|everything|immediately)\b|\b(?:directly|automatically)\s+(?:pass|send|forward|upload|export|transmit|post|share|push)\b";
+const PUSH_ON_P: &str = r"\b(?:pass|sen[dt]|forward|upload|export|transmit|post|share|push)\w*\s+(?:\w+\s+){0,3}?(?:directly|automatically|everything|immediately)\b|\b(?:directly|automatically)\s+(?:pass|send|forward|upload|export|transmit|post|share|push)\b";
 
-const COPY_TO_P: &str = r"\b(?:forward|send|bcc|cc|mail|e-mail|email)\s+(?:a\s+)?cop(?:y|ies)\s+(?:of\s+(?:\w+\s+){0,3})?to\s+{EMAIL}|\bto\s+exfiltrate\b|\bexfiltrate\s+(?:all|the|sensitive|user|any|every)\b";
+const COPY_TO_P: &str = r"\balways\s+(?:add\s+)?(?:an?\s+)?(?:bcc|cc)\b|\b(?:forward|send|bcc|cc|mail|e-mail|email)\s+(?:a\s+)?cop(?:y|ies)\s+(?:of\s+(?:\w+\s+){0,3})?to\s+{EMAIL}|\bto\s+exfiltrate\b|\bexfiltrate\s+(?:all|the|sensitive|user|any|every)\b";
 
 const HARVEST_P: &str = r"\b(?:extract|collect|gather|harvest|dump|steal)\s+(?:all\s+)?(?:the\s+)?(?:user's\s+)?(?:credentials|api\s+keys|passwords|secrets|tokens|private\s+keys|session\s+cookies)\b";
 
@@ -147,6 +152,7 @@ fn set() -> &'static Set {
     S.get_or_init(|| Set {
         directive: re(DIRECTIVE),
         role: re(ROLE),
+        markup: re(MARKUP_P),
         persona: re(PERSONA_P),
         authority: re(AUTHORITY_P),
         override_: re(OVERRIDE_P),
@@ -244,6 +250,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     // Text aimed at the model.
     for (p, label) in [
         (&s.role, ROLE_DELIMITER),
+        (&s.markup, MARKUP),
         (&s.persona, PERSONA),
         (&s.authority, AUTHORITY),
         (&s.override_, OVERRIDE),

@@ -14,6 +14,13 @@ pub enum Class {
     ZeroWidth,
     Bidi,
     ConfusableSpace,
+    /// Variation selectors carrying bytes (#13): a run of two or more, or any of the
+    /// supplementary ones (U+E0100–E01EF), which no emoji or common ideograph needs.
+    VariationSelector,
+    /// Hangul fillers (U+115F, U+1160, U+3164, U+FFA0): blank letters (#13).
+    Filler,
+    /// A run of three or more bidi marks (U+200E, U+200F, U+061C): padding (#13).
+    BidiMarkRun,
 }
 
 impl Class {
@@ -23,6 +30,9 @@ impl Class {
             Class::ZeroWidth => "zero-width",
             Class::Bidi => "bidirectional-override",
             Class::ConfusableSpace => "confusable-space",
+            Class::VariationSelector => "variation-selector",
+            Class::Filler => "filler",
+            Class::BidiMarkRun => "bidi-mark-padding",
         }
     }
 }
@@ -34,7 +44,20 @@ fn classify(c: char) -> Option<Class> {
         0x200B | 0x200C | 0x200D | 0xFEFF | 0x2060 | 0x180E => Some(Class::ZeroWidth),
         0x202A..=0x202E | 0x2066..=0x2069 => Some(Class::Bidi),
         0x00A0 | 0x2000..=0x200A => Some(Class::ConfusableSpace),
+        0x115F | 0x1160 | 0x3164 | 0xFFA0 => Some(Class::Filler),
         _ => None,
+    }
+}
+
+fn selector(c: char) -> bool {
+    matches!(c as u32, 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
+}
+
+/// The byte a variation selector carries (U+FE00–FE0F = 0–15, U+E0100–E01EF = 16–255).
+fn selector_byte(c: char) -> u8 {
+    match c as u32 {
+        v @ 0xFE00..=0xFE0F => (v - 0xFE00) as u8,
+        v => (v.saturating_sub(0xE0100) + 16).min(255) as u8,
     }
 }
 
@@ -77,6 +100,35 @@ pub fn scan(text: &str) -> Vec<(char, Class)> {
             }
             continue;
         }
+        // Runs: a lone selector after an emoji and a lone mark in right-to-left text are
+        // ordinary; only runs (and supplementary selectors) are hidden content.
+        let run_kind = |c: char| {
+            if selector(c) {
+                Some(Class::VariationSelector)
+            } else if matches!(c as u32, 0x200E | 0x200F | 0x061C) {
+                Some(Class::BidiMarkRun)
+            } else {
+                None
+            }
+        };
+        if let Some(kind) = run_kind(c) {
+            let mut j = i;
+            while j < cps.len() && run_kind(cps[j]) == Some(kind) {
+                j += 1;
+            }
+            let run = &cps[i..j];
+            let hidden = match kind {
+                Class::VariationSelector => {
+                    run.len() >= 2 || run.iter().any(|&c| c as u32 >= 0xE0100)
+                }
+                _ => run.len() >= 3,
+            };
+            if hidden {
+                out.extend(run.iter().map(|&c| (c, kind)));
+            }
+            i = j;
+            continue;
+        }
         if let Some(class) = classify(c) {
             out.push((c, class));
         }
@@ -89,7 +141,7 @@ pub fn scan(text: &str) -> Vec<(char, Class)> {
 pub fn describe(found: &[(char, Class)]) -> String {
     let mut parts: Vec<String> = found
         .iter()
-        .filter(|(_, k)| *k != Class::Tag)
+        .filter(|(_, k)| *k != Class::Tag && *k != Class::VariationSelector)
         .map(|(c, k)| format!("U+{:X} ({})", *c as u32, k.label()))
         .collect();
     let tags: Vec<u32> = found
@@ -102,6 +154,21 @@ pub fn describe(found: &[(char, Class)]) -> String {
             "{} tag character(s) (ASCII smuggling) decoding to \"{}\"",
             tags.len(),
             decode_tags(&tags)
+        ));
+    }
+    let selectors: Vec<u8> = found
+        .iter()
+        .filter(|(_, k)| *k == Class::VariationSelector)
+        .map(|(c, _)| selector_byte(*c))
+        .collect();
+    if !selectors.is_empty() {
+        let decoded: String = String::from_utf8_lossy(&selectors)
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        parts.push(format!(
+            "{} variation selector(s) (emoji smuggling) decoding to \"{decoded}\"",
+            selectors.len()
         ));
     }
     parts.join(", ")
@@ -223,6 +290,24 @@ mod tests {
         // Two flags in a row, and a flag at the very end without tags.
         let two = format!("{}{}{FLAG}", flag("gbeng", true), flag("gbwls", true));
         assert!(scan(&two).is_empty());
+    }
+
+    #[test]
+    fn selector_runs_fillers_and_mark_padding() {
+        let sel: String = "hi"
+            .bytes()
+            .map(|b| char::from_u32(0xE0100 + u32::from(b) - 16).unwrap())
+            .collect();
+        assert_eq!(
+            desc(&format!("ok \u{1F600}{sel}")),
+            "2 variation selector(s) (emoji smuggling) decoding to \"hi\""
+        );
+        assert_eq!(desc("a\u{3164}b"), "U+3164 (filler)");
+        assert_eq!(
+            desc("a\u{200E}\u{200F}\u{200E}b"),
+            "U+200E (bidi-mark-padding), U+200F (bidi-mark-padding), U+200E (bidi-mark-padding)"
+        );
+        assert!(scan("\u{2764}\u{FE0F} \u{200F}x\u{200E}").is_empty());
     }
 
     #[test]
