@@ -24,7 +24,7 @@ pub const INJECTION_PATTERN: Rule = Rule {
     id: "security/injection-pattern",
     severity: Severity::Error,
     short: "Prompt injection pattern detected",
-    description: "A tool description or a parameter description (at any depth of the input schema) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these descriptions as instructions, so a poisoned tool can steer an agent without ever being called. The finding quotes the matched text.",
+    description: "A string of a tool that a model reads (its description, a parameter's description at any depth, a title, an enum/default/const/examples value, an extension key, an output-schema field; matched after undoing full-width letters, look-alike letters, leetspeak digits, invisible characters, HTML entities and base64/hex blobs) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these descriptions as instructions, so a poisoned tool can steer an agent without ever being called. The finding quotes the matched text.",
     fix: "Rewrite the description so it only says what the tool does and what its parameters mean. Remove any instruction addressed to the model, any reference to files or data the tool does not need, and any demand to keep something from the user. If the text came from a dependency or a remote source, treat the server as compromised.",
 };
 
@@ -32,7 +32,7 @@ pub const HIDDEN_UNICODE: Rule = Rule {
     id: "security/hidden-unicode",
     severity: Severity::Error,
     short: "Hidden unicode characters detected",
-    description: "A tool name, tool description or parameter description contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, or Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text). Models read these characters while humans reviewing the tool do not. Valid subdivision flags such as England's are exempt.",
+    description: "A string of a tool that a model reads (name, title, description, a parameter's description, title, values or extension keys) contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text), runs of variation selectors that carry bytes (\"emoji smuggling\", decoded likewise), Hangul filler letters, or padding of three or more bidi marks. Models read these characters while humans reviewing the tool do not. Valid subdivision flags such as England's are exempt.",
     fix: "Remove the invisible characters from the text (for tag characters, the decoded payload shows what was hidden). Use ordinary spaces and plain text; if you need a regional flag, use a valid subdivision flag sequence.",
 };
 
