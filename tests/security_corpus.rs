@@ -37,6 +37,13 @@ fn findings(tool: Value) -> Vec<Finding> {
         .collect()
 }
 
+/// The rules that report what a text says.
+const TEXT_RULES: &[&str] = &[
+    "security/injection-pattern",
+    "security/tool-shadowing",
+    "security/command-execution",
+];
+
 #[test]
 fn poisoned_corpus_is_caught() {
     let corpus = lines("poisoned.txt");
@@ -49,15 +56,14 @@ fn poisoned_corpus_is_caught() {
         }
         let top = findings(as_tool(text));
         let nested = findings(as_nested_param(text));
-        let caught_top = top.iter().any(|f| {
-            f.id == "security/injection-pattern"
-                && f.location.as_deref() == Some("t")
-                && f.status == Status::Fail
-        });
-        let caught_nested = nested.iter().any(|f| {
-            f.id == "security/injection-pattern"
-                && f.location.as_deref() == Some("t.rows[].meta.note")
-        });
+        // Since #13 instructions about other tools and commands have rules of their own.
+        let textual = |f: &Finding| TEXT_RULES.contains(&f.id.as_str()) && f.status == Status::Fail;
+        let caught_top = top
+            .iter()
+            .any(|f| textual(f) && f.location.as_deref() == Some("t"));
+        let caught_nested = nested
+            .iter()
+            .any(|f| textual(f) && f.location.as_deref() == Some("t.rows[].meta.note"));
         // Evidence is quoted: every `actual` entry is a substring of the text.
         for f in top.iter().chain(&nested) {
             for e in f
