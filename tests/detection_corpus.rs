@@ -1,8 +1,8 @@
 //! Detection corpus (#13): published poisoned tool definitions and real servers' tool lists,
 //! each with its source. Asserts the corpus is well formed (it fails on a broken corpus) and
 //! measures the security family on it: recall per technique, per source and per held-out fold
-//! (leave-sources-out), false positives per real server. No recall floor yet: the engine that
-//! has to meet one is built against this corpus; figures go to docs/detection.md.
+//! (leave-sources-out), false positives per real server, and holds #13's floor
+//! (`detection_floor_holds`); figures go to docs/detection.md.
 //!
 //! `cargo test --test detection_corpus -- --nocapture` prints the figures.
 
@@ -537,5 +537,79 @@ fn measures_current_security_family() {
         for w in which {
             println!("      {w}");
         }
+    }
+}
+
+/// #13's floor: recall on the whole poisoned corpus.
+const RECALL_FLOOR_PCT: usize = 95;
+/// #13: at least this many real servers' listings, each free of `security/*` failures.
+const MIN_CLEAN_SERVERS: usize = 20;
+
+/// The floor #13 sets: ≥ 95 % of the poisoned corpus caught, no benign tool failing, and
+/// every real server's whole listing (all its tools scanned together, as `mcpward run` does)
+/// free of `security/*` failures.
+#[test]
+fn detection_floor_holds() {
+    let c = load();
+    assert!(
+        c.problems.is_empty(),
+        "broken corpus: run corpus_is_well_formed"
+    );
+    let missed: Vec<String> = c
+        .poisoned
+        .iter()
+        .filter(|e| failing_rules(&e.tool).is_empty())
+        .map(|e| {
+            format!(
+                "{} [{}] {}",
+                e.source,
+                e.technique,
+                e.tool["name"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    let caught = c.poisoned.len() - missed.len();
+    assert!(
+        caught * 100 >= c.poisoned.len() * RECALL_FLOOR_PCT,
+        "recall {caught}/{} is below {RECALL_FLOOR_PCT} %; missed:\n{}",
+        c.poisoned.len(),
+        missed.join("\n")
+    );
+    let noisy: Vec<String> = c
+        .benign
+        .iter()
+        .filter_map(|e| {
+            let fails = failing_rules(&e.tool);
+            (!fails.is_empty()).then(|| {
+                format!(
+                    "{}: {}: {}",
+                    e.server,
+                    e.tool["name"].as_str().unwrap_or_default(),
+                    fails.join(", ")
+                )
+            })
+        })
+        .collect();
+    assert!(
+        noisy.is_empty(),
+        "false positives on real tools:\n{}",
+        noisy.join("\n")
+    );
+    let mut by_server: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for e in &c.benign {
+        by_server.entry(&e.server).or_default().push(e.tool.clone());
+    }
+    assert!(
+        by_server.len() >= MIN_CLEAN_SERVERS,
+        "only {} real servers in the benign corpus",
+        by_server.len()
+    );
+    for (server, tools) in by_server {
+        let fails: Vec<String> = security::check(&Ok(tools))
+            .into_iter()
+            .filter(|f| f.status == Status::Fail)
+            .map(|f| f.message)
+            .collect();
+        assert!(fails.is_empty(), "{server}: {}", fails.join("\n"));
     }
 }
