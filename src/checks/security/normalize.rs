@@ -225,8 +225,9 @@ fn fold_leet(b: &mut Builder) {
             && letters >= 2 * subs
             && word.first().is_some_and(|c| c.is_alphabetic())
             && (1..word.len()).any(|k| leet(word[k]).is_some() && word[k - 1].is_alphabetic());
-        for &c in word {
-            match (inner, leet(c)) {
+        // A digit at the end of a word is a version or a name (`python3`, `utf8`, `ipv4`).
+        for (k, &c) in word.iter().enumerate() {
+            match (inner && k + 1 < word.len(), leet(c)) {
                 (true, Some(l)) => out.push(l),
                 _ => out.push(c),
             }
