@@ -355,6 +355,9 @@ pub fn sentences(desc: &str) -> Vec<String> {
 /// boilerplate on this surface. A description made only of boilerplate keeps its whole text,
 /// so tools whose descriptions are identical still collide.
 fn discounted(descs: &[&str]) -> Vec<String> {
+    if descs.len() < BOILERPLATE_MIN_TOOLS {
+        return descs.iter().map(|d| normalize(d)).collect();
+    }
     let pieces: Vec<Vec<String>> = descs.iter().map(|d| sentences(d)).collect();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for p in &pieces {
@@ -453,17 +456,17 @@ pub fn clusters(tools: &[Value], threshold: f64) -> Vec<Cluster> {
         })
         .collect();
     // By member names, then listing positions (two clusters may carry the same names).
-    out.sort_by(|(ix, x), (iy, y)| {
-        let names = |c: &Cluster| c.members.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
-        let (nx, ny) = (names(x), names(y));
-        nx.iter()
-            .zip(&ny)
-            .map(|(a, b)| utf16_cmp(a, b))
-            .find(|o| o.is_ne())
-            .unwrap_or_else(|| nx.len().cmp(&ny.len()))
-            .then_with(|| ix.cmp(iy))
-    });
+    out.sort_by(|(ix, x), (iy, y)| member_order(&x.members, &y.members).then_with(|| ix.cmp(iy)));
     out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Lexicographic order of two member lists by name (UTF-16 code units).
+fn member_order(x: &[Member], y: &[Member]) -> Ordering {
+    x.iter()
+        .zip(y)
+        .map(|(a, b)| utf16_cmp(&a.name, &b.name))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| x.len().cmp(&y.len()))
 }
 
 /// The flagged pairs as (i, j, collision) with i < j profile indices, in (i, j) order.

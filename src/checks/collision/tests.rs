@@ -701,6 +701,10 @@ fn identical_boilerplate_only_descriptions_form_one_cluster() {
         tool("alpha", d, flat()),
         tool("gamma", d, schema_n(0)),
     ];
+    // Five flagged pairs (every pair but alpha/delta, which share a schema), one cluster.
+    let pairs: Vec<(String, String)> = find(&tools, 0.8).into_iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(pairs.len(), 5);
+    assert_eq!(pairs[0], ("alpha".to_string(), "beta".to_string()));
     let fs = run(tools, &CollisionConfig::default());
     assert_eq!(fs.len(), 2);
     assert_eq!(fs[0].message, "1 description collision(s) among 4 tool(s)");
