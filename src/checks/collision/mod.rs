@@ -5,6 +5,12 @@
 //! `max_tools` as the user's limit (same skip result), but find candidate pairs through a
 //! trigram inverted index with prefix and size filtering (AllPairs), which provably keeps
 //! every pair whose score reaches the threshold; 10,000 tools take milliseconds.
+//!
+//! Two precision steps on top (#13, docs/decisions.md "Collision lint: clusters and
+//! boilerplate"): sentences shared by a third or more of a server's described tools (and by
+//! at least three) are dropped before scoring, so boilerplate does not make tools look alike;
+//! and flagged pairs are reported per connected component (one finding per cluster), a
+//! cluster of two exactly as the original reports a pair.
 
 use crate::model::{Finding, Severity, Status};
 use crate::observed::Listing;
@@ -46,7 +52,7 @@ pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
         )
         .severity(rules::SUMMARY.severity)];
     }
-    let collisions = find(tools, opts.threshold);
+    let collisions = clusters(tools, opts.threshold);
     let (status, severity) = if opts.fail {
         (Status::Fail, Severity::Error)
     } else {
@@ -119,17 +125,20 @@ impl Reason {
     }
 }
 
+/// A similarity as `actual` prints it: rounded to 4 decimals, an integer when whole.
+fn similarity_json(s: f64) -> Value {
+    let rounded: f64 = to_fixed(s, 4).parse().unwrap_or(s);
+    if rounded.fract() == 0.0 {
+        json!(rounded as u64)
+    } else {
+        json!(rounded)
+    }
+}
+
 impl Collision {
     fn finding(&self, status: Status, severity: Severity) -> Finding {
         let reasons: Vec<String> = self.reasons.iter().map(Reason::text).collect();
-        let rounded: f64 = to_fixed(self.similarity, 4)
-            .parse()
-            .unwrap_or(self.similarity);
-        let similarity = if rounded.fract() == 0.0 {
-            json!(rounded as u64)
-        } else {
-            json!(rounded)
-        };
+        let similarity = similarity_json(self.similarity);
         rules::DESCRIPTION_COLLISION.finding(
             status,
             severity,
@@ -151,9 +160,114 @@ impl Collision {
     }
 }
 
+/// One tool of a cluster with the schema signature the divergence gate compared.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub name: String,
+    pub required: Vec<String>,
+    pub depth: usize,
+}
+
+/// A connected component of the graph whose edges are the flagged pairs: the tools a reviewer
+/// has to tell apart together. Members sorted by name (UTF-16 code units, then listing order),
+/// pairs by (a, b).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cluster {
+    pub members: Vec<Member>,
+    pub pairs: Vec<Collision>,
+}
+
+/// Pairs listed in a cluster's `actual` at most (the count is always given): a hostile surface
+/// of k identical descriptions has k²/2 pairs but its finding stays O(k).
+const LISTED_PAIRS: usize = 100;
+
+impl Cluster {
+    fn finding(&self, status: Status, severity: Severity) -> Finding {
+        if let [pair] = self.pairs.as_slice() {
+            if self.members.len() == 2 {
+                // A cluster of two is the original's pair finding, unchanged.
+                return pair.finding(status, severity);
+            }
+        }
+        let names: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| format!("\"{}\"", m.name))
+            .collect();
+        let listed = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(", "),
+        };
+        let (lo, hi) = self
+            .pairs
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+                (lo.min(p.similarity), hi.max(p.similarity))
+            });
+        let range = if to_fixed(lo, 2) == to_fixed(hi, 2) {
+            to_fixed(hi, 2)
+        } else {
+            format!("{} to {}", to_fixed(lo, 2), to_fixed(hi, 2))
+        };
+        // Only the dimensions that differ inside the cluster are worth reading.
+        let first = &self.members[0];
+        let shapes_differ = self.members.iter().any(|m| m.required != first.required);
+        let depths_differ = self.members.iter().any(|m| m.depth != first.depth);
+        let signatures: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| {
+                let mut parts = Vec::new();
+                if shapes_differ {
+                    let list = if m.required.is_empty() {
+                        "none".to_string()
+                    } else {
+                        m.required.join(", ")
+                    };
+                    parts.push(format!("required params [{list}]"));
+                }
+                if depths_differ {
+                    parts.push(format!("nesting depth {}", m.depth));
+                }
+                format!("\"{}\" {}", m.name, parts.join(", "))
+            })
+            .collect();
+        let pairs = self.pairs.len();
+        rules::DESCRIPTION_COLLISION
+            .finding(
+                status,
+                severity,
+                format!(
+                    "Tools {listed} have near-identical descriptions ({pairs} pair(s) at similarity {range}, {SCORER}) but divergent input schemas: {}. An agent selecting tools by description may call the wrong one with the wrong payload.",
+                    signatures.join("; ")
+                ),
+            )
+            .expected("Distinct descriptions for tools that accept different payloads")
+            .actual(json!({
+                "similarity": similarity_json(hi),
+                "scorer": SCORER,
+                "members": self.members.iter().map(|m| json!({
+                    "name": m.name, "required": m.required, "depth": m.depth,
+                })).collect::<Vec<_>>(),
+                "pair_count": pairs,
+                "pairs": self.pairs.iter().take(LISTED_PAIRS).map(|p| json!({
+                    "a": p.a, "b": p.b, "similarity": similarity_json(p.similarity),
+                })).collect::<Vec<_>>(),
+            }))
+            .location(
+                self.members
+                    .iter()
+                    .map(|m| m.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+            )
+    }
+}
+
 /// A candidate tool (collision.md §3.3) with everything the pair loop needs, computed once.
 struct Profile {
     name: String,
+    /// The normalized description with the server's boilerplate sentences removed.
     normalized: String,
     /// Trigram multiset as a sorted list of packed UTF-16 windows.
     grams: Vec<u64>,
@@ -162,16 +276,10 @@ struct Profile {
 }
 
 impl Profile {
-    fn new(tool: &Value) -> Option<Profile> {
-        let desc = tool.get("description").and_then(Value::as_str)?;
-        // ECMAScript `String#trim` set (collision.md §3.3).
-        if crate::surface::text::is_blank(desc) {
-            return None;
-        }
-        let normalized = normalize(desc);
+    fn new(tool: &Value, normalized: String) -> Profile {
         let grams = trigrams(&normalized);
         let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
-        Some(Profile {
+        Profile {
             name: tool
                 .get("name")
                 .and_then(Value::as_str)
@@ -180,13 +288,189 @@ impl Profile {
             normalized,
             grams,
             signature: depth(schema).ok().map(|d| (required_shape(schema), d)),
-        })
+        }
     }
 }
 
-/// Every collision of a surface, sorted by (a, b). Exposed for tests and benchmarks.
+/// The candidates (collision.md §3.3) in listing order, boilerplate discounted.
+fn profiles(tools: &[Value]) -> Vec<Profile> {
+    let candidates: Vec<(&Value, &str)> = tools
+        .iter()
+        .filter_map(|t| {
+            let desc = t.get("description").and_then(Value::as_str)?;
+            // ECMAScript `String#trim` set (collision.md §3.3).
+            (!crate::surface::text::is_blank(desc)).then_some((t, desc))
+        })
+        .collect();
+    let descs: Vec<&str> = candidates.iter().map(|&(_, d)| d).collect();
+    candidates
+        .iter()
+        .zip(discounted(&descs))
+        .map(|(&(tool, _), text)| Profile::new(tool, text))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Boilerplate discount (#13)
+
+/// A sentence is boilerplate when at least this many described tools carry it …
+pub const BOILERPLATE_MIN_TOOLS: usize = 3;
+/// … and at least this share of them (1/3: measured on the benign corpus, docs/detection.md).
+pub const BOILERPLATE_SHARE: (usize, usize) = (1, 3);
+
+/// The sentences of a raw description, each normalized (§4.1), empty ones dropped. A sentence
+/// ends at a line break, at `.`, `!` or `?` before whitespace or the end, at `。！？`, and at a
+/// ` | ` title separator ("Notion | Retrieve a page"). All of these are separators under
+/// §4.1, so joining the pieces with one space gives `normalize` of the whole text.
+pub fn sentences(desc: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut push = |piece: &str| {
+        let n = normalize(piece);
+        if !n.is_empty() {
+            out.push(n);
+        }
+    };
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    let mut chars = desc.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let cut = match c {
+            '\n' | '\r' | '\u{2028}' | '\u{2029}' | '。' | '！' | '？' => true,
+            '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+            '|' => prev.is_some_and(char::is_whitespace) && next.is_some_and(char::is_whitespace),
+            _ => false,
+        };
+        if cut {
+            push(&desc[start..i]);
+            start = i + c.len_utf8();
+        }
+        prev = Some(c);
+    }
+    push(&desc[start..]);
+    out
+}
+
+/// The text each description is scored on: its normalized form without the sentences that are
+/// boilerplate on this surface. A description made only of boilerplate keeps its whole text,
+/// so tools whose descriptions are identical still collide.
+fn discounted(descs: &[&str]) -> Vec<String> {
+    if descs.len() < BOILERPLATE_MIN_TOOLS {
+        return descs.iter().map(|d| normalize(d)).collect();
+    }
+    let pieces: Vec<Vec<String>> = descs.iter().map(|d| sentences(d)).collect();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for p in &pieces {
+        let mut own: Vec<&str> = p.iter().map(String::as_str).collect();
+        own.sort_unstable();
+        own.dedup();
+        for s in own {
+            *seen.entry(s).or_default() += 1;
+        }
+    }
+    let n = descs.len();
+    let (num, den) = BOILERPLATE_SHARE;
+    let boiler = |s: &str| {
+        let k = seen.get(s).copied().unwrap_or(0);
+        k >= BOILERPLATE_MIN_TOOLS && k.saturating_mul(den) >= n.saturating_mul(num)
+    };
+    descs
+        .iter()
+        .zip(&pieces)
+        .map(|(d, p)| {
+            let kept: Vec<&str> = p
+                .iter()
+                .map(String::as_str)
+                .filter(|s| !boiler(s))
+                .collect();
+            if kept.is_empty() || kept.len() == p.len() {
+                normalize(d)
+            } else {
+                kept.join(" ")
+            }
+        })
+        .collect()
+}
+
+/// Every flagged pair of a surface (after the boilerplate discount), sorted by (a, b).
+/// Exposed for tests and benchmarks.
 pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
-    let profiles: Vec<Profile> = tools.iter().filter_map(Profile::new).collect();
+    let profiles = profiles(tools);
+    let mut out: Vec<Collision> = flagged(&profiles, threshold)
+        .into_iter()
+        .map(|(_, _, c)| c)
+        .collect();
+    out.sort_by(|x, y| utf16_cmp(&x.a, &y.a).then_with(|| utf16_cmp(&x.b, &y.b)));
+    out
+}
+
+/// The flagged pairs grouped into connected components, sorted by their member names.
+pub fn clusters(tools: &[Value], threshold: f64) -> Vec<Cluster> {
+    let profiles = profiles(tools);
+    let edges = flagged(&profiles, threshold);
+    // Union-find (path halving, union by index): components do not depend on edge order.
+    let mut parent: Vec<usize> = (0..profiles.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for &(i, j, _) in &edges {
+        let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+        if ri != rj {
+            parent[ri.max(rj)] = ri.min(rj);
+        }
+    }
+    let mut groups: HashMap<usize, (Vec<usize>, Vec<Collision>)> = HashMap::new();
+    for (i, _, c) in edges {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().1.push(c);
+    }
+    for i in 0..profiles.len() {
+        let r = root(&mut parent, i);
+        if let Some(g) = groups.get_mut(&r) {
+            g.0.push(i);
+        }
+    }
+    let by_name =
+        |x: &usize, y: &usize| utf16_cmp(&profiles[*x].name, &profiles[*y].name).then(x.cmp(y));
+    let mut out: Vec<(Vec<usize>, Cluster)> = groups
+        .into_values()
+        .map(|(mut idx, mut pairs)| {
+            idx.sort_by(by_name);
+            pairs.sort_by(|x, y| utf16_cmp(&x.a, &y.a).then_with(|| utf16_cmp(&x.b, &y.b)));
+            let members = idx
+                .iter()
+                .map(|&i| {
+                    let (required, depth) = profiles[i].signature.clone().unwrap_or_default();
+                    Member {
+                        name: profiles[i].name.clone(),
+                        required,
+                        depth,
+                    }
+                })
+                .collect();
+            (idx, Cluster { members, pairs })
+        })
+        .collect();
+    // By member names, then listing positions (two clusters may carry the same names).
+    out.sort_by(|(ix, x), (iy, y)| member_order(&x.members, &y.members).then_with(|| ix.cmp(iy)));
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Lexicographic order of two member lists by name (UTF-16 code units).
+fn member_order(x: &[Member], y: &[Member]) -> Ordering {
+    x.iter()
+        .zip(y)
+        .map(|(a, b)| utf16_cmp(&a.name, &b.name))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| x.len().cmp(&y.len()))
+}
+
+/// The flagged pairs as (i, j, collision) with i < j profile indices, in (i, j) order.
+fn flagged(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, Collision)> {
     // Schema classes: equal signatures never diverge, so such pairs need no score at all.
     // Ordinary tool families (same shape, similar wording) are most similar pairs.
     let mut class_of: HashMap<&(Vec<String>, usize), u32> = HashMap::new();
@@ -200,8 +484,8 @@ pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
             None => NO_CLASS,
         })
         .collect();
-    let mut out: Vec<Collision> = Vec::new();
-    for (i, j, s) in scored_pairs(&profiles, &classes, threshold) {
+    let mut out = Vec::new();
+    for (i, j, s) in scored_pairs(profiles, &classes, threshold) {
         let (Some(si), Some(sj)) = (&profiles[i].signature, &profiles[j].signature) else {
             continue;
         };
@@ -220,14 +504,17 @@ pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
         } else {
             (&pa.name, &pb.name, reasons)
         };
-        out.push(Collision {
-            a: a.clone(),
-            b: b.clone(),
-            similarity: s,
-            reasons,
-        });
+        out.push((
+            i,
+            j,
+            Collision {
+                a: a.clone(),
+                b: b.clone(),
+                similarity: s,
+                reasons,
+            },
+        ));
     }
-    out.sort_by(|x, y| utf16_cmp(&x.a, &y.a).then_with(|| utf16_cmp(&x.b, &y.b)));
     out
 }
 
@@ -353,15 +640,7 @@ fn score(a: &Profile, b: &Profile) -> f64 {
 
 /// Trigram Dice similarity of two raw descriptions (§4.3).
 pub fn dice(a: &str, b: &str) -> f64 {
-    let p = |s: &str| {
-        let normalized = normalize(s);
-        Profile {
-            name: String::new(),
-            grams: trigrams(&normalized),
-            normalized,
-            signature: None,
-        }
-    };
+    let p = |s: &str| Profile::new(&Value::Null, normalize(s));
     score(&p(a), &p(b))
 }
 

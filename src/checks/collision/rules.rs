@@ -8,7 +8,7 @@ pub const DESCRIPTION_COLLISION: Rule = Rule {
     id: "collision/description-collision",
     severity: Severity::Warning,
     short: "Description collision (tool selection hazard)",
-    description: "Two tools have near-identical descriptions (character-trigram Dice similarity at or above the threshold) but accept different payloads: the types of their required parameters or their nesting depth differ. An agent that picks tools by description can confidently call the wrong one with the wrong arguments, and no error check can see it. Ordinary families with the same shape (list_users / list_projects) are not reported.",
+    description: "Two tools have near-identical descriptions (character-trigram Dice similarity at or above the threshold) but accept different payloads: the types of their required parameters or their nesting depth differ. An agent that picks tools by description can confidently call the wrong one with the wrong arguments, and no error check can see it. Ordinary families with the same shape (list_users / list_projects) are not reported. Sentences shared by a third or more of the server's tools (and by at least three) are boilerplate and left out of the score; tools linked by flagged pairs are reported together, one finding per cluster.",
     fix: "Make each description say what distinguishes the tool (the entity it acts on, the shape of its input), or merge the tools. Raise `checks.collision.threshold` only if the pair is genuinely distinguishable.",
 };
 

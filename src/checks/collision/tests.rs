@@ -265,10 +265,12 @@ fn max_tools_gate() {
             ..Default::default()
         },
     );
+    // t0 collides with t1 and with t2 (t1 and t2 share a schema): one cluster, one finding.
     assert_eq!(
         at_limit[0].message,
-        "2 description collision(s) among 3 tool(s)"
+        "1 description collision(s) among 3 tool(s)"
     );
+    assert_eq!(at_limit[1].location.as_deref(), Some("t0 / t1 / t2"));
     let over = run(
         tools,
         &CollisionConfig {
@@ -451,4 +453,372 @@ fn indexed_pairs_on_near_duplicates() {
 fn rules_table() {
     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
     assert_eq!(ids, [COLLISION, SUMMARY, LIST_TOOLS]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Clusters and boilerplate (#13)
+
+fn schema_n(n: usize) -> Value {
+    // Distinct required shapes: n required string parameters.
+    let props: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let required: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+    json!({"type": "object", "properties": props, "required": required})
+}
+
+fn collisions(fs: &[Finding]) -> Vec<&Finding> {
+    fs.iter().filter(|f| f.id == COLLISION).collect()
+}
+
+#[test]
+fn sentences_split_where_a_reader_would() {
+    assert_eq!(
+        sentences("Notion | Retrieve a page\nError Responses:\n400: Bad request"),
+        [
+            "notion",
+            "retrieve a page",
+            "error responses",
+            "400 bad request"
+        ]
+    );
+    assert_eq!(
+        sentences("Use v1.2 of the API. Then stop! Why? e.g.done"),
+        ["use v1 2 of the api", "then stop", "why", "e g done"]
+    );
+    assert_eq!(sentences("a|b or a |b"), ["a b or a b"]);
+    assert_eq!(sentences("一。二！三？"), ["一", "二", "三"]);
+    assert_eq!(sentences(""), Vec::<String>::new());
+    assert_eq!(sentences(" | . ! ? \n\r|"), Vec::<String>::new());
+    // Joining the pieces is normalizing the whole (so a server without boilerplate scores
+    // exactly as before).
+    for d in [
+        "Find orders matching the given filter. Returns a list of orders.",
+        "  Don't  PANIC!\r\n Café—42 ",
+        "x | y.z! ?",
+    ] {
+        assert_eq!(sentences(d).join(" "), normalize(d), "{d:?}");
+    }
+}
+
+#[test]
+fn boilerplate_needs_three_tools_and_a_third_of_them() {
+    let b = "Use the action parameter to specify the operation.";
+    let texts = |descs: &[&str]| discounted(descs);
+    // Two tools sharing a sentence: not boilerplate (too few).
+    assert_eq!(
+        texts(&[&format!("Alpha one. {b}"), &format!("Beta two. {b}")]),
+        [
+            format!("alpha one {}", normalize(b)),
+            format!("beta two {}", normalize(b))
+        ]
+    );
+    // Three of nine: boilerplate (a third); three of ten: not.
+    let mut nine: Vec<String> = vec![
+        format!("Alpha. {b}"),
+        format!("Beta. {b}"),
+        format!("Gamma. {b}"),
+    ];
+    nine.extend((0..6).map(|i| format!("Other tool {i}.")));
+    let refs: Vec<&str> = nine.iter().map(String::as_str).collect();
+    assert_eq!(texts(&refs)[..3], ["alpha", "beta", "gamma"]);
+    let mut ten = nine.clone();
+    ten.push("One more.".into());
+    let refs: Vec<&str> = ten.iter().map(String::as_str).collect();
+    assert_eq!(texts(&refs)[0], format!("alpha {}", normalize(b)));
+    // A description made only of boilerplate keeps its whole text.
+    let only = [
+        b,
+        b,
+        b,
+        "Alpha. Use the action parameter to specify the operation.",
+    ];
+    assert_eq!(
+        texts(&only),
+        [
+            normalize(b),
+            normalize(b),
+            normalize(b),
+            "alpha".to_string()
+        ]
+    );
+}
+
+/// The issue's real case: ~20 tools of one server share "Use the action parameter to specify
+/// the operation." after a "Retrieve X data for a project." template; their schemas differ.
+fn action_server(entities: &[&str]) -> Vec<Value> {
+    entities
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            tool(
+                &format!("get_{}", e.replace(' ', "_")),
+                &format!(
+                    "Retrieve {e} data for a project. Use the action parameter to specify the operation."
+                ),
+                schema_n(i % 5),
+            )
+        })
+        .collect()
+}
+
+/// Entities of a word each: the template itself stays similar (one short word apart).
+const SHORT: &[&str] = &[
+    "issue",
+    "merge request",
+    "pipeline",
+    "deployment",
+    "member",
+    "label",
+    "milestone",
+    "branch",
+    "commit",
+    "release",
+    "runner",
+    "variable",
+    "environment",
+    "wiki page",
+    "snippet",
+    "webhook",
+    "badge",
+    "board",
+    "package",
+    "schedule",
+];
+/// Entities that tell the tools apart, as real descriptions do.
+const DISTINCT: &[&str] = &[
+    "issue board",
+    "merge request approval",
+    "pipeline schedule",
+    "container registry",
+    "deploy key",
+    "protected branch",
+    "release evidence",
+    "runner token",
+    "environment variable",
+    "wiki page history",
+    "code snippet",
+    "outgoing webhook",
+    "badge image",
+    "package registry",
+    "audit event",
+    "security report",
+    "feature flag",
+    "error tracking",
+    "service desk",
+    "value stream",
+];
+
+/// Pairs the lint flagged before the discount and the clusters: raw-text score (collision.md
+/// §4) at or above 0.8 and different schemas.
+fn raw_pairs(tools: &[Value]) -> usize {
+    let descs: Vec<&str> = tools
+        .iter()
+        .map(|t| t["description"].as_str().unwrap())
+        .collect();
+    let schemas: Vec<&Value> = tools.iter().map(|t| &t["inputSchema"]).collect();
+    (0..descs.len())
+        .flat_map(|i| (i + 1..descs.len()).map(move |j| (i, j)))
+        .filter(|&(i, j)| {
+            dice(descs[i], descs[j]) >= 0.8
+                && !divergence(schemas[i], schemas[j]).unwrap().is_empty()
+        })
+        .count()
+}
+
+#[test]
+fn shared_boilerplate_no_longer_pairs_every_tool() {
+    // Distinct otherwise: 150 of the 160 pairs with different schemas scored ≥ 0.8 on the
+    // raw text (the shared sentence is most of it), so the lint reported 150 warnings.
+    let tools = action_server(DISTINCT);
+    assert_eq!(raw_pairs(&tools), 150);
+    let fs = run(tools, &CollisionConfig::default());
+    assert_eq!(fs.len(), 1);
+    assert_eq!(
+        fs[0].message,
+        "No description collisions among 20 tool(s) (threshold 0.8)"
+    );
+    // One short word apart, the template itself still scores ≥ 0.8 for some pairs: those
+    // are clustered (connected components chain them), 2 findings instead of 160.
+    let tools = action_server(SHORT);
+    assert_eq!(raw_pairs(&tools), 160);
+    let fs = run(tools, &CollisionConfig::default());
+    let locations: Vec<&str> = collisions(&fs)
+        .iter()
+        .filter_map(|f| f.location.as_deref())
+        .collect();
+    assert_eq!(
+        locations,
+        [
+            "get_badge / get_board / get_branch / get_issue / get_package / get_release / get_wiki_page",
+            "get_member / get_runner",
+        ]
+    );
+    assert_eq!(fs[0].message, "2 description collision(s) among 20 tool(s)");
+}
+
+#[test]
+fn genuine_duplicates_still_warn_among_boilerplate() {
+    let mut tools = action_server(DISTINCT);
+    // A tool a reviewer must tell apart from get_audit_event: the same text, another payload.
+    tools.push(tool(
+        "get_audit_event_v2",
+        "Retrieve audit event data for a project. Use the action parameter to specify the operation.",
+        nested(),
+    ));
+    let fs = run(tools, &CollisionConfig::default());
+    assert_eq!(fs.len(), 2);
+    assert_eq!(fs[0].message, "1 description collision(s) among 21 tool(s)");
+    assert_eq!(
+        fs[1].location.as_deref(),
+        Some("get_audit_event / get_audit_event_v2")
+    );
+    assert_eq!(
+        fs[1].message,
+        "Tools \"get_audit_event\" and \"get_audit_event_v2\" have near-identical descriptions (similarity 1.00, trigram-dice) but divergent input schemas: required params [string, string, string, string] vs [object]; nesting depth 1 vs 2. An agent selecting tools by description may call the wrong one with the wrong payload."
+    );
+    // A near-duplicate (one word changed in the distinctive part) also still warns.
+    let mut tools = action_server(DISTINCT);
+    tools.push(tool(
+        "get_audit_events",
+        "Retrieve audit events data for a project. Use the action parameter to specify the operation.",
+        nested(),
+    ));
+    let fs = run(tools, &CollisionConfig::default());
+    let locations: Vec<&str> = collisions(&fs)
+        .iter()
+        .filter_map(|f| f.location.as_deref())
+        .collect();
+    assert_eq!(locations, ["get_audit_event / get_audit_events"]);
+}
+
+#[test]
+fn identical_boilerplate_only_descriptions_form_one_cluster() {
+    let d = "Use the action parameter to specify the operation.";
+    let tools = vec![
+        tool("delta", d, flat()),
+        tool("beta", d, nested()),
+        tool("alpha", d, flat()),
+        tool("gamma", d, schema_n(0)),
+    ];
+    // Five flagged pairs (every pair but alpha/delta, which share a schema), one cluster.
+    let pairs: Vec<(String, String)> = find(&tools, 0.8).into_iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(pairs.len(), 5);
+    assert_eq!(pairs[0], ("alpha".to_string(), "beta".to_string()));
+    let fs = run(tools, &CollisionConfig::default());
+    assert_eq!(fs.len(), 2);
+    assert_eq!(fs[0].message, "1 description collision(s) among 4 tool(s)");
+    let f = &fs[1];
+    assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
+    assert_eq!(f.location.as_deref(), Some("alpha / beta / delta / gamma"));
+    assert_eq!(
+        f.message,
+        "Tools \"alpha\", \"beta\", \"delta\" and \"gamma\" have near-identical descriptions (5 pair(s) at similarity 1.00, trigram-dice) but divergent input schemas: \"alpha\" required params [string], nesting depth 1; \"beta\" required params [object], nesting depth 2; \"delta\" required params [string], nesting depth 1; \"gamma\" required params [none], nesting depth 1. An agent selecting tools by description may call the wrong one with the wrong payload."
+    );
+    let actual = f.actual.as_ref().unwrap();
+    assert_eq!(actual["similarity"], json!(1));
+    assert_eq!(actual["pair_count"], json!(5));
+    assert_eq!(
+        actual["members"][1],
+        json!({"name": "beta", "required": ["object"], "depth": 2})
+    );
+    assert_eq!(
+        actual["pairs"][0],
+        json!({"a": "alpha", "b": "beta", "similarity": 1})
+    );
+}
+
+#[test]
+fn clusters_are_connected_components_in_a_stable_order() {
+    // a~b and b~c (one word each) but a and c further apart; d/e a separate pair.
+    let a = "Find orders matching the given filter. Returns a list of orders.";
+    let b = "Find orders matching the given status. Returns a list of orders.";
+    let c = "Find orders matching the given status. Returns a list of users.";
+    assert!(dice(a, b) >= 0.8 && dice(b, c) >= 0.8);
+    let e = "Deletes the user.";
+    let tools = vec![
+        tool("c_tool", c, nested()),
+        tool("e_tool", e, flat()),
+        tool("b_tool", b, flat()),
+        tool("a_tool", a, nested()),
+        tool("d_tool", "Deletes the users.", nested()),
+    ];
+    let expect = |fs: &[Finding]| {
+        let locs: Vec<String> = collisions(fs)
+            .iter()
+            .map(|f| f.location.clone().unwrap())
+            .collect();
+        assert_eq!(locs, ["a_tool / b_tool / c_tool", "d_tool / e_tool"]);
+        // The pair keeps the original's finding exactly.
+        assert!(collisions(fs)[1]
+            .message
+            .starts_with("Tools \"d_tool\" and \"e_tool\" have near-identical descriptions (similarity 0.91, trigram-dice) but divergent input schemas: required params [object] vs [string]; nesting depth 2 vs 1."));
+    };
+    let fs = run(tools.clone(), &CollisionConfig::default());
+    expect(&fs);
+    assert!(
+        fs[1].message.contains("(2 pair(s) at similarity"),
+        "{}",
+        fs[1].message
+    );
+    // Listing order does not change the output.
+    let mut reversed = tools;
+    reversed.reverse();
+    let again = run(reversed, &CollisionConfig::default());
+    expect(&again);
+    assert_eq!(again, fs);
+}
+
+#[test]
+fn hostile_descriptions_do_not_panic() {
+    let tools: Vec<Value> = [
+        "",
+        " | ",
+        "|||",
+        "...",
+        ". . .",
+        "\n\n\n",
+        "。",
+        "a |",
+        "| a",
+        "x.\u{2028}y",
+        "\u{FEFF}",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, d)| tool(&format!("t{i}"), d, schema_n(i % 3)))
+    .collect();
+    for t in [0.0, 0.8, 1.0] {
+        let fs = run(
+            tools.clone(),
+            &CollisionConfig {
+                threshold: t,
+                ..Default::default()
+            },
+        );
+        assert_eq!(fs[0].id, SUMMARY);
+    }
+    // 400 identical descriptions over 4 schemas: 60,000 flagged pairs, one finding whose
+    // size stays linear in the members (pairs are counted, 100 listed).
+    let d = "Use the action parameter to specify the operation.";
+    let many: Vec<Value> = (0..400)
+        .map(|i| tool(&format!("tool_{i:04}"), d, schema_n(i % 4)))
+        .collect();
+    let fs = run(
+        many,
+        &CollisionConfig {
+            max_tools: 10_000,
+            ..Default::default()
+        },
+    );
+    assert_eq!(fs.len(), 2);
+    let actual = fs[1].actual.as_ref().unwrap();
+    assert_eq!(actual["pair_count"], json!(60_000));
+    assert_eq!(actual["pairs"].as_array().unwrap().len(), 100);
+    assert_eq!(actual["members"].as_array().unwrap().len(), 400);
+    assert!(fs[1]
+        .location
+        .as_deref()
+        .unwrap()
+        .starts_with("tool_0000 / tool_0001 / "));
 }

@@ -1,0 +1,106 @@
+//! The collision lint on the benign corpus (#13, "Precision on real servers"): 29 real servers'
+//! published tool lists (`tests/corpus/benign/*.json`). Prints the findings per server and
+//! holds the ceiling measured in docs/detection.md ("Collision lint on real servers").
+//!
+//! `cargo test --test collision_corpus -- --nocapture` prints the figures: per server, the
+//! warnings the lint gave before #13 (every flagged pair, raw text) and the findings now.
+
+use mcpward::checks::collision::{self, CollisionConfig};
+use mcpward::model::Status;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn benign() -> Vec<(String, Vec<Value>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/benign");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let tools = v["tools"].as_array().unwrap().clone();
+            (stem, tools)
+        })
+        .collect()
+}
+
+/// Measured at this commit (docs/detection.md): 18 warnings on 4 servers before the
+/// boilerplate discount and the clusters (15 on Notion's), 3 after, on 3 servers, none with
+/// more than one. A server over these ceilings means the discount or the clustering broke.
+const BEFORE_TOTAL: usize = 18;
+const CEILING_TOTAL: usize = 3;
+const CEILING_PER_SERVER: usize = 1;
+
+/// What the lint reported before #13: one warning per pair whose raw descriptions score at or
+/// above the threshold (collision.md §4) and whose schemas diverge (§5).
+fn raw_pairs(tools: &[Value]) -> usize {
+    let described: Vec<(&str, &Value)> = tools
+        .iter()
+        .filter_map(|t| {
+            let d = t["description"].as_str()?;
+            (!collision::normalize(d).is_empty()).then_some((d, &t["inputSchema"]))
+        })
+        .collect();
+    let mut n = 0;
+    for (i, (da, sa)) in described.iter().enumerate() {
+        for (db, sb) in &described[i + 1..] {
+            if collision::dice(da, db) >= 0.8
+                && collision::divergence(sa, sb).is_ok_and(|r| !r.is_empty())
+            {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn collision_lint_on_real_servers() {
+    let servers = benign();
+    assert!(
+        servers.len() >= 29,
+        "benign corpus shrank: {}",
+        servers.len()
+    );
+    let (mut total_tools, mut before, mut after) = (0, 0, 0);
+    println!("tools before after  server");
+    for (stem, tools) in &servers {
+        let fs = collision::check(&Ok(tools.clone()), &CollisionConfig::default());
+        let findings: Vec<_> = fs
+            .iter()
+            .filter(|f| f.id == "collision/description-collision")
+            .collect();
+        assert!(findings.iter().all(|f| f.status == Status::Warn));
+        let raw = raw_pairs(tools);
+        println!("{:>5} {raw:>6} {:>5}  {stem}", tools.len(), findings.len());
+        for f in &findings {
+            println!(
+                "                    {}",
+                f.location.as_deref().unwrap_or("")
+            );
+        }
+        assert!(
+            findings.len() <= CEILING_PER_SERVER,
+            "{stem}: {} collision findings (ceiling {CEILING_PER_SERVER})",
+            findings.len()
+        );
+        total_tools += tools.len();
+        before += raw;
+        after += findings.len();
+    }
+    println!("{total_tools:>5} {before:>6} {after:>5}  (all servers)");
+    // The "before" figure pins the corpus the ceilings were measured on.
+    assert_eq!(
+        before, BEFORE_TOTAL,
+        "the benign corpus changed: re-measure"
+    );
+    assert!(
+        after <= CEILING_TOTAL,
+        "{after} collision findings (ceiling {CEILING_TOTAL})"
+    );
+}
