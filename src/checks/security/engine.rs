@@ -280,6 +280,15 @@ impl PatternSet {
         }
     }
 
+    /// A prefilter: false only when no pattern matches. Texts without a shadow answer true
+    /// without compiling the Unicode form (a large set in Unicode mode costs megabytes).
+    pub fn may_match(&self, hay: &Hay) -> bool {
+        match &hay.shadow {
+            Some(s) => self.shadow().is_match(s),
+            None => true,
+        }
+    }
+
     pub fn is_match(&self, hay: &Hay) -> bool {
         match &hay.shadow {
             Some(s) => self.shadow().is_match(s),

@@ -22,7 +22,9 @@ use unicode_normalization::UnicodeNormalization;
 /// A normalized text and, for each of its bytes, the raw byte span it came from.
 pub struct Normalized {
     pub text: String,
-    /// `origin[i]` is the raw span of normalized byte `i`.
+    /// Normalized bytes below `base` are the raw bytes themselves (the ASCII fast path);
+    /// `origin[i - base]` is the raw span of normalized byte `i` from there on.
+    base: usize,
     origin: Vec<(usize, usize)>,
     /// True when the text differs from the raw text.
     pub changed: bool,
@@ -75,10 +77,18 @@ fn leet(c: char) -> Option<char> {
 
 struct Builder {
     text: String,
+    base: usize,
     origin: Vec<(usize, usize)>,
 }
 
 impl Builder {
+    fn from(&self, i: usize) -> (usize, usize) {
+        if i < self.base {
+            (i, i + 1)
+        } else {
+            self.origin[i - self.base]
+        }
+    }
     fn push(&mut self, c: char, from: (usize, usize)) {
         self.text.push(c);
         for _ in 0..c.len_utf8() {
@@ -111,8 +121,27 @@ fn entity(rest: &str) -> Option<(String, usize)> {
 
 impl Normalized {
     pub fn new(raw: &str) -> Normalized {
+        // Most texts are plain ASCII without character references: nothing per character
+        // to undo, and no per-byte map to build.
+        if raw.is_ascii() && !raw.contains('&') {
+            let mut b = Builder {
+                text: raw.to_string(),
+                base: raw.len(),
+                origin: Vec::new(),
+            };
+            fold_leet(&mut b);
+            append_blobs(&mut b);
+            let changed = b.text != raw;
+            return Normalized {
+                text: b.text,
+                base: b.base,
+                origin: b.origin,
+                changed,
+            };
+        }
         let mut b = Builder {
             text: String::with_capacity(raw.len()),
+            base: 0,
             origin: Vec::with_capacity(raw.len()),
         };
         let mut selectors: Vec<(u8, usize, usize)> = Vec::new();
@@ -177,6 +206,7 @@ impl Normalized {
         let changed = b.text != raw;
         Normalized {
             text: b.text,
+            base: b.base,
             origin: b.origin,
             changed,
         }
@@ -184,12 +214,25 @@ impl Normalized {
 
     /// The raw span of normalized span `[s, e)`.
     pub fn raw_span(&self, s: usize, e: usize) -> (usize, usize) {
-        if s >= e || s >= self.origin.len() {
+        let len = self.base + self.origin.len();
+        if s >= e || s >= len {
             return (0, 0);
         }
-        let e = e.min(self.origin.len());
-        let lo = self.origin[s..e].iter().map(|o| o.0).min().unwrap_or(0);
-        let hi = self.origin[s..e].iter().map(|o| o.1).max().unwrap_or(0);
+        let e = e.min(len);
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        if s < self.base {
+            lo = s;
+            hi = e.min(self.base);
+        }
+        if e > self.base {
+            for o in &self.origin[s.max(self.base) - self.base..e - self.base] {
+                lo = lo.min(o.0);
+                hi = hi.max(o.1);
+            }
+        }
+        if lo == usize::MAX {
+            lo = 0;
+        }
         (lo, hi)
     }
 }
@@ -255,7 +298,7 @@ fn readable(s: &str) -> bool {
 
 /// Appends the readable decodings of base64 and hex blobs, each on its own line.
 fn append_blobs(b: &mut Builder) {
-    let text = b.text.clone();
+    let text = &b.text;
     let bytes = text.as_bytes();
     let mut found: Vec<(String, (usize, usize))> = Vec::new();
     let mut i = 0;
@@ -287,8 +330,8 @@ fn append_blobs(b: &mut Builder) {
         };
         if let Some(s) = decoded.and_then(|d| String::from_utf8(d).ok()) {
             if readable(&s) {
-                let from = b.origin[start].0;
-                let to = b.origin[i - 1].1;
+                let from = b.from(start).0;
+                let to = b.from(i - 1).1;
                 found.push((s, (from, to)));
             }
         }

@@ -76,6 +76,12 @@ struct Signals {
 /// A signal: `p` with its placeholders filled in, case-insensitive, Unicode `\w` and `\b`,
 /// ECMAScript `\s` ([`WS`]); run as [`super::engine`] describes.
 pub(super) fn re(p: &str) -> Pattern {
+    let (p, unicode) = expand(p);
+    Pattern::new(&p, unicode)
+}
+
+/// `p` with its placeholders filled in, and its Unicode-mode form (see [`re`]).
+pub(super) fn expand(p: &str) -> (String, String) {
     let p = p
         .replace("{TOOLREF}", TOOLREF)
         .replace("{Q}", Q)
@@ -84,7 +90,7 @@ pub(super) fn re(p: &str) -> Pattern {
         .replace("{URL}", URL)
         .replace("{DOMAIN}", DOMAIN);
     let unicode = p.replace(r"\s", WS);
-    Pattern::new(&p, unicode)
+    (p, unicode)
 }
 
 fn signals() -> &'static Signals {

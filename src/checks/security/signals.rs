@@ -6,8 +6,8 @@
 //!
 //! Signals run on the normalized text (`normalize.rs`); spans are in that text.
 
-use super::engine::{Hay, Pattern, Span};
-use super::poisoning::re;
+use super::engine::{Hay, Pattern, PatternSet, Span};
+use super::poisoning::{expand, re};
 use super::rules;
 use crate::rules::types::Rule;
 use std::sync::OnceLock;
@@ -42,6 +42,9 @@ pub const SQL_PAYLOAD: &str = "carries an SQL injection payload";
 pub const NO_CONFIRM: &str = "skips the user's confirmation";
 
 struct Set {
+    /// Every pattern a hit can start from, in one pass: most texts match none of them,
+    /// and then nothing else runs.
+    gate: PatternSet,
     directive: Pattern,
     role: Pattern,
     markup: Pattern,
@@ -160,6 +163,38 @@ const MODEL_IDENTITY_P: &str = r"^(?:llm|ai|assistant|agent|caller|calling)\s+(?
 fn set() -> &'static Set {
     static S: OnceLock<Set> = OnceLock::new();
     S.get_or_init(|| Set {
+        gate: PatternSet::new(
+            [
+                ROLE,
+                MARKUP_P,
+                PERSONA_P,
+                AUTHORITY_P,
+                OVERRIDE_P,
+                CONCEAL_P,
+                LINE_JUMP_P,
+                TAMPER_P,
+                TAMPER_DIRECTED_P,
+                DECEIVE_P,
+                URL_ACCESS_P,
+                SEND_ORDER_P,
+                SECRET_PATH_P,
+                SECRET_ASK_P,
+                OTHER_TOOL_P,
+                SHADOW_STRONG_P,
+                SHADOW_WHEN_P,
+                DEPRECATED_P,
+                PIPE_SHELL_P,
+                SHELL_CMD_P,
+                COLLECTS_CONTEXT_P,
+                NO_CONFIRM_P,
+                COPY_TO_P,
+                HARVEST_P,
+                SQL_PAYLOAD_P,
+                MODEL_IDENTITY_P,
+            ]
+            .into_iter()
+            .map(expand),
+        ),
         directive: re(DIRECTIVE),
         role: re(ROLE),
         markup: re(MARKUP_P),
@@ -229,6 +264,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         {
             push(&rules::INJECTION_PATTERN, CONTEXT_PARAM, vec![m]);
         }
+        return out;
+    }
+    if !s.gate.may_match(&hay) {
         return out;
     }
     let directive = s.directive.find(&hay);
