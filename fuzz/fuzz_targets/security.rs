@@ -2,7 +2,9 @@
 //! Unicode, secret-soliciting schemas, annotation mismatch). Input that parses as a JSON
 //! object is the tool; any other text is cut at NUL bytes into a name, a description, a
 //! parameter name and a parameter description (so the fuzzer's bytes reach the regexes
-//! directly), with `readOnlyHint: true` so the mutation patterns run too. The time bound
+//! directly), with `readOnlyHint: true` so the mutation patterns run too, and the same texts
+//! as titles, enum/default values, an extension and an output field so the #13 walker,
+//! normalizer and signals see them. The time bound
 //! is the point: a regex or scan that blows up on some text is a finding.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -26,10 +28,14 @@ fn tool_of(data: &[u8]) -> Option<Value> {
         "description": description,
         "inputSchema": {
             "type": "object",
-            "properties": { param: { "type": "string", "description": param_description } },
+            "properties": { param: { "type": "string", "description": param_description,
+                "title": description, "enum": [param_description, name], "default": description,
+                "x-note": param_description } },
             "$defs": { "d": { "description": param_description } }
         },
-        "annotations": { "readOnlyHint": true }
+        "title": param_description,
+        "outputSchema": { "type": "object", "properties": { param: { "description": description } } },
+        "annotations": { "readOnlyHint": true, "title": name }
     }))
 }
 
