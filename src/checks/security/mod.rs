@@ -41,7 +41,18 @@ pub fn check(listing: &Listing) -> Vec<Finding> {
     for tool in tools {
         check_tool(tool, &mut out);
     }
-    let summary = if out.is_empty() {
+    let failed = out
+        .iter()
+        .filter(|f| f.status == crate::model::Status::Fail)
+        .count();
+    let summary = if failed == 0 && !out.is_empty() {
+        // Only advisory findings (#13): they do not fail the scan.
+        rules::SUMMARY.pass(format!(
+            "Security scan passed: {} tool(s) checked, {} warning(s)",
+            tools.len(),
+            out.len()
+        ))
+    } else if out.is_empty() {
         rules::SUMMARY.pass(format!(
             "Security scan passed: {} tool(s) checked, no issues found",
             tools.len()
@@ -118,6 +129,7 @@ fn scan_item(item: &walk::Item, name: &str, out: &mut Vec<Finding>) {
         );
         push_hit(
             rule,
+            label,
             msg,
             item.text,
             &norm,
@@ -154,15 +166,24 @@ fn scan_identifier(
             Some(_) => place.to_string(),
             None => "name".to_string(),
         };
-        out.push(
-            hit.rule
-                .fail(format!(
-                    "Tool \"{name}\" {what} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
-                    hit.label
-                ))
-                .actual(vec![text.to_string()])
-                .location(location(name, path)),
+        let message = format!(
+            "Tool \"{name}\" {what} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
+            hit.label
         );
+        let finding = if signals::advisory(hit.label) {
+            hit.rule.warn(message)
+        } else {
+            hit.rule.fail(message)
+        };
+        let finding = finding
+            .actual(vec![text.to_string()])
+            .location(location(name, path));
+        if !out
+            .iter()
+            .any(|f| f.location == finding.location && f.message == finding.message)
+        {
+            out.push(finding);
+        }
     }
 }
 
@@ -272,8 +293,10 @@ fn raw_quotes(raw: &str, norm: &normalize::Normalized, ev: &[Span]) -> Vec<Value
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn push_hit(
     rule: &Rule,
+    label: &str,
     message: String,
     raw: &str,
     norm: &normalize::Normalized,
@@ -281,11 +304,18 @@ fn push_hit(
     location: String,
     out: &mut Vec<Finding>,
 ) {
-    out.push(
+    let finding = if signals::advisory(label) {
+        rule.warn(message)
+    } else {
         rule.fail(message)
-            .actual(raw_quotes(raw, norm, ev))
-            .location(location),
-    );
+    };
+    let finding = finding.actual(raw_quotes(raw, norm, ev)).location(location);
+    // One place reached twice (a property under two combinator branches) reports once.
+    if !out.iter().any(|f| {
+        f.id == finding.id && f.location == finding.location && f.message == finding.message
+    }) {
+        out.push(finding);
+    }
 }
 
 /// The rule a poisoning shape reports under.
@@ -350,6 +380,7 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         };
         push_hit(
             &rules::INJECTION_PATTERN,
+            "",
             message,
             text,
             &norm,
@@ -373,6 +404,7 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         };
         push_hit(
             rule,
+            label,
             message,
             text,
             &norm,

@@ -34,6 +34,14 @@ pub const EXFILTRATION: &str = "sends data to an external address";
 pub const SECRET_READ: &str = "reads a credential file";
 pub const SECRET_ASK: &str = "asks for a secret";
 pub const CONTEXT_PARAM: &str = "parameter named for the model's context or secrets";
+/// Real servers (Netlify, Pinecone) ask for the calling model's name or provider too, so
+/// this one is a warning: worth a reviewer's look, not an attack by itself.
+pub const MODEL_IDENTITY: &str = "asks which model is calling";
+
+/// Hits reported as warnings rather than failures.
+pub fn advisory(label: &str) -> bool {
+    label == MODEL_IDENTITY
+}
 pub const SHADOW_OTHER: &str = "instructs the model about other tools";
 pub const FAKE_DEPRECATION: &str = "redirects calls with a false deprecation notice";
 pub const PIPE_TO_SHELL: &str = "downloads and runs code";
@@ -257,12 +265,10 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         })
     };
     if field == Field::Identifier {
-        if let Some(m) = s
-            .context_param
-            .find(&hay)
-            .or_else(|| s.model_identity.find(&hay))
-        {
+        if let Some(m) = s.context_param.find(&hay) {
             push(&rules::INJECTION_PATTERN, CONTEXT_PARAM, vec![m]);
+        } else if let Some(m) = s.model_identity.find(&hay) {
+            push(&rules::INJECTION_PATTERN, MODEL_IDENTITY, vec![m]);
         }
         return out;
     }
@@ -355,7 +361,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         }
     }
     if let Some(m) = s.model_identity.find(&hay) {
-        push(&rules::INJECTION_PATTERN, CONTEXT_PARAM, vec![m]);
+        push(&rules::INJECTION_PATTERN, MODEL_IDENTITY, vec![m]);
     }
     out
 }
