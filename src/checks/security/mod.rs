@@ -115,7 +115,8 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
 
 /// One walked string: prose gets every text signal; identifiers the identifier signals.
 fn scan_item(item: &walk::Item, name: &str, out: &mut Vec<Finding>) {
-    if item.kind.is_identifier() {
+    // A "name" with spaces is a sentence (a `required` entry carrying an instruction).
+    if item.kind.is_identifier() && !item.text.trim().contains(char::is_whitespace) {
         scan_identifier(item.text, name, Some(&item.path), &item.place, out);
         return;
     }
@@ -138,7 +139,12 @@ fn scan_item(item: &walk::Item, name: &str, out: &mut Vec<Finding>) {
             out,
         );
     };
-    for (rule, label, ev) in text_hits(&norm, name) {
+    let field = if item.kind.is_value() {
+        signals::Field::Value
+    } else {
+        signals::Field::Prose
+    };
+    for (rule, label, ev) in text_hits(&norm, name, field) {
         if overlaps_any(&used, &ev) {
             continue;
         }
@@ -161,7 +167,12 @@ fn scan_identifier(
 ) {
     let norm = normalize::Normalized::new(text);
     let words = walk::identifier_words(&norm.text);
-    for hit in signals::detect(&words, signals::Field::Identifier, name) {
+    let field = if path.is_some() {
+        signals::Field::Identifier
+    } else {
+        signals::Field::ToolName
+    };
+    for hit in signals::detect(&words, field, name) {
         let what = match path {
             Some(_) => place.to_string(),
             None => "name".to_string(),
@@ -332,13 +343,14 @@ fn shape_rule(label: &str) -> &'static Rule {
 fn shape_hits(
     norm: &normalize::Normalized,
     own: &str,
+    field: signals::Field,
 ) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
     let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> = poisoning::detect(&norm.text)
         .into_iter()
         .map(|p| (shape_rule(p.label), p.label, p.evidence))
         .collect();
     v.extend(
-        signals::detect(&norm.text, signals::Field::Prose, own)
+        signals::detect(&norm.text, field, own)
             .into_iter()
             .map(|h| (h.rule, h.label, h.evidence)),
     );
@@ -350,13 +362,14 @@ fn shape_hits(
 fn text_hits(
     norm: &normalize::Normalized,
     own: &str,
+    field: signals::Field,
 ) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
     let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> =
         patterns::injection_matches(&norm.text)
             .into_iter()
             .map(|m| (&rules::INJECTION_PATTERN, "known injection phrase", vec![m]))
             .collect();
-    v.extend(shape_hits(norm, own));
+    v.extend(shape_hits(norm, own, field));
     v
 }
 
@@ -390,7 +403,7 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         );
     }
     let mut used: Vec<Span> = original;
-    for (rule, label, evidence) in shape_hits(&norm, name) {
+    for (rule, label, evidence) in shape_hits(&norm, name, signals::Field::Prose) {
         if overlaps_any(&used, &evidence) {
             continue;
         }

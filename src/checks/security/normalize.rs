@@ -102,10 +102,76 @@ impl Builder {
     }
 }
 
-/// The skeleton of one non-ASCII character when it is ASCII.
+/// The ASCII a non-ASCII letter stands for: its base letter when it is an ASCII letter
+/// with marks (`ö`, `ė`), small capitals and squared letters (not in the confusables
+/// table), else its UTS #39 skeleton when that is ASCII. An uppercase letter whose
+/// skeleton is `l` is a capital I (`І`, `Ι` look like `I`; the table folds to `l`).
 fn ascii_skeleton(c: char) -> Option<String> {
+    let mut d = c.nfd();
+    if let Some(base) = d.next() {
+        if base.is_ascii_alphabetic() && d.all(is_mark) {
+            return Some(base.to_string());
+        }
+    }
+    if let Some(a) = letterlike(c) {
+        return Some(a.to_string());
+    }
     let s: String = unicode_security::skeleton(&c.to_string()).collect();
-    (s.is_ascii() && !s.is_empty() && s.chars().all(|x| x.is_ascii_alphanumeric())).then_some(s)
+    if !(s.is_ascii() && !s.is_empty() && s.chars().all(|x| x.is_ascii_alphanumeric())) {
+        return None;
+    }
+    if s == "l" && c.is_uppercase() {
+        return Some("I".to_string());
+    }
+    Some(s)
+}
+
+/// Combining marks (they decorate the letter before them).
+fn is_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// Small capitals and squared/circled Latin letters, which NFKC and the confusables table
+/// leave alone.
+fn letterlike(c: char) -> Option<char> {
+    const SMALL_CAPS: &[(char, char)] = &[
+        ('ᴀ', 'a'),
+        ('ʙ', 'b'),
+        ('ᴄ', 'c'),
+        ('ᴅ', 'd'),
+        ('ᴇ', 'e'),
+        ('ꜰ', 'f'),
+        ('ɢ', 'g'),
+        ('ʜ', 'h'),
+        ('ɪ', 'i'),
+        ('ᴊ', 'j'),
+        ('ᴋ', 'k'),
+        ('ʟ', 'l'),
+        ('ᴍ', 'm'),
+        ('ɴ', 'n'),
+        ('ᴏ', 'o'),
+        ('ᴘ', 'p'),
+        ('ǫ', 'q'),
+        ('ʀ', 'r'),
+        ('ꜱ', 's'),
+        ('ᴛ', 't'),
+        ('ᴜ', 'u'),
+        ('ᴠ', 'v'),
+        ('ᴡ', 'w'),
+        ('ʏ', 'y'),
+        ('ᴢ', 'z'),
+    ];
+    if let Some(&(_, a)) = SMALL_CAPS.iter().find(|(s, _)| *s == c) {
+        return Some(a.to_ascii_uppercase());
+    }
+    let v = c as u32;
+    let base = match v {
+        0x1F130..=0x1F149 => 0x1F130,
+        0x1F150..=0x1F169 => 0x1F150,
+        0x1F170..=0x1F189 => 0x1F170,
+        _ => return None,
+    };
+    char::from_u32(u32::from(b'A') + v - base)
 }
 
 /// An HTML character reference at the start of `rest`, decoded, with its length.
@@ -131,6 +197,7 @@ impl Normalized {
             };
             fold_leet(&mut b);
             append_blobs(&mut b);
+            append_spaced(&mut b);
             let changed = b.text != raw;
             return Normalized {
                 text: b.text,
@@ -185,7 +252,7 @@ impl Normalized {
             } else if c == '\u{FEFF}' {
                 // ECMAScript `\s` (the original's patterns treat it as a space).
                 b.push(' ', (i, end));
-            } else if invisible(c) {
+            } else if invisible(c) || is_mark(c) {
             } else {
                 let mut nf = String::new();
                 nf.extend(c.nfkc());
@@ -203,6 +270,7 @@ impl Normalized {
         flush(&mut b, &mut selectors);
         fold_leet(&mut b);
         append_blobs(&mut b);
+        append_spaced(&mut b);
         let changed = b.text != raw;
         Normalized {
             text: b.text,
@@ -266,7 +334,7 @@ fn fold_leet(b: &mut Builder) {
             && subs > 0
             && others == 0
             && letters >= 2 * subs
-            && word.first().is_some_and(|c| c.is_alphabetic())
+            && (word[0].is_alphabetic() || (leet(word[0]).is_some() && word[1].is_alphabetic()))
             && (1..word.len()).any(|k| leet(word[k]).is_some() && word[k - 1].is_alphabetic());
         // A digit at the end of a word is a version or a name (`python3`, `utf8`, `ipv4`).
         for (k, &c) in word.iter().enumerate() {
@@ -280,6 +348,70 @@ fn fold_leet(b: &mut Builder) {
     debug_assert_eq!(out.len(), b.text.len());
     if out.len() == b.text.len() {
         b.text = out;
+    }
+}
+
+/// Letter-spaced text ("i g n o r e  p r e v i o u s"): a run of single letters one space
+/// apart (a wider gap separates words), at least four letters across two words or six in
+/// one, is appended read as words.
+fn append_spaced(b: &mut Builder) {
+    let bytes = b.text.as_bytes();
+    if bytes.len() < 8 {
+        return;
+    }
+    let mut found: Vec<(String, (usize, usize))> = Vec::new();
+    let mut i = 0;
+    let single = |k: usize| {
+        bytes[k].is_ascii_alphabetic()
+            && (k == 0 || !bytes[k - 1].is_ascii_alphanumeric())
+            && (k + 1 >= bytes.len() || !bytes[k + 1].is_ascii_alphanumeric())
+    };
+    while i < bytes.len() {
+        if !single(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        // Letters and the gap of spaces after each; the narrowest gap joins letters of one
+        // word, wider ones separate words.
+        let mut run: Vec<(u8, usize)> = Vec::new();
+        let mut j = i;
+        loop {
+            let mut k = j + 1;
+            let mut gap = 0;
+            while k < bytes.len() && bytes[k] == b' ' {
+                gap += 1;
+                k += 1;
+            }
+            let more = gap > 0 && gap <= 4 && k < bytes.len() && single(k);
+            run.push((bytes[j], if more { gap } else { 0 }));
+            if !more {
+                break;
+            }
+            j = k;
+        }
+        let letters = run.len();
+        let narrow = run
+            .iter()
+            .map(|r| r.1)
+            .filter(|&g| g > 0)
+            .min()
+            .unwrap_or(1);
+        let mut words = String::new();
+        for &(c, gap) in &run {
+            words.push(c as char);
+            if gap > narrow {
+                words.push(' ');
+            }
+        }
+        if (letters >= 4 && words.contains(' ')) || letters >= 6 {
+            found.push((words, (b.from(start).0, b.from(j).1)));
+        }
+        i = j + 1;
+    }
+    for (s, from) in found {
+        b.push('\n', from);
+        b.push_str(&s, from);
     }
 }
 
@@ -363,6 +495,16 @@ mod tests {
         assert_eq!(n("x\u{3164}\u{FFA0}y"), "xy");
         assert_eq!(n("&lt;system&gt; &#105;gnore"), "<system> ignore");
         assert_eq!(n("ok \u{1F600}\u{FE0F} fine"), "ok \u{1F600} fine");
+        assert_eq!(n("i\u{307}gnöre"), "ignore");
+        assert_eq!(
+            n("<IᴍᴘORᴛAɴᴛ> <\u{406}MPORTANT> <🅸🅼🅿>"),
+            "<IMPORTANT> <IMPORTANT> <IMP>"
+        );
+        assert_eq!(n("1gn0re"), "ignore");
+        assert_eq!(
+            n("i g n o r e  p r e v i o u s"),
+            "i g n o r e  p r e v i o u s\nignore previous"
+        );
         let tags: String = "send it"
             .chars()
             .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
@@ -385,9 +527,10 @@ mod tests {
     #[test]
     fn keeps_what_is_not_a_trick() {
         for s in [
-            "sha256 v1.2.3 id_ed25519 2024-01-01 100%",
+            "sha256 v1.2.3 id_ed25519 2024-01-01 100% 1080p 3des",
+            "python3 utf8 ipv4",
             "import mm",
-            "Größe",
+            "a b c",
             "日本語",
             "a & b; c&d",
         ] {

@@ -46,6 +46,8 @@ pub const SHADOW_OTHER: &str = "instructs the model about other tools";
 pub const FAKE_DEPRECATION: &str = "redirects calls with a false deprecation notice";
 pub const PIPE_TO_SHELL: &str = "downloads and runs code";
 pub const SHELL_COMMAND: &str = "tells the model to run a shell command";
+pub const SHELL_INJECTION: &str = "carries a shell injection payload";
+pub const DECODE: &str = "asks the model to decode a hidden payload";
 pub const SQL_PAYLOAD: &str = "carries an SQL injection payload";
 pub const NO_CONFIRM: &str = "skips the user's confirmation";
 
@@ -87,6 +89,11 @@ struct Set {
     harvest: Pattern,
     sql_payload: Pattern,
     model_identity: Pattern,
+    read_secret_name: Pattern,
+    shell_injection: Pattern,
+    decode: Pattern,
+    secret_supply: Pattern,
+    shadow_extra: Pattern,
 }
 
 /// An instruction aimed at the model (not a description of what the tool does).
@@ -97,11 +104,11 @@ const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eo
 /// Markup that sets text apart for the model (Invariant Labs' `<IMPORTANT>` shape).
 const MARKUP_P: &str = r"<\s*/?\s*(?:hidden|secret|important|critical|instructions?\s+for\s+(?:the\s+)?(?:ai|assistant|model))\s*>";
 
-const PERSONA_P: &str = r"\b(?:developer|admin|god|debug|root|sudo)\s+mode\s+(?:with|without)\s+(?:no\s+|any\s+)?(?:restrictions|limits|limitations|filters|rules|safety|guardrails)\b|\b(?:jailbreak|god|dan|unrestricted|unfiltered|uncensored|evil|chaos)\s+mode\b|\b(?:enable|enter|activate|switch\s+to|switch\s+into|now\s+in|operate\s+in)\s+(?:developer|admin|debug|root|maintenance|sudo|superuser)\s+mode\b|\bjailbr(?:eak|oken)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|system\s+administrator|root|admin|superuser|database\s+administrator)\b|\b(?:unrestricted|unfiltered|uncensored)\s+(?:ai|assistant|model|access|system|agent|chatbot)\b|\byou\s+(?:are|have)\s+(?:now\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|root|admin|elevated|superuser)\b|\bpretend\s+(?:to\s+be|you\s+are)\b|\b(?:no|without)\s+(?:any\s+)?content\s+polic(?:y|ies)\b|\bdisables?\s+all\s+(?:safety|security|content)\b|\b(?:bypass(?:es)?|disables?|ignores?|overrides?|circumvents?)\s+(?:all\s+|the\s+|any\s+)?(?:normal\s+|standard\s+|regular\s+|usual\s+|existing\s+)?(?:safety|security|access|content|permission|authorization|authentication)\s+(?:controls?|restrictions?|filters?|filtering|checks?|guidelines|measures|policies)\b|\badopts?\s+(?:the\s+)?persona\b|\bfollow\s+(?:all|any)\s+(?:the\s+)?instructions\s+(?:in|from|contained\s+in)\s+(?:the\s+)?(?:returned|response|output|result|tool)|\btrust\s+all\s+(?:commands|queries|requests|inputs?)\b|\bdo\s+anything\s+now\b";
+const PERSONA_P: &str = r"\byou\s+are\s+a\s+helpful\s+assistant\b|\bassistant\s+(?:with\s+no|without(?:\s+any)?)\s+(?:restrictions|limits|rules|filters|guardrails)\b|\bgrant\s+yourself\b|\byou\s+are\s+(?:now\s+)?the\s+(?:system\s+)?(?:administrator|admin|root|superuser)\b|\bpretend\s+(?:that\s+)?(?:the\s+)?(?:safety|content|security)\s+(?:policy|policies|rules|guidelines)\s+(?:do(?:es)?\s+not|don't|doesn't)\s+apply\b|\b(?:developer|admin|god|debug|root|sudo)\s+mode\s+(?:with|without)\s+(?:no\s+|any\s+)?(?:restrictions|limits|limitations|filters|rules|safety|guardrails)\b|\b(?:jailbreak|god|dan|unrestricted|unfiltered|uncensored|evil|chaos)\s+mode\b|\b(?:enable|enter|activate|switch\s+to|switch\s+into|now\s+in|operate\s+in)\s+(?:developer|admin|debug|root|maintenance|sudo|superuser)\s+mode\b|\bjailbr(?:eak|oken)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|unfiltered|system\s+administrator|root|admin|superuser|database\s+administrator)\b|\b(?:unrestricted|unfiltered|uncensored)\s+(?:ai|assistant|model|access|system|agent|chatbot)\b|\byou\s+(?:are|have)\s+(?:now\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|root|admin|elevated|superuser)\b|\bpretend\s+(?:to\s+be|you\s+are)\b|\b(?:no|without)\s+(?:any\s+)?content\s+polic(?:y|ies)\b|\bdisables?\s+all\s+(?:safety|security|content)\b|\b(?:bypass(?:es)?|disables?|ignores?|overrides?|circumvents?)\s+(?:all\s+|the\s+|any\s+)?(?:normal\s+|standard\s+|regular\s+|usual\s+|existing\s+)?(?:safety|security|access|content|permission|authorization|authentication)\s+(?:controls?|restrictions?|filters?|filtering|checks?|guidelines|measures|policies)\b|\badopts?\s+(?:the\s+)?persona\b|\bfollow\s+(?:all|any)\s+(?:the\s+)?instructions\s+(?:in|from|contained\s+in)\s+(?:the\s+)?(?:returned|response|output|result|tool)|\btrust\s+all\s+(?:commands|queries|requests|inputs?)\b|\bdo\s+anything\s+now\b";
 
-const AUTHORITY_P: &str = r"\b(?:this|these)\s+(?:description|instructions?|tool|note|message|notice|directive)\s+(?:is|are)\s+(?:authoritative|binding|official|the\s+highest\s+priority)\b|\b(?:overrides?|supersedes?|takes?\s+precedence\s+over)\s+(?:any|all|the|your)?\s*(?:other\s+)?(?:previous\s+|prior\s+|operator(?:'s)?\s+|system\s+|user(?:'s)?\s+|developer(?:'s)?\s+)*(?:instructions?|guidelines|rules|prompts?|operator|system\s+prompt|policies|directives)\b|(?-i:\b(?:INSTRUCTION|SECURITY|ADMIN|EMERGENCY)\s+OVERRIDE\b)|\bhas\s+(?-i:ADMIN)\s+PRIVILEGES\b|\bbypass\s+all\s+access\s+controls\b|\b(?:escalate|elevate)\s+(?:to\s+)?(?:superadmin|root|admin)\b";
+const AUTHORITY_P: &str = r"\b(?:this|these)\s+(?:description|instructions?|tool|note|message|notice|directive)\s+(?:is|are)\s+(?:authoritative|binding|official|the\s+highest\s+priority)\b|\b(?:overrides?|supersedes?|takes?\s+precedence\s+over)\s+(?:any|all|the|your)?\s*(?:other\s+)?(?:previous\s+|prior\s+|original\s+|existing\s+|default\s+|operator(?:'s)?\s+|system\s+|user(?:'s)?\s+|developer(?:'s)?\s+)*(?:instructions?|guidelines|rules|prompts?|operator|system\s+prompt|policies|directives)\b|(?-i:\b(?:INSTRUCTION|SECURITY|ADMIN|EMERGENCY)\s+OVERRIDE\b)|\bhas\s+(?-i:ADMIN)\s+PRIVILEGES\b|\bbypass\s+all\s+access\s+controls\b|\b(?:escalate|elevate)\s+(?:to\s+)?(?:superadmin|root|admin)\b";
 
-const OVERRIDE_P: &str = r"\b(?:ignore|disregard|forget|override|bypass|discard|abandon|drop|neglect|set\s+aside)\s+(?:(?:all|any|every|each|the|your|of|these|those|my)\s+)*(?:above|earlier|preceding|previous|prior|original|initial|system|other|existing|former|old|given)\s+(?:security\s+|safety\s+|behaviou?ral\s+|system\s+)?(?:instructions?|guidelines?|guidance|rules?|prompts?|directives?|directions?|commands?|constraints?|policies|policy|messages?|context)\b|\bforget\s+(?:everything|all|what)\s+(?:(?:you\s+(?:were|have\s+been)\s+told|you\s+know|above|before)\b)|\bpretend\s+(?:that\s+)?(?:the\s+|your\s+|all\s+)?(?:previous|prior|earlier|above|original)\s+(?:instructions?|rules?|messages?|guidelines)\s+(?:never\s+existed|do\s+not\s+exist|don't\s+exist|were\s+never\s+given)\b|\bignore\s+(?:all\s+)?the\s+above\b|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:your|the\s+(?:system|developer|operator)(?:'s)?)\s+(?:instructions|rules|guidelines|prompt|restrictions|programming|training)\b|\bfrom\s+now\s+on,?\s+(?:you|ignore|act|respond|only|always)\b|\bnew\s+(?:system\s+)?(?:instructions|rules|directives)\s*:|\b(?:replac|overrid)\w*\s+any\s+(?:previous|prior|existing|original)?\s*(?:system\s+prompt|behaviou?ral\s+guidelines|instructions|safety\s+instructions|guidelines)\b|\breplacing\s+any\s+instructions\s+previously\b";
+const OVERRIDE_P: &str = r"\b(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|overrid(?:e|ing)|bypass(?:ing)?|discard(?:ing)?|abandon|drop|neglect|set\s+aside)[\s,]+(?:(?:all|any|and|every|each|the|your|of|these|those|my)\s+)*(?:above|earlier|preceding|previous|prior|original|initial|system|other|existing|former|old|given)\s+(?:security\s+|safety\s+|behaviou?ral\s+|system\s+)?(?:instructions?|guidelines?|guidance|rules?|prompts?|directives?|directions?|commands?|constraints?|policies|policy|messages?|context)\b|\bforget\s+(?:everything|all|what)\s+(?:(?:you\s+(?:were|have\s+been)\s+told|you\s+know|above|before)\b)|\bpretend\s+(?:that\s+)?(?:the\s+|your\s+|all\s+)?(?:previous|prior|earlier|above|original)\s+(?:instructions?|rules?|messages?|guidelines)\s+(?:never\s+existed|do\s+not\s+exist|don't\s+exist|were\s+never\s+given)\b|\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+|all\s+)?the\s+above\b|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?instructions\b|\b(?:disregard|ignore|forget)\s+everything\s+(?:you\s+know\s+about\s+)?(?:safety|your\s+(?:rules|guidelines|instructions))\b|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:your|the\s+(?:system|developer|operator)(?:'s)?)\s+(?:instructions|rules|guidelines|prompt|restrictions|programming|training)\b|\bfrom\s+now\s+on,?\s+(?:you|ignore|act|respond|only|always)\b|\bnew\s+(?:system\s+)?(?:instructions|rules|directives)\s*:|\b(?:replac|overrid)\w*\s+any\s+(?:previous|prior|existing|original)?\s*(?:system\s+prompt|behaviou?ral\s+guidelines|instructions|safety\s+instructions|guidelines)\b|\breplacing\s+any\s+instructions\s+previously\b";
 
 const CONCEAL_P: &str = r"\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:tell|mention|inform|alert|reveal|disclose|notify|explain|report)\s+(?:this|it|that|anything|any\s+of\s+this)\s+(?:to\s+)?(?:the\s+)?users?\b|\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:tell|inform|alert|notify)\s+(?:the\s+)?users?(?:\s*[,.;:!)]|\s*$|\s+(?:about|that|of)\b)|\bwithout\s+(?:\w+\s+)?(?:telling|informing|alerting|notifying|asking|letting)\s+(?:anyone|anybody|the\s+user|them|users)\b|\b(?:should|must|will)\s+never\s+be\s+(?:mentioned|shown|revealed|disclosed|reported)\s+to\s+(?:the\s+)?users?\b|\bthere\s+is\s+no\s+need\s+to\s+(?:mention|tell|inform|notify|show|explain)\b|\bdo\s+not\s+(?:\w+\s+)?(?:mention|reveal|disclose)\s+(?:this|these|that|it)\b|\b(?:keep|hide)\s+(?:this|these|it|that)\s+(?:\w+\s+){0,3}?(?:secret|hidden|confidential)\b|\bthe\s+user\s+(?:must|should|need|does|do)?\s*(?:not|never)\s*(?:know|notice|see|find\s+out|be\s+told)\b|\b(?:secretly|covertly|silently|quietly|discreetly)\s+(?:transfer|send|forward|copy|include|add|read|upload|set|change|redirect|replace|log|record|collect|store)\b";
 
@@ -119,9 +126,9 @@ const URL_ACCESS_P: &str = r"\b(?:access|visit|contact|ping|notify|call|query|op
 
 /// A sentence that starts with the order itself ("Send the query and full results to
 /// https://…"): descriptions of what a tool does use the third person ("Sends").
-const SEND_ORDER_P: &str = r"(?:^|[.!?:;]\s+|\n\s*)(?:always\s+|also\s+|then\s+)?(?:send|forward|post|upload|transmit|copy|mirror|share|leak|exfiltrate)\s+(?:[\w'-]+\s+){0,8}?(?:quer(?:y|ies)|results?|data|contents?|conversation|history|messages?|files?|keys?|credentials|outputs?|responses?|arguments|everything|inputs?)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:{URL}|{EMAIL})";
+const SEND_ORDER_P: &str = r"(?:^|[.!?:;]\s+|\n\s*)(?:on\s+completion,?\s+)?(?-i:POST)\s+(?:\w+\s+)?to\s+{URL}|(?:^|[.!?:;]\s+|\n\s*)(?:always\s+|also\s+|then\s+)?(?:send|forward|post|upload|transmit|copy|mirror|share|leak|exfiltrate)\s+(?:[\w'-]+\s+){0,8}?(?:quer(?:y|ies)|results?|data|contents?|context|conversation|history|messages?|files?|keys?|credentials|outputs?|responses?|arguments|everything|inputs?)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:{URL}|{EMAIL})";
 
-const SECRET_PATH_P: &str = r"(?:~|\$HOME)?/?\.ssh/(?:id_[\w.-]+|[\w.-]*_key\b|authorized_keys|known_hosts|config)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/(?:passwd|shadow|sudoers)\b|(?:~/)?\.aws/(?:credentials|config)\b|\.(?:bash|zsh)_history\b|(?:~/)?\.(?:netrc|npmrc|pypirc|pgpass|git-credentials)\b|\bwallet\.dat\b|(?:^|[\s'`(/~])\.env\b|(?:/Users|/home)/[\w.-]+/[\w./-]*\benv\.md\b|\.cursor/mcp\.json\b|\bclaude_desktop_config\.json\b";
+const SECRET_PATH_P: &str = r"(?:~|\$HOME)?/?\.ssh/(?:id_[\w.-]+|[\w.-]*_key\b|authorized_keys|known_hosts|config)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/(?:passwd|shadow|sudoers)\b|(?:~/)?\.aws/(?:credentials|config)\b|\.(?:bash|zsh)_history\b|(?:~/)?\.(?:netrc|npmrc|pypirc|pgpass|git-credentials)\b|\bwallet\.dat\b|(?:~/)?\.(?:bashrc|zshrc|bash_profile)\b|(?:^|[\s'`(/~])\.env\b|(?:/Users|/home)/[\w.-]+/[\w./-]*\benv\.md\b|\.cursor/mcp\.json\b|\bclaude_desktop_config\.json\b";
 
 const SECRET_READ_P: &str = r"\b(?:read|cat|open|access|load|fetch|get|grab|retrieve|collect|extract|dump|print|copy|upload|type|view|check)\s+(?:the\s+)?(?:(?:contents?|file|data|information|keys?)\s+(?:of|from|in)\s+)?(?:the\s+|your\s+|user's\s+)?(?:\w+\s+){0,4}?(?:file\s+)?(?:at\s+|from\s+|in\s+)?";
 
@@ -135,7 +142,7 @@ const OTHER_TOOL_P: &str = r"(?:\b(?:(?:you|system|assistant|agent|model)\s+)?(?
 
 /// What turns an order to call another tool into an attack: a fixed argument, a message to
 /// relay, a detour before the user's own request, or a file to read.
-const OTHER_TOOL_EXTRA_P: &str = r"\bwith\s+the\s+(?:ticker|url|query|symbol|name|place_id|address|coordinates|path|id|repository\s+name)\s+(?:of\s+)?(?:{Q}|the\s+\w+\s+\w+)|\bwith\s+path\s*=|\bfor\s+the\s+same\s+\w+|\bbefore\s+(?:navigating|providing|proceeding|showing|presenting|creating|processing|returning|answering|searching)\b|\b(?:state|report\s+to\s+the\s+user|present\b[^.\n]{0,40}?\bas)\s*:?\s*{Q}|\bto\s+(?:capture|retrieve|gather|get|obtain|collect|read|fetch)\s+(?:the\s+)?(?:current|historical|detailed|comprehensive|additional|contextual|information|data|metadata|analytics|blog|page|user|config|configuration|credentials|settings|secrets)\b|\bfor\s+the\s+date\s+range\b|\bmcp\s+server\b";
+const OTHER_TOOL_EXTRA_P: &str = r"\bwith\s+the\s+(?:ticker|url|query|symbol|name|place_id|address|coordinates|path|id|repository\s+name)\s+(?:of\s+)?(?:{Q}|the\s+\w+\s+\w+)|\bwith\s+path\s*=|\bwith\s+the\s+repository\s+name\b|\bfor\s+the\s+same\s+\w+|\bbefore\s+(?:navigating|providing|proceeding|showing|presenting|creating|processing|returning|answering|searching)\b|\b(?:state|report\s+to\s+the\s+user|present\b[^.\n]{0,40}?\bas)\s*:?\s*{Q}|\bto\s+(?:capture|retrieve|gather|get|obtain|collect|read|fetch)\s+(?:the\s+)?(?:current|historical|detailed|comprehensive|additional|contextual|information|data|metadata|analytics|blog|page|user|config|configuration|credentials|settings|secrets)\b|\bfor\s+the\s+date\s+range\b|\bmcp\s+server\b";
 
 /// Cross-tool instructions that need nothing else.
 const SHADOW_STRONG_P: &str = r"\bredirect\s+(?:all\s+)?(?:calls|requests)?\s*(?:to|towards)\s+(?:this|the\s+new|our)\s+(?:server|tool)\b|\bwhen(?:ever)?\s+(?:you\s+)?(?:use|call|invoke|run)\s+any\s+(?:other\s+)?tools?\b[^.\n]{0,80}?\b(?:copy|send|forward|include|pass|add|log)\b|\b(?:rewrite|modify|alter|change|replace|override|correct|fix)\s+(?:the\s+)?(?:wrong\s+)?(?:results?|outputs?|responses?|values|arguments|parameters)\s+(?:of|from|returned\s+by)\s+(?:the\s+)?(?:other|all|any|[\w-]+)\s+(?:tools?|functions?)\b|\breplace\s+the\s+values\s+with\s+(?:the\s+)?response\b|\bcopy\s+(?:its|their|the)\s+(?:arguments|parameters|inputs|outputs|results)\s+(?:in)?to\s+this\s+tool\b|\bwhen(?:ever)?\s+(?:the\s+)?(?:user\s+)?(?:operation|request)\s+is\s+\w+,?\s+(?:just\s+)?use\s+this\s+tool\b|\b(?:while|when)\s+(?:the\s+)?user\s+wants?\s+to\s+[^.\n]{0,60}?,\s*use\s+this\s+tool\s+rather\s+than\b|\bno\s+matter\s+how\s+many\s+arguments\b|\bredirect\s+all\s+(?:requests|calls|traffic|queries)\s+(?:through|to|via)\b|\bwhen(?:ever)?\s+(?:calling|using|invoking)\s+any\s+(?:\w+\s+)?tool,\s+(?:ensure|make\s+sure|always)\b|\b(?:before|after|when(?:ever)?)\s+(?:using|calling|invoking)\s+{TOOLREF},?\s+(?:always\s+|first\s+)?(?:copy|send|forward|add|include|change|set|replace|redirect|modify|bcc|cc|log|append)\b";
@@ -162,11 +169,22 @@ const PUSH_ON_P: &str = r"\b(?:pass|sen[dt]|forward|upload|export|transmit|post|
 
 const COPY_TO_P: &str = r"\balways\s+(?:add\s+)?(?:an?\s+)?(?:bcc|cc)\b|\b(?:forward|send|bcc|cc|mail|e-mail|email)\s+(?:a\s+)?cop(?:y|ies)\s+(?:of\s+(?:\w+\s+){0,3})?to\s+{EMAIL}|\bto\s+exfiltrate\b|\bexfiltrate\s+(?:all|the|sensitive|user|any|every)\b";
 
-const HARVEST_P: &str = r"\b(?:extract|collect|gather|harvest|dump|steal)\s+(?:all\s+)?(?:the\s+)?(?:user's\s+)?(?:credentials|api\s+keys|passwords|secrets|tokens|private\s+keys|session\s+cookies)\b";
+const HARVEST_P: &str = r"\b(?:extract|collect|gather|harvest|dump|steal|read)\s+(?:all\s+)?(?:the\s+)?(?:user's\s+)?(?:credentials|creds|api\s+keys|passwords|secrets|tokens|private\s+keys|session\s+cookies)\b";
 
 const SQL_PAYLOAD_P: &str = r"'\s*;\s*(?-i:DROP|DELETE|TRUNCATE|ALTER|UPDATE|INSERT|EXEC)\s+\w+";
 
 const MODEL_IDENTITY_P: &str = r"^(?:llm|ai|assistant|agent|caller|calling)\s+(?:model\s+)?(?:name|identity|id|type|version|provider)$|\b(?:name|identity|version|type)\s+of\s+the\s+(?:llm|ai|language)\s+(?:model\s+)?(?:that|which)\s+(?:calls|is\s+calling|invokes|uses)\s+this\s+tool\b";
+
+/// Property names (as words) that say they carry a secret read from the machine.
+const READ_SECRET_NAME_P: &str = r"^(?:read|dump|steal|exfiltrate|leak|grab)\s+(?:\w+\s+){0,2}?(?:env|private\s+key|ssh|secrets?|credentials?|api\s+key|aws|passwords?|tokens?)\b";
+
+/// Shell metacharacters around a command in a value a model may pass on unchanged.
+const SHELL_INJECTION_P: &str = r";\s*(?:rm|curl|wget|cat|nc|sh|bash|chmod|sudo)\s+-?\S|\$\(\s*(?:whoami|id|curl|wget|cat|sh|bash|uname|env|nc)\b[^)]*\)|`\s*(?:cat|curl|wget|rm|whoami|nc|uname)\s+[^`]*`|&&\s*(?:rm|curl|wget|nc)\s+-";
+
+const DECODE_P: &str = r"\bdecode\s+(?:this|the\s+following|it)\b|\b(?:use|run|execute|apply)\s+(?:the\s+)?(?:payload\s+)?[`'\x22]?(?:[A-Za-z0-9+/]{16,}={1,2}|[A-Za-z0-9+]{8,}[0-9+][A-Za-z0-9+/]{8,})[`'\x22]?";
+
+/// Cross-tool steering that needs no order to call another tool.
+const SHADOW_EXTRA_P: &str = r"\binstead\s+of\s+(?:using|calling)\s+(?:the\s+)?[\w-]+\s+(?:tool|function)\b[^.\n]{0,40}?\b(?:call|use)\s+this\b|\bwhen\s+the\s+user\s+asks\s+to\s+use\s+(?:the\s+)?[\w-]+\s+tool\b[^.\n]{0,40}?\bcall\s+this\s+tool\b|\b(?:offered|provided)\s+by\s+(?:an)?other\s+servers?\b|\b(?:do\s+not|don't|never)\s+use\s+(?:any\s+)?(?:the\s+)?other\s+(?:servers?|[\w-]+\s+(?:tools?|readers?|servers?))\b|\bthe\s+(?:agent|model|assistant|ai|llm)\s+(?:is\s+required|must|should|needs)\s+to\s+first\s+call\b";
 
 fn set() -> &'static Set {
     static S: OnceLock<Set> = OnceLock::new();
@@ -199,6 +217,8 @@ fn set() -> &'static Set {
                 HARVEST_P,
                 SQL_PAYLOAD_P,
                 MODEL_IDENTITY_P,
+                DECODE_P,
+                SHADOW_EXTRA_P,
             ]
             .into_iter()
             .map(expand),
@@ -239,16 +259,28 @@ fn set() -> &'static Set {
         harvest: re(HARVEST_P),
         sql_payload: re(SQL_PAYLOAD_P),
         model_identity: re(MODEL_IDENTITY_P),
+        read_secret_name: re(READ_SECRET_NAME_P),
+        shell_injection: re(SHELL_INJECTION_P),
+        decode: re(DECODE_P),
+        secret_supply: re(&format!(
+            r"\b(?:provide|include|prepend|append|attach|paste|supply|pass|requires?|read|contents?\s+of|details\s+from|data\s+from)\b[^.\n]{{0,40}}?(?:{SECRET_PATH_P})|(?:{SECRET_PATH_P})\s+contents\b"
+        )),
+        shadow_extra: re(SHADOW_EXTRA_P),
     })
 }
 
 /// Where a text sits decides which signals apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
-    /// Prose a model reads (descriptions, titles, values, extensions).
+    /// Prose a model reads (descriptions, titles, extensions).
     Prose,
-    /// An identifier read as words (property names, `required` entries).
+    /// An `enum`/`default`/`const`/`examples` value: prose, and a model may pass it on as
+    /// it is, so shell and SQL injection payloads count too.
+    Value,
+    /// A property name or `required` entry read as words.
     Identifier,
+    /// The tool's own name read as words (`read_secret` is a fine name for a vault tool).
+    ToolName,
 }
 
 /// Every signal that fires on `text` (normalized), most specific first. `own` is the tool's
@@ -264,18 +296,28 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
             evidence,
         })
     };
-    if field == Field::Identifier {
-        if let Some(m) = s.context_param.find(&hay) {
+    if matches!(field, Field::Identifier | Field::ToolName) {
+        if let Some(m) = s.context_param.find(&hay).or_else(|| {
+            (field == Field::Identifier)
+                .then(|| s.read_secret_name.find(&hay))
+                .flatten()
+        }) {
             push(&rules::INJECTION_PATTERN, CONTEXT_PARAM, vec![m]);
         } else if let Some(m) = s.model_identity.find(&hay) {
             push(&rules::INJECTION_PATTERN, MODEL_IDENTITY, vec![m]);
         }
         return out;
     }
-    if !s.gate.may_match(&hay) {
+    if !s.gate.may_match(&hay) && !(field == Field::Value && s.shell_injection.find(&hay).is_some())
+    {
         return out;
     }
     let directive = s.directive.find(&hay);
+    if field == Field::Value {
+        if let Some(m) = s.shell_injection.find(&hay) {
+            push(&rules::COMMAND_EXECUTION, SHELL_INJECTION, vec![m]);
+        }
+    }
 
     // Commands.
     if let Some(m) = s.pipe_shell.find(&hay) {
@@ -293,6 +335,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         .shadow_strong
         .find(&hay)
         .or_else(|| s.shadow_when.find(&hay))
+        .or_else(|| s.shadow_extra.find(&hay))
     {
         push(&rules::TOOL_SHADOWING, SHADOW_OTHER, vec![m]);
     } else if let Some(d) = s.deprecated.find(&hay) {
@@ -344,6 +387,12 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     }
     if let Some(m) = s.secret_ask.find(&hay) {
         push(&rules::INJECTION_PATTERN, SECRET_ASK, vec![m]);
+    }
+    if let Some(m) = s.secret_supply.find(&hay) {
+        push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m]);
+    }
+    if let Some(m) = s.decode.find(&hay) {
+        push(&rules::INJECTION_PATTERN, DECODE, vec![m]);
     }
     if let (Some(m), Some(d)) = (s.harvest.find(&hay), directive) {
         push(&rules::INJECTION_PATTERN, SECRET_ASK, vec![m, d]);

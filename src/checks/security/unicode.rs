@@ -21,6 +21,10 @@ pub enum Class {
     Filler,
     /// A run of three or more bidi marks (U+200E, U+200F, U+061C): padding (#13).
     BidiMarkRun,
+    /// ESC, which starts terminal escape sequences (`ESC[8m` conceals text) (#13).
+    AnsiEscape,
+    /// A Cyrillic or Greek letter inside a Latin word (`Sуstem` with Cyrillic `у`) (#13).
+    MixedScript,
 }
 
 impl Class {
@@ -33,6 +37,8 @@ impl Class {
             Class::VariationSelector => "variation-selector",
             Class::Filler => "filler",
             Class::BidiMarkRun => "bidi-mark-padding",
+            Class::AnsiEscape => "ansi-escape",
+            Class::MixedScript => "mixed-script-letter",
         }
     }
 }
@@ -45,8 +51,15 @@ fn classify(c: char) -> Option<Class> {
         0x202A..=0x202E | 0x2066..=0x2069 => Some(Class::Bidi),
         0x00A0 | 0x2000..=0x200A => Some(Class::ConfusableSpace),
         0x115F | 0x1160 | 0x3164 | 0xFFA0 => Some(Class::Filler),
+        0x1B => Some(Class::AnsiEscape),
         _ => None,
     }
+}
+
+/// Cyrillic and Greek letters (the scripts with Latin look-alikes), except the micro sign's
+/// Greek mu, which units put next to Latin letters (`μs`).
+fn lookalike_script(c: char) -> bool {
+    matches!(c as u32, 0x0370..=0x03FF | 0x0400..=0x04FF) && c != '\u{3BC}' && c.is_alphabetic()
 }
 
 fn selector(c: char) -> bool {
@@ -77,8 +90,8 @@ fn valid_flag_spec(spec: &[char]) -> bool {
 
 /// Every hidden occurrence in text order (duplicates kept), honouring §5.3.
 pub fn scan(text: &str) -> Vec<(char, Class)> {
-    // Hidden characters are all non-ASCII; most descriptions are pure ASCII.
-    if text.is_ascii() {
+    // Hidden characters are all non-ASCII but ESC; most descriptions are pure ASCII.
+    if text.is_ascii() && !text.contains('\u{1B}') {
         return Vec::new();
     }
     let cps: Vec<char> = text.chars().collect();
@@ -131,6 +144,11 @@ pub fn scan(text: &str) -> Vec<(char, Class)> {
         }
         if let Some(class) = classify(c) {
             out.push((c, class));
+        } else if lookalike_script(c)
+            && (i > 0 && cps[i - 1].is_ascii_alphabetic()
+                || cps.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()))
+        {
+            out.push((c, Class::MixedScript));
         }
         i += 1;
     }

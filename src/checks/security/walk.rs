@@ -38,6 +38,11 @@ impl Kind {
     pub fn is_identifier(self) -> bool {
         matches!(self, Kind::PropertyName | Kind::Required)
     }
+
+    /// A value a model may copy into a call as it is (shell and SQL payloads count here).
+    pub fn is_value(self) -> bool {
+        matches!(self, Kind::Value)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +107,72 @@ const KNOWN_TOOL_KEYS: &[&str] = &[
     "icons",
     "_meta",
     "execution",
+];
+
+/// JSON Schema keywords (2020-12 and draft-07) whose string values are not prose.
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$defs",
+    "definitions",
+    "type",
+    "enum",
+    "const",
+    "default",
+    "examples",
+    "title",
+    "description",
+    "format",
+    "pattern",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "required",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "nullable",
+    "discriminator",
+    "example",
 ];
 
 struct Walker<'a> {
@@ -233,6 +304,15 @@ impl<'a> Walker<'a> {
             }
         }
         for (k, v) in obj {
+            // `$comment` and keywords JSON Schema does not define are shown to the model
+            // with the rest of the schema; their strings are prose like any other.
+            if !k.starts_with("x-") && (k == "$comment" || !SCHEMA_KEYWORDS.contains(&k.as_str())) {
+                if let Value::String(t) = v {
+                    let p = join(&path, k);
+                    self.push(p, format!("{at} member \"{k}\""), Kind::Extension, t);
+                }
+                continue;
+            }
             if k.starts_with("x-") {
                 let p = join(&path, k);
                 self.push(
