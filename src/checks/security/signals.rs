@@ -308,8 +308,8 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         }
         return out;
     }
-    if !s.gate.may_match(&hay) && !(field == Field::Value && s.shell_injection.find(&hay).is_some())
-    {
+    let value_payload = field == Field::Value && s.shell_injection.find(&hay).is_some();
+    if !s.gate.may_match(&hay) && !value_payload {
         return out;
     }
     let directive = s.directive.find(&hay);

@@ -59,7 +59,7 @@ fn classify(c: char) -> Option<Class> {
 /// Cyrillic and Greek letters (the scripts with Latin look-alikes), except the micro sign's
 /// Greek mu, which units put next to Latin letters (`μs`).
 fn lookalike_script(c: char) -> bool {
-    matches!(c as u32, 0x0370..=0x03FF | 0x0400..=0x04FF) && c != '\u{3BC}' && c.is_alphabetic()
+    matches!(c as u32, 0x0370..=0x04FF) && c != '\u{3BC}' && c.is_alphabetic()
 }
 
 fn selector(c: char) -> bool {
