@@ -156,6 +156,26 @@ const MUTATION: &[&str] = &[
     "terminate",
     "add",
     "commit",
+    // more state changes, from real servers' read/write tools (docs/decisions.md)
+    "push",
+    "fork",
+    "assign",
+    "dismiss",
+    "submit",
+    "patch",
+    "apply",
+    "upgrade",
+    "scale",
+    "pause",
+    "reset",
+    "switch",
+    "mark",
+    "toggle",
+    "evaluate",
+    "click",
+    "fill",
+    "press",
+    "drag",
 ];
 
 /// Creation verbs a side-effect-free tool uses for what it returns ("Create a buffer zone
@@ -164,7 +184,7 @@ const WEAK: &[&str] = &["create", "add", "insert"];
 
 /// Mutation verbs that mutate only with certain objects: "Run an aggregation" reads,
 /// "Execute terminal command" does not.
-const NEEDS_EXEC_OBJECT: &[&str] = &["execute", "run"];
+const NEEDS_EXEC_OBJECT: &[&str] = &["execute", "run", "evaluate"];
 const EXEC_OBJECTS: &[&str] = &[
     "command",
     "commands",
@@ -183,6 +203,8 @@ const EXEC_OBJECTS: &[&str] = &[
     "python",
     "javascript",
     "subprocess",
+    "expression",
+    "expressions",
 ];
 /// "Send a request/query" reads as often as it writes.
 const SEND_READ_OBJECTS: &[&str] = &["request", "requests", "query", "queries", "get"];
@@ -190,7 +212,15 @@ const SEND_READ_OBJECTS: &[&str] = &["request", "requests", "query", "queries", 
 /// Verbs that destroy data (destructiveHint). Not "remove": removing a label or a field
 /// value is the normal undoable edit (GitHub's `update_issue_type`, destructiveHint=false).
 const DESTRUCTION: &[&str] = &[
-    "delete", "destroy", "drop", "wipe", "erase", "truncate", "purge",
+    "delete",
+    "destroy",
+    "drop",
+    "wipe",
+    "erase",
+    "truncate",
+    "purge",
+    "overwrite",
+    "uninstall",
 ];
 
 /// Verbs that reach a resource the tool names (openWorldHint), with or without a web object.
