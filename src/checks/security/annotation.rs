@@ -176,11 +176,17 @@ const MUTATION: &[&str] = &[
     "fill",
     "press",
     "drag",
+    "merge",
+    "pull",
+    "clone",
+    "rebase",
+    "stage",
 ];
 
 /// Creation verbs a side-effect-free tool uses for what it returns ("Create a buffer zone
-/// (polygon) around a point … Works offline without API calls").
-const WEAK: &[&str] = &["create", "add", "insert"];
+/// (polygon) around a point … Works offline without API calls"
+/// and "Merge two or more polygons into a single unified geometry").
+const WEAK: &[&str] = &["create", "add", "insert", "merge"];
 
 /// Mutation verbs that mutate only with certain objects: "Run an aggregation" reads,
 /// "Execute terminal command" does not.
@@ -268,6 +274,18 @@ const READ: &[&str] = &[
     "estimate",
     "summarize",
     "parse",
+];
+
+/// Verbs that announce a list of the tool's operations.
+const UMBRELLA: &[&str] = &[
+    "manage",
+    "handle",
+    "perform",
+    "support",
+    "provide",
+    "offer",
+    "administer",
+    "control",
 ];
 
 /// Words before the verb that do not change whose action it is.
@@ -556,6 +574,24 @@ impl<'t> Text<'t> {
                         j = k;
                     }
                     _ => break,
+                }
+            }
+            // "Manage tags: list all tags, create a new tag, delete a tag": after an
+            // umbrella verb and a colon, each listed item's leading verb ("Get … which
+            // includes the operations: …, drop index suggestions" lists nouns).
+            let umbrella = base_in(&lead.lower, UMBRELLA).is_some();
+            if let Some(colon) = (i..words.len())
+                .find(|&k| words[k].punct_after == Some(':'))
+                .filter(|_| umbrella)
+            {
+                for k in colon + 1..words.len() {
+                    let item_start = k == colon + 1
+                        || words[k - 1].punct_after == Some(',')
+                        || (matches!(words[k - 1].lower.as_str(), "or" | "and")
+                            && words[k - 2].punct_after == Some(','));
+                    if item_start && !words[k].code && is_verb(&words[k].lower) {
+                        out.push((s, k));
+                    }
                 }
             }
             // "Lists files, then deletes them": a later verb in the lead verb's form.
@@ -897,6 +933,8 @@ mod tests {
             ("list_notifications", "Lists all GitHub notifications, including mentions, assignments, and updates on issues."),
             ("get_commit", "Get details for a commit and its changes"),
             ("kubectl_context", "Manage Kubernetes contexts - list, get, or set the current context"),
+            ("atlas-get-performance-advisor", "Get MongoDB Atlas performance advisor recommendations and suggestions, which includes the operations: suggested indexes, drop index suggestions, schema suggestions"),
+            ("union_tool", "Merge two or more polygons into a single unified geometry. Works offline without API calls."),
             ("discover_tools", "Discover and activate additional tool categories for this session. It changes only the session's tool registry, returns the active-tool summary, and does not change GitLab data."),
         ] {
             assert!(ro(name, desc).is_empty(), "{name}: {desc}");
@@ -949,6 +987,16 @@ mod tests {
                 "overwrite the config",
             ),
             ("send-email", "Emails people.", "send-email"),
+            (
+                "git_tag",
+                "Manage tags: list all tags, create a new tag, or delete a tag.",
+                "create a new tag,",
+            ),
+            (
+                "git_merge",
+                "Merge branches together.",
+                "Merge branches together",
+            ),
         ] {
             let fs = ro(name, desc);
             assert_eq!(fs.len(), 1, "{name}: {desc}");
