@@ -36,6 +36,10 @@ pub(super) fn annotation(
     let read_only = hint("readOnlyHint") == Some(&Value::Bool(true));
     let not_destructive = hint("destructiveHint") == Some(&Value::Bool(false));
     let closed_world = hint("openWorldHint") == Some(&Value::Bool(false));
+    // Most tools set none of these hints and claim nothing: skip reading the text.
+    if !(read_only || not_destructive || closed_world || may_claim_read_only(description)) {
+        return;
+    }
     let text = Text::new(description);
 
     if read_only {
@@ -93,6 +97,13 @@ pub(super) fn annotation(
             );
         }
     }
+}
+
+/// Whether the description can hold "read-only" / "readonly" / "read only" at all.
+fn may_claim_read_only(description: &str) -> bool {
+    let b = description.as_bytes();
+    b.windows(4).any(|w| w.eq_ignore_ascii_case(b"read"))
+        && b.windows(4).any(|w| w.eq_ignore_ascii_case(b"only"))
 }
 
 /// The original's finding, byte for byte, when the original would have reported the tool
@@ -411,6 +422,9 @@ struct Word<'t> {
     punct_after: Option<char>,
     /// "doesn't", "won't", "can't": the word carries a negation.
     negates: bool,
+    /// A negation comes before it in its sentence, with no "but" in between (computed once
+    /// per sentence, so no input makes the check quadratic).
+    under_negation: bool,
 }
 
 struct Text<'t> {
@@ -454,6 +468,7 @@ impl<'t> Text<'t> {
                     code: ident || in_code || in_quote,
                     punct_after,
                     negates,
+                    under_negation: false,
                 };
                 if let Some(s) = sentences.last_mut() {
                     s.push(word);
@@ -485,21 +500,23 @@ impl<'t> Text<'t> {
             i += c.len_utf8();
         }
         sentences.retain(|s| !s.is_empty());
+        for words in &mut sentences {
+            let mut negation = false;
+            for w in words.iter_mut() {
+                w.under_negation = negation;
+                if NEGATION_ENDS.contains(&w.lower.as_str()) {
+                    negation = false;
+                } else if w.negates || NEGATORS.contains(&w.lower.as_str()) {
+                    negation = true;
+                }
+            }
+        }
         Text { raw, sentences }
     }
 
     /// Whether the word at `idx` of sentence `s` sits under a negation.
     fn negated(&self, s: usize, idx: usize) -> bool {
-        let words = &self.sentences[s];
-        for w in words[..idx].iter().rev() {
-            if NEGATION_ENDS.contains(&w.lower.as_str()) {
-                return false;
-            }
-            if w.negates || NEGATORS.contains(&w.lower.as_str()) {
-                return true;
-            }
-        }
-        false
+        self.sentences[s][idx].under_negation
     }
 
     /// The verbs that state the tool's own action: `(sentence, word index)`.
@@ -634,38 +651,36 @@ impl<'t> Text<'t> {
         out
     }
 
-    fn has_phrase(&self, phrase: &[&str]) -> Option<(usize, usize)> {
-        for (s, words) in self.sentences.iter().enumerate() {
-            for i in 0..words.len() {
-                if words.len() - i >= phrase.len()
-                    && phrase
-                        .iter()
-                        .zip(&words[i..])
-                        .all(|(p, w)| w.lower == *p && !w.code)
-                {
-                    return Some((s, i));
-                }
-            }
-        }
-        None
+    /// Every place `(sentence, word index)` where `phrase` stands in prose.
+    fn phrase_hits<'a>(&'a self, phrase: &'a [&str]) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.sentences
+            .iter()
+            .enumerate()
+            .flat_map(move |(s, words)| {
+                (0..words.len().saturating_sub(phrase.len() - 1))
+                    .filter(move |&i| {
+                        phrase
+                            .iter()
+                            .zip(&words[i..])
+                            .all(|(p, w)| w.lower == *p && !w.code)
+                    })
+                    .map(move |i| (s, i))
+            })
     }
 
-    /// A strong phrase anywhere, not negated: `(quote)`.
+    /// A strong phrase anywhere, not negated: its quote.
     fn strong(&self, phrases: &[&[&str]]) -> Option<String> {
-        for p in phrases {
-            if let Some((s, i)) = self.has_phrase(p) {
-                if !self.negated(s, i) {
-                    return Some(self.quote(s, i, p.len() - 1 + 2).to_string());
-                }
-            }
-        }
-        None
+        phrases.iter().find_map(|p| {
+            self.phrase_hits(p)
+                .find(|&(s, i)| !self.negated(s, i))
+                .map(|(s, i)| self.quote(s, i, p.len() + 1).to_string())
+        })
     }
 
     fn declares_no_effect(&self) -> bool {
         NO_EFFECT.iter().any(|p| {
-            self.has_phrase(p)
-                .is_some_and(|(s, i)| p[0] == "without" || !self.negated(s, i))
+            self.phrase_hits(p)
+                .any(|(s, i)| p[0] == "without" || !self.negated(s, i))
         }) || self.sentences.iter().enumerate().any(|(s, words)| {
             // "does not modify / change / write / mutate"
             words.iter().enumerate().any(|(i, w)| {
@@ -1193,5 +1208,16 @@ mod tests {
                 json!({"name": "x", "description": desc, "annotations": {"destructiveHint": false, "openWorldHint": false}}),
             );
         }
+        // One long sentence of negated verbs: every verb is judged, each in constant time
+        // (a backward search per verb would make this quadratic).
+        let long = format!("Shows files. It does not {}", "delete, ".repeat(50_000));
+        assert!(ro("x", &long).is_empty());
+        let long = format!(
+            "Manage files: {}",
+            "read-only write_mode, delete, ".repeat(20_000)
+        );
+        let fs = run(json!({"name": "x", "description": long,
+            "annotations": {"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false}}));
+        assert!(!fs.is_empty());
     }
 }
