@@ -40,7 +40,8 @@ pub(super) fn annotation(
     if !(read_only || not_destructive || closed_world || may_claim_read_only(description)) {
         return;
     }
-    let text = Text::new(description);
+    let lower = description.to_ascii_lowercase();
+    let text = Text::new(description, &lower);
 
     if read_only {
         if let Some(ev) = mutation_evidence(name, &text) {
@@ -413,7 +414,9 @@ fn third_person(word: &str) -> bool {
 #[derive(Debug)]
 struct Word<'t> {
     raw: &'t str,
-    lower: String,
+    /// The word lower-cased: a slice of the text's one lower-cased copy (ASCII lower-casing
+    /// keeps byte offsets).
+    lower: &'t str,
     start: usize,
     /// Part of an identifier (touches `_`, camelCase, or is followed by `(` / `=`), in a
     /// code span or in double quotes: not prose.
@@ -433,7 +436,8 @@ struct Text<'t> {
 }
 
 impl<'t> Text<'t> {
-    fn new(raw: &'t str) -> Self {
+    /// `lower` is `raw.to_ascii_lowercase()`, made by the caller so words can borrow it.
+    fn new(raw: &'t str, lower: &'t str) -> Self {
         let mut sentences = vec![Vec::new()];
         let bytes = raw.as_bytes();
         let mut in_code = false;
@@ -463,7 +467,7 @@ impl<'t> Text<'t> {
                     .filter(|c| matches!(c, ',' | ':' | '(' | ')' | '/' | '|'));
                 let word = Word {
                     raw: w,
-                    lower: w.to_ascii_lowercase(),
+                    lower: &lower[start..i],
                     start,
                     code: ident || in_code || in_quote,
                     punct_after,
@@ -504,9 +508,9 @@ impl<'t> Text<'t> {
             let mut negation = false;
             for w in words.iter_mut() {
                 w.under_negation = negation;
-                if NEGATION_ENDS.contains(&w.lower.as_str()) {
+                if NEGATION_ENDS.contains(&w.lower) {
                     negation = false;
-                } else if w.negates || NEGATORS.contains(&w.lower.as_str()) {
+                } else if w.negates || NEGATORS.contains(&w.lower) {
                     negation = true;
                 }
             }
@@ -538,10 +542,10 @@ impl<'t> Text<'t> {
                 .map_or(0, |p| p + 1);
             let mut subject = false;
             while let Some(w) = words.get(i) {
-                if w.code || !PREAMBLE.contains(&w.lower.as_str()) {
+                if w.code || !PREAMBLE.contains(&w.lower) {
                     break;
                 }
-                subject |= SUBJECT.contains(&w.lower.as_str());
+                subject |= SUBJECT.contains(&w.lower);
                 i += 1;
             }
             let Some(lead) = words.get(i) else {
@@ -549,9 +553,7 @@ impl<'t> Text<'t> {
             };
             // "Use this tool to delete …" names the action; "Use query for …" names a
             // parameter, and "use" is an instruction to the model.
-            let uses = words[..i]
-                .iter()
-                .any(|w| matches!(w.lower.as_str(), "use" | "used"));
+            let uses = words[..i].iter().any(|w| matches!(w.lower, "use" | "used"));
             if uses && words[..i].last().is_none_or(|w| w.lower != "to") {
                 if !heading {
                     first = false;
@@ -567,9 +569,9 @@ impl<'t> Text<'t> {
             let opens_object = |k: usize| {
                 words
                     .get(k + 1)
-                    .is_some_and(|w| OBJECT_START.contains(&w.lower.as_str()))
+                    .is_some_and(|w| OBJECT_START.contains(&w.lower))
             };
-            if lead.code || !(is_first || subject || (third_person(&lead.lower) && opens_object(i)))
+            if lead.code || !(is_first || subject || (third_person(lead.lower) && opens_object(i)))
             {
                 continue;
             }
@@ -580,13 +582,13 @@ impl<'t> Text<'t> {
                 let mut k = j + 1;
                 while words
                     .get(k)
-                    .is_some_and(|w| matches!(w.lower.as_str(), "and" | "or" | "then" | "also"))
+                    .is_some_and(|w| matches!(w.lower, "and" | "or" | "then" | "also"))
                 {
                     k += 1;
                 }
                 let joined = k > j + 1 || matches!(words[j].punct_after, Some(',' | '/'));
                 match words.get(k) {
-                    Some(w) if joined && !w.code && is_verb(&w.lower) => {
+                    Some(w) if joined && !w.code && is_verb(w.lower) => {
                         out.push((s, k));
                         j = k;
                     }
@@ -596,7 +598,7 @@ impl<'t> Text<'t> {
             // "Manage tags: list all tags, create a new tag, delete a tag": after an
             // umbrella verb and a colon, each listed item's leading verb ("Get … which
             // includes the operations: …, drop index suggestions" lists nouns).
-            let umbrella = base_in(&lead.lower, UMBRELLA).is_some();
+            let umbrella = base_in(lead.lower, UMBRELLA).is_some();
             if let Some(colon) = (i..words.len())
                 .find(|&k| words[k].punct_after == Some(':'))
                 .filter(|_| umbrella)
@@ -604,21 +606,21 @@ impl<'t> Text<'t> {
                 for k in colon + 1..words.len() {
                     let item_start = k == colon + 1
                         || words[k - 1].punct_after == Some(',')
-                        || (matches!(words[k - 1].lower.as_str(), "or" | "and")
+                        || (matches!(words[k - 1].lower, "or" | "and")
                             && words[k - 2].punct_after == Some(','));
-                    if item_start && !words[k].code && is_verb(&words[k].lower) {
+                    if item_start && !words[k].code && is_verb(words[k].lower) {
                         out.push((s, k));
                     }
                 }
             }
             // "Lists files, then deletes them": a later verb in the lead verb's form.
-            let lead_s = third_person(&lead.lower);
+            let lead_s = third_person(lead.lower);
             for k in j + 1..words.len() {
-                if matches!(words[k - 1].lower.as_str(), "and" | "then" | "but" | "also")
+                if matches!(words[k - 1].lower, "and" | "then" | "but" | "also")
                     && !words[k].code
                     && opens_object(k)
-                    && is_verb(&words[k].lower)
-                    && third_person(&words[k].lower) == lead_s
+                    && is_verb(words[k].lower)
+                    && third_person(words[k].lower) == lead_s
                 {
                     out.push((s, k));
                 }
@@ -643,7 +645,7 @@ impl<'t> Text<'t> {
             return out;
         }
         for w in words.iter().skip(idx + 1).take(n) {
-            out.push(w.lower.as_str());
+            out.push(w.lower);
             if matches!(w.punct_after, Some(',' | ':')) {
                 break;
             }
@@ -684,7 +686,7 @@ impl<'t> Text<'t> {
         }) || self.sentences.iter().enumerate().any(|(s, words)| {
             // "does not modify / change / write / mutate"
             words.iter().enumerate().any(|(i, w)| {
-                base_in(&w.lower, &["modify", "change", "write", "mutate", "alter"]).is_some()
+                base_in(w.lower, &["modify", "change", "write", "mutate", "alter"]).is_some()
                     && self.negated(s, i)
             })
         })
@@ -702,7 +704,7 @@ impl<'t> Text<'t> {
                     let first_sentence = s == 0;
                     let subject = words[..i]
                         .iter()
-                        .any(|w| matches!(w.lower.as_str(), "this" | "it" | "tool" | "is"));
+                        .any(|w| matches!(w.lower, "this" | "it" | "tool" | "is"));
                     if first_sentence || subject {
                         return Some(self.quote(s, i, usize::from(two)).to_string());
                     }
@@ -788,11 +790,12 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
             return Some(name.to_string());
         }
     }
-    let no_effect = text.declares_no_effect();
+    // Read only when a weak or scoped verb needs it.
+    let mut no_effect: Option<bool> = None;
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
         let object = text.object(s, i, 5);
-        if !mutates(&w.lower, &object) || text.negated(s, i) {
+        if !mutates(w.lower, &object) || text.negated(s, i) {
             continue;
         }
         // "It changes only the session's tool registry … and does not change GitLab
@@ -800,7 +803,9 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
         let words = &text.sentences[s];
         let scoped = words.get(i + 1).is_some_and(|n| n.lower == "only")
             || (i > 0 && words[i - 1].lower == "only");
-        if no_effect && (scoped || base_in(&w.lower, WEAK).is_some()) {
+        if (scoped || base_in(w.lower, WEAK).is_some())
+            && *no_effect.get_or_insert_with(|| text.declares_no_effect())
+        {
             continue;
         }
         return Some(text.quote(s, i, 3).to_string());
@@ -817,7 +822,7 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     }
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
-        if base_in(&w.lower, DESTRUCTION).is_some() && !text.negated(s, i) {
+        if base_in(w.lower, DESTRUCTION).is_some() && !text.negated(s, i) {
             return Some(text.quote(s, i, 3).to_string());
         }
     }
@@ -845,8 +850,8 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
         }
         let object = text.object(s, i, 6);
         let web = object.iter().any(|o| WEB_OBJECTS.contains(o));
-        if base_in(&w.lower, OPEN_ALWAYS).is_some()
-            || (web && base_in(&w.lower, OPEN_WITH_WEB).is_some())
+        if base_in(w.lower, OPEN_ALWAYS).is_some()
+            || (web && base_in(w.lower, OPEN_WITH_WEB).is_some())
         {
             return Some(text.quote(s, i, 4).to_string());
         }
