@@ -1,5 +1,25 @@
 //! `security/annotation-mismatch`: behaviour hints that contradict what the tool says it
-//! does (security.md §7).
+//! does (security.md §7, #13).
+//!
+//! The original matched mutation words anywhere in `name + " " + description`; on real
+//! servers most of those words describe something else: a negation ("does not start or
+//! modify the crawl"), a filter or a parameter ("Remove products with $0.00", `` `removed` ``),
+//! another tool ("choose the corresponding update tool"), a noun ("status updates"). So a
+//! word counts only where it states the tool's *own action* (docs/decisions.md, #13):
+//!
+//! * in the name;
+//! * as the leading verb (and the verbs coordinated with it) of the first sentence;
+//! * in a later sentence whose subject is the tool ("This tool also deletes …", "Use this to
+//!   delete …") or that opens with a third-person verb ("Deletes the cache.");
+//!
+//! and never when a negation ("not", "never", "without", "no", "…n't") comes before it in
+//! its sentence, inside code spans or quotes, or as part of an identifier (`update_mask`).
+//!
+//! Four lies are reported, one finding per hint: `readOnlyHint: true` on a tool that
+//! changes state (the original's case, widened to execute / install / send / write / …),
+//! `destructiveHint: false` on one that deletes, `openWorldHint: false` on one that
+//! fetches URLs or searches the web, and a read-only claim (hint or description) next to a
+//! parameter that switches writing on (`write_mode`).
 
 use super::{patterns, rules};
 use crate::model::Finding;
@@ -11,19 +31,1229 @@ pub(super) fn annotation(
     description: &str,
     out: &mut Vec<Finding>,
 ) {
-    let read_only = obj
-        .get("annotations")
-        .and_then(|a| a.get("readOnlyHint"))
-        .is_some_and(|v| *v == Value::Bool(true));
-    if read_only && patterns::implies_mutation(&format!("{name} {description}")) {
-        out.push(
-            rules::ANNOTATION_MISMATCH
-                .fail(format!(
-                    "Tool \"{name}\" has readOnlyHint=true but name/description implies mutation"
-                ))
-                .expected("readOnlyHint should be false for destructive operations")
-                .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))
-                .location(name),
+    let hints = obj.get("annotations").and_then(Value::as_object);
+    let hint = |key: &str| hints.and_then(|a| a.get(key));
+    let read_only = hint("readOnlyHint") == Some(&Value::Bool(true));
+    let not_destructive = hint("destructiveHint") == Some(&Value::Bool(false));
+    let closed_world = hint("openWorldHint") == Some(&Value::Bool(false));
+    // Most tools set none of these hints and claim nothing: skip reading the text.
+    if !(read_only || not_destructive || closed_world || may_claim_read_only(description)) {
+        return;
+    }
+    let lower = description.to_ascii_lowercase();
+    let text = Text::new(description, &lower);
+
+    if read_only {
+        if let Some(ev) = mutation_evidence(name, &text) {
+            out.push(read_only_finding(name, description, &ev));
+        }
+    }
+    // MCP: destructiveHint is meaningful only when readOnlyHint is false.
+    if not_destructive && !read_only {
+        if let Some(ev) = destruction_evidence(name, &text) {
+            out.push(
+                rules::ANNOTATION_MISMATCH
+                    .fail(format!(
+                        "Tool \"{name}\" has destructiveHint=false but name/description says it deletes: \"{ev}\""
+                    ))
+                    .expected("destructiveHint should be true (or omitted) for tools that delete or destroy data")
+                    .actual(json!({"destructiveHint": false, "evidence": ev}))
+                    .location(name),
+            );
+        }
+    }
+    if closed_world {
+        if let Some(ev) = open_world_evidence(name, &text) {
+            out.push(
+                rules::ANNOTATION_MISMATCH
+                    .fail(format!(
+                        "Tool \"{name}\" has openWorldHint=false but name/description says it reaches the open web: \"{ev}\""
+                    ))
+                    .expected("openWorldHint should be true (or omitted) for tools that fetch URLs or search the web")
+                    .actual(json!({"openWorldHint": false, "evidence": ev}))
+                    .location(name),
+            );
+        }
+    }
+    let claim = if read_only {
+        Some("readOnlyHint=true".to_string())
+    } else {
+        text.read_only_claim()
+    };
+    if let Some(claim) = claim {
+        if let Some((param, in_schema)) = write_switch(obj.get("inputSchema"), &text) {
+            let location = if in_schema {
+                format!("{name}.{param}")
+            } else {
+                name.to_string()
+            };
+            out.push(
+                rules::ANNOTATION_MISMATCH
+                    .fail(format!(
+                        "Tool \"{name}\" says it is read-only ({claim}) but parameter \"{param}\" switches writing on"
+                    ))
+                    .expected("a read-only tool has no parameter that enables writes")
+                    .actual(json!({"readOnlyClaim": claim, "parameter": param}))
+                    .location(location),
+            );
+        }
+    }
+}
+
+/// Whether the description can hold "read-only" / "readonly" / "read only" at all.
+fn may_claim_read_only(description: &str) -> bool {
+    let b = description.as_bytes();
+    b.windows(4).any(|w| w.eq_ignore_ascii_case(b"read"))
+        && b.windows(4).any(|w| w.eq_ignore_ascii_case(b"only"))
+}
+
+/// The original's finding, byte for byte, when the original would have reported the tool
+/// too (security.md §7.2); a catch beyond the original quotes its evidence.
+fn read_only_finding(name: &str, description: &str, ev: &str) -> Finding {
+    let original = "readOnlyHint=true but name/description implies mutation";
+    if patterns::implies_mutation(&format!("{name} {description}")) {
+        rules::ANNOTATION_MISMATCH
+            .fail(format!("Tool \"{name}\" has {original}"))
+            .expected("readOnlyHint should be false for destructive operations")
+            .actual(json!({"readOnlyHint": true, "impliesDestruction": true}))
+            .location(name)
+    } else {
+        rules::ANNOTATION_MISMATCH
+            .fail(format!("Tool \"{name}\" has {original}: \"{ev}\""))
+            .expected("readOnlyHint should be false for tools that change state")
+            .actual(json!({"readOnlyHint": true, "evidence": ev}))
+            .location(name)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Word tables. Base forms; the third-person form is derived ([`is_form`]).
+
+/// Verbs that change state (readOnlyHint). The original's fourteen verbs, then what #13
+/// lists (execute, install, put, send, write) and their kin.
+const MUTATION: &[&str] = &[
+    "delete",
+    "remove",
+    "destroy",
+    "wipe",
+    "erase",
+    "drop",
+    "truncate",
+    "write",
+    "modify",
+    "update",
+    "create",
+    "insert",
+    "mutate",
+    "change",
+    // #13
+    "execute",
+    "run",
+    "install",
+    "uninstall",
+    "put",
+    "send",
+    "post",
+    "upload",
+    "overwrite",
+    "save",
+    "append",
+    "edit",
+    "rename",
+    "move",
+    "purge",
+    "deploy",
+    "publish",
+    "kill",
+    "terminate",
+    "add",
+    "commit",
+    // more state changes, from real servers' read/write tools (docs/decisions.md)
+    "push",
+    "fork",
+    "assign",
+    "dismiss",
+    "submit",
+    "patch",
+    "apply",
+    "upgrade",
+    "scale",
+    "pause",
+    "reset",
+    "switch",
+    "mark",
+    "toggle",
+    "evaluate",
+    "click",
+    "fill",
+    "press",
+    "drag",
+    "merge",
+    "pull",
+    "clone",
+    "rebase",
+    "stage",
+];
+
+/// Creation verbs a side-effect-free tool uses for what it returns ("Create a buffer zone
+/// (polygon) around a point … Works offline without API calls"
+/// and "Merge two or more polygons into a single unified geometry").
+const WEAK: &[&str] = &["create", "add", "insert", "merge"];
+
+/// Mutation verbs that mutate only with certain objects: "Run an aggregation" reads,
+/// "Execute terminal command" does not.
+const NEEDS_EXEC_OBJECT: &[&str] = &["execute", "run", "evaluate"];
+const EXEC_OBJECTS: &[&str] = &[
+    "command",
+    "commands",
+    "cmd",
+    "script",
+    "scripts",
+    "code",
+    "shell",
+    "program",
+    "programs",
+    "binary",
+    "process",
+    "terminal",
+    "bash",
+    "powershell",
+    "python",
+    "javascript",
+    "subprocess",
+    "expression",
+    "expressions",
+];
+/// "Send a request/query" reads as often as it writes.
+const SEND_READ_OBJECTS: &[&str] = &["request", "requests", "query", "queries", "get"];
+
+/// Verbs that destroy data (destructiveHint). Not "remove": removing a label or a field
+/// value is the normal undoable edit (GitHub's `update_issue_type`, destructiveHint=false).
+const DESTRUCTION: &[&str] = &[
+    "delete",
+    "destroy",
+    "drop",
+    "wipe",
+    "erase",
+    "truncate",
+    "purge",
+    "overwrite",
+    "uninstall",
+];
+
+/// Verbs that reach a resource the tool names (openWorldHint), with or without a web object.
+const OPEN_ALWAYS: &[&str] = &["scrape", "crawl"];
+const OPEN_WITH_WEB: &[&str] = &[
+    "fetch", "download", "get", "retrieve", "read", "load", "open", "visit", "navigate", "browse",
+    "search", "query", "call", "request", "extract",
+];
+const WEB_OBJECTS: &[&str] = &[
+    "url", "urls", "web", "webpage", "webpages", "website", "websites", "internet", "http",
+    "https", "online",
+];
+
+/// Verbs that only read: a name that starts with one names a read ("get-update-status").
+const READ: &[&str] = &[
+    "get",
+    "list",
+    "search",
+    "read",
+    "find",
+    "fetch",
+    "query",
+    "describe",
+    "show",
+    "view",
+    "check",
+    "inspect",
+    "lookup",
+    "count",
+    "preview",
+    "validate",
+    "explain",
+    "analyze",
+    "retrieve",
+    "watch",
+    "monitor",
+    "status",
+    "browse",
+    "export",
+    "download",
+    "diff",
+    "compare",
+    "calculate",
+    "compute",
+    "estimate",
+    "summarize",
+    "parse",
+];
+
+/// Verbs that announce a list of the tool's operations.
+const UMBRELLA: &[&str] = &[
+    "manage",
+    "handle",
+    "perform",
+    "support",
+    "provide",
+    "offer",
+    "administer",
+    "control",
+];
+
+/// Words before the verb that do not change whose action it is.
+const PREAMBLE: &[&str] = &[
+    "this",
+    "the",
+    "a",
+    "tool",
+    "function",
+    "endpoint",
+    "operation",
+    "command",
+    "method",
+    "it",
+    "use",
+    "used",
+    "to",
+    "can",
+    "be",
+    "will",
+    "may",
+    "also",
+    "then",
+    "allows",
+    "allow",
+    "lets",
+    "let",
+    "enables",
+    "helps",
+    "you",
+    "users",
+    "user",
+    "model",
+    "agent",
+    "assistant",
+    "permanently",
+    "safely",
+    "quickly",
+    "immediately",
+    "automatically",
+    "directly",
+    "securely",
+    "simply",
+    "just",
+    "first",
+    "always",
+    "only",
+];
+
+/// Words that open a verb's object: a later "and deletes them" is a verb, "changes and
+/// updates of a project" are nouns.
+const OBJECT_START: &[&str] = &[
+    "the", "a", "an", "them", "it", "its", "their", "all", "any", "each", "every", "new",
+    "existing", "one", "multiple", "selected", "this", "that", "these", "those", "your",
+];
+/// Preamble words that make the tool the subject of a sentence.
+const SUBJECT: &[&str] = &[
+    "this", "it", "tool", "use", "used", "allows", "allow", "lets", "enables", "helps",
+];
+
+const NEGATORS: &[&str] = &[
+    "not", "never", "without", "no", "nor", "cannot", "neither", "none", "nothing",
+];
+/// Words that end a negation's reach inside a sentence.
+const NEGATION_ENDS: &[&str] = &["but", "however", "instead", "whereas", "while", "yet"];
+
+/// A description that says the tool has no effect outside its result.
+const NO_EFFECT: &[&[&str]] = &[
+    &["read", "only"],
+    &["readonly"],
+    &["no", "side", "effects"],
+    &["without", "side", "effects"],
+    &["side", "effect", "free"],
+    &["works", "offline"],
+    &["without", "api", "calls"],
+    &["pure", "function"],
+    &["only", "reads"],
+];
+
+fn is_form(word: &str, base: &str) -> bool {
+    if word == base {
+        return true;
+    }
+    let Some(rest) = word.strip_prefix(base) else {
+        // modify → modifies
+        return base
+            .strip_suffix('y')
+            .is_some_and(|stem| word.strip_prefix(stem) == Some("ies"));
+    };
+    match rest {
+        "s" => !base.ends_with('s') && !base.ends_with("sh") && !base.ends_with("ch"),
+        "es" => {
+            base.ends_with('s')
+                || base.ends_with("sh")
+                || base.ends_with("ch")
+                || base.ends_with('x')
+        }
+        _ => false,
+    }
+}
+
+/// The base form from `table` that `word` is a form of.
+fn base_in<'a>(word: &str, table: &[&'a str]) -> Option<&'a str> {
+    table.iter().copied().find(|b| is_form(word, b))
+}
+
+fn third_person(word: &str) -> bool {
+    word.len() > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us")
+}
+
+// ---------------------------------------------------------------------------------------
+// The description as sentences of words.
+
+#[derive(Debug)]
+struct Word<'t> {
+    raw: &'t str,
+    /// The word lower-cased: a slice of the text's one lower-cased copy (ASCII lower-casing
+    /// keeps byte offsets).
+    lower: &'t str,
+    start: usize,
+    /// Part of an identifier (touches `_`, camelCase, or is followed by `(` / `=`), in a
+    /// code span or in double quotes: not prose.
+    code: bool,
+    /// A comma, colon, parenthesis or slash stands right after it.
+    punct_after: Option<char>,
+    /// "doesn't", "won't", "can't": the word carries a negation.
+    negates: bool,
+    /// A negation comes before it in its sentence, with no "but" in between (computed once
+    /// per sentence, so no input makes the check quadratic).
+    under_negation: bool,
+}
+
+struct Text<'t> {
+    raw: &'t str,
+    sentences: Vec<Vec<Word<'t>>>,
+}
+
+impl<'t> Text<'t> {
+    /// `lower` is `raw.to_ascii_lowercase()`, made by the caller so words can borrow it.
+    fn new(raw: &'t str, lower: &'t str) -> Self {
+        let mut sentences = vec![Vec::new()];
+        let bytes = raw.as_bytes();
+        let mut in_code = false;
+        let mut in_quote = false;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii_alphanumeric() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+                let w = &raw[start..i];
+                let before = start.checked_sub(1).map(|j| bytes[j]);
+                let after = bytes.get(i).copied();
+                let camel = w
+                    .as_bytes()
+                    .windows(2)
+                    .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+                let ident =
+                    before == Some(b'_') || matches!(after, Some(b'_' | b'(' | b'=')) || camel;
+                let negates = w.ends_with(['n', 'N'])
+                    && (raw[i..].starts_with("'t") || raw[i..].starts_with("\u{2019}t"));
+                let punct_after = raw[i..]
+                    .chars()
+                    .next()
+                    .filter(|c| matches!(c, ',' | ':' | '(' | ')' | '/' | '|'));
+                let word = Word {
+                    raw: w,
+                    lower: &lower[start..i],
+                    start,
+                    code: ident || in_code || in_quote,
+                    punct_after,
+                    negates,
+                    under_negation: false,
+                };
+                if let Some(s) = sentences.last_mut() {
+                    s.push(word);
+                }
+                if negates {
+                    // skip the "'t"
+                    i += if raw[i..].starts_with('\'') { 2 } else { 4 };
+                }
+                continue;
+            }
+            let c = raw[i..].chars().next().unwrap_or(' ');
+            let next = raw[i + c.len_utf8()..].chars().next();
+            let ends = match c {
+                '\n' | ';' => true,
+                '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+                _ => false,
+            };
+            match c {
+                '`' => in_code = !in_code,
+                '"' | '\u{201C}' | '\u{201D}' => in_quote = !in_quote,
+                _ => {}
+            }
+            if ends && sentences.last().is_some_and(|s| !s.is_empty()) {
+                sentences.push(Vec::new());
+                // A quote or code span does not run across a sentence.
+                in_code = false;
+                in_quote = false;
+            }
+            i += c.len_utf8();
+        }
+        sentences.retain(|s| !s.is_empty());
+        for words in &mut sentences {
+            let mut negation = false;
+            for w in words.iter_mut() {
+                w.under_negation = negation;
+                if NEGATION_ENDS.contains(&w.lower) {
+                    negation = false;
+                } else if w.negates || NEGATORS.contains(&w.lower) {
+                    negation = true;
+                }
+            }
+        }
+        Text { raw, sentences }
+    }
+
+    /// Whether the word at `idx` of sentence `s` sits under a negation.
+    fn negated(&self, s: usize, idx: usize) -> bool {
+        self.sentences[s][idx].under_negation
+    }
+
+    /// The verbs that state the tool's own action: `(sentence, word index)`.
+    fn action_verbs(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut first = true;
+        for (s, words) in self.sentences.iter().enumerate() {
+            // A heading such as "🎯 Purpose:" or a list number is not the first sentence.
+            let heading = words.len() <= 3
+                && (words.last().is_some_and(|w| w.punct_after == Some(':'))
+                    || words
+                        .iter()
+                        .all(|w| w.lower.bytes().all(|b| b.is_ascii_digit())));
+            // "Notion | Retrieve a page": the action follows the vendor's prefix.
+            let mut i = words
+                .iter()
+                .take(4)
+                .position(|w| w.punct_after == Some('|'))
+                .map_or(0, |p| p + 1);
+            let mut subject = false;
+            while let Some(w) = words.get(i) {
+                if w.code || !PREAMBLE.contains(&w.lower) {
+                    break;
+                }
+                subject |= SUBJECT.contains(&w.lower);
+                i += 1;
+            }
+            let Some(lead) = words.get(i) else {
+                continue;
+            };
+            // "Use this tool to delete …" names the action; "Use query for …" names a
+            // parameter, and "use" is an instruction to the model.
+            let uses = words[..i].iter().any(|w| matches!(w.lower, "use" | "used"));
+            if uses && words[..i].last().is_none_or(|w| w.lower != "to") {
+                if !heading {
+                    first = false;
+                }
+                continue;
+            }
+            let is_first = first && !heading;
+            if !heading {
+                first = false;
+            }
+            // A later sentence states the tool's action when the tool is its subject or it
+            // opens with a third-person verb and its object ("Deletes the cache.").
+            let opens_object = |k: usize| {
+                words
+                    .get(k + 1)
+                    .is_some_and(|w| OBJECT_START.contains(&w.lower))
+            };
+            if lead.code || !(is_first || subject || (third_person(lead.lower) && opens_object(i)))
+            {
+                continue;
+            }
+            out.push((s, i));
+            // "Create, update, or delete X"; "Read and modify"; "read/write".
+            let mut j = i;
+            loop {
+                let mut k = j + 1;
+                while words
+                    .get(k)
+                    .is_some_and(|w| matches!(w.lower, "and" | "or" | "then" | "also"))
+                {
+                    k += 1;
+                }
+                let joined = k > j + 1 || matches!(words[j].punct_after, Some(',' | '/'));
+                match words.get(k) {
+                    Some(w) if joined && !w.code && is_verb(w.lower) => {
+                        out.push((s, k));
+                        j = k;
+                    }
+                    _ => break,
+                }
+            }
+            // "Manage tags: list all tags, create a new tag, delete a tag": after an
+            // umbrella verb and a colon, each listed item's leading verb ("Get … which
+            // includes the operations: …, drop index suggestions" lists nouns).
+            let umbrella = base_in(lead.lower, UMBRELLA).is_some();
+            if let Some(colon) = (i..words.len())
+                .find(|&k| words[k].punct_after == Some(':'))
+                .filter(|_| umbrella)
+            {
+                for k in colon + 1..words.len() {
+                    let item_start = k == colon + 1
+                        || words[k - 1].punct_after == Some(',')
+                        || (matches!(words[k - 1].lower, "or" | "and")
+                            && words[k - 2].punct_after == Some(','));
+                    if item_start && !words[k].code && is_verb(words[k].lower) {
+                        out.push((s, k));
+                    }
+                }
+            }
+            // "Lists files, then deletes them": a later verb in the lead verb's form.
+            let lead_s = third_person(lead.lower);
+            for k in j + 1..words.len() {
+                if matches!(words[k - 1].lower, "and" | "then" | "but" | "also")
+                    && !words[k].code
+                    && opens_object(k)
+                    && is_verb(words[k].lower)
+                    && third_person(words[k].lower) == lead_s
+                {
+                    out.push((s, k));
+                }
+            }
+        }
+        out
+    }
+
+    /// The raw text from word `idx` of sentence `s` over up to `n` more words.
+    fn quote(&self, s: usize, idx: usize, n: usize) -> &'t str {
+        let words = &self.sentences[s];
+        let start = words[idx].start;
+        let last = &words[(idx + n).min(words.len() - 1)];
+        &self.raw[start..last.start + last.raw.len()]
+    }
+
+    /// The next `n` prose words after `idx`, stopping at a comma or colon.
+    fn object(&self, s: usize, idx: usize, n: usize) -> Vec<&str> {
+        let words = &self.sentences[s];
+        let mut out = Vec::new();
+        if matches!(words[idx].punct_after, Some(',' | ':')) {
+            return out;
+        }
+        for w in words.iter().skip(idx + 1).take(n) {
+            out.push(w.lower);
+            if matches!(w.punct_after, Some(',' | ':')) {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Every place `(sentence, word index)` where `phrase` stands in prose.
+    fn phrase_hits<'a>(&'a self, phrase: &'a [&str]) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.sentences
+            .iter()
+            .enumerate()
+            .flat_map(move |(s, words)| {
+                (0..words.len().saturating_sub(phrase.len() - 1))
+                    .filter(move |&i| {
+                        phrase
+                            .iter()
+                            .zip(&words[i..])
+                            .all(|(p, w)| w.lower == *p && !w.code)
+                    })
+                    .map(move |i| (s, i))
+            })
+    }
+
+    /// A strong phrase anywhere, not negated: its quote.
+    fn strong(&self, phrases: &[&[&str]]) -> Option<String> {
+        phrases.iter().find_map(|p| {
+            self.phrase_hits(p)
+                .find(|&(s, i)| !self.negated(s, i))
+                .map(|(s, i)| self.quote(s, i, p.len() + 1).to_string())
+        })
+    }
+
+    fn declares_no_effect(&self) -> bool {
+        NO_EFFECT.iter().any(|p| {
+            self.phrase_hits(p)
+                .any(|(s, i)| p[0] == "without" || !self.negated(s, i))
+        }) || self.sentences.iter().enumerate().any(|(s, words)| {
+            // "does not modify / change / write / mutate"
+            words.iter().enumerate().any(|(i, w)| {
+                base_in(w.lower, &["modify", "change", "write", "mutate", "alter"]).is_some()
+                    && self.negated(s, i)
+            })
+        })
+    }
+
+    /// "safe, read-only database query", "Safe readonly file access tool": the tool's own
+    /// claim, in a sentence that states its action.
+    fn read_only_claim(&self) -> Option<String> {
+        for (s, words) in self.sentences.iter().enumerate() {
+            for i in 0..words.len() {
+                let one = words[i].lower == "readonly";
+                let two =
+                    words[i].lower == "read" && words.get(i + 1).is_some_and(|w| w.lower == "only");
+                if (one || two) && !words[i].code && !self.negated(s, i) {
+                    let first_sentence = s == 0;
+                    let subject = words[..i]
+                        .iter()
+                        .any(|w| matches!(w.lower, "this" | "it" | "tool" | "is"));
+                    if first_sentence || subject {
+                        return Some(self.quote(s, i, usize::from(two)).to_string());
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+fn is_verb(w: &str) -> bool {
+    [MUTATION, READ, OPEN_WITH_WEB, OPEN_ALWAYS]
+        .iter()
+        .any(|t| base_in(w, t).is_some())
+}
+
+// ---------------------------------------------------------------------------------------
+// The name.
+
+/// The name's words as the original reads them: `_` joins (so `delete_files` is one word,
+/// security.md §7.2), `-`, `.`, `/` and spaces separate.
+fn name_words_compat(name: &str) -> Vec<String> {
+    name.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && !w.contains('_'))
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+/// The name's words, every identifier style split (`fetchUrl`, `web_search`, `drop-table`).
+fn name_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            cur.push(c.to_ascii_lowercase());
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The first word of the name that is a verb of any table: the action the name names.
+fn name_action(words: &[String]) -> Option<usize> {
+    words.iter().position(|w| is_verb(w))
+}
+
+fn mutates(verb: &str, object: &[&str]) -> bool {
+    let Some(base) = base_in(verb, MUTATION) else {
+        return false;
+    };
+    if NEEDS_EXEC_OBJECT.contains(&base) {
+        return object.iter().any(|o| EXEC_OBJECTS.contains(o));
+    }
+    if base == "send" {
+        return !object.iter().any(|o| SEND_READ_OBJECTS.contains(o));
+    }
+    true
+}
+
+// ---------------------------------------------------------------------------------------
+// The four lies.
+
+/// The words of the original's mutation table (security.md §7.1).
+const ORIGINAL_MUTATION_WORDS: &[&str] = &[
+    "delete", "remove", "destroy", "wipe", "erase", "drop", "truncate", "write", "modify",
+    "update", "create", "insert", "mutate", "change",
+];
+
+fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
+    let words = name_words_compat(name);
+    // "netlify-deploy-services-reader": a name whose head noun is a reader names what it
+    // reads; only the original's own words still count there.
+    let reader = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "reader"
+                | "viewer"
+                | "lister"
+                | "getter"
+                | "fetcher"
+                | "finder"
+                | "inspector"
+                | "explorer"
+                | "checker"
+        )
+    });
+    for (i, w) in words.iter().enumerate() {
+        if READ.contains(&w.as_str()) {
+            break;
+        }
+        if reader && !ORIGINAL_MUTATION_WORDS.contains(&w.as_str()) {
+            continue;
+        }
+        let object: Vec<&str> = words[i + 1..].iter().map(String::as_str).collect();
+        if mutates(w, &object) {
+            return Some(name.to_string());
+        }
+    }
+    // Read only when a weak or scoped verb needs it.
+    let mut no_effect: Option<bool> = None;
+    for (s, i) in text.action_verbs() {
+        let w = &text.sentences[s][i];
+        let object = text.object(s, i, 5);
+        if !mutates(w.lower, &object) || text.negated(s, i) {
+            continue;
+        }
+        // "It changes only the session's tool registry … and does not change GitLab
+        // data": a change the author scoped, next to a declared absence of effect.
+        let words = &text.sentences[s];
+        let scoped = words.get(i + 1).is_some_and(|n| n.lower == "only")
+            || (i > 0 && words[i - 1].lower == "only");
+        if (scoped || base_in(w.lower, WEAK).is_some())
+            && *no_effect.get_or_insert_with(|| text.declares_no_effect())
+        {
+            continue;
+        }
+        return Some(text.quote(s, i, 3).to_string());
+    }
+    text.strong(&[&["permanently"], &["cannot", "be", "undone"]])
+}
+
+fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
+    let words = name_words(name);
+    if let Some(a) = name_action(&words) {
+        if base_in(&words[a], DESTRUCTION).is_some() {
+            return Some(name.to_string());
+        }
+    }
+    for (s, i) in text.action_verbs() {
+        let w = &text.sentences[s][i];
+        if base_in(w.lower, DESTRUCTION).is_some() && !text.negated(s, i) {
+            return Some(text.quote(s, i, 3).to_string());
+        }
+    }
+    text.strong(&[
+        &["permanently"],
+        &["cannot", "be", "undone"],
+        &["irreversible"],
+        &["irreversibly"],
+    ])
+}
+
+fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
+    let words = name_words(name);
+    if let Some(a) = name_action(&words) {
+        let verb = &words[a];
+        let web = words.iter().any(|w| WEB_OBJECTS.contains(&w.as_str()));
+        if base_in(verb, OPEN_ALWAYS).is_some() || (web && base_in(verb, OPEN_WITH_WEB).is_some()) {
+            return Some(name.to_string());
+        }
+    }
+    for (s, i) in text.action_verbs() {
+        let w = &text.sentences[s][i];
+        if text.negated(s, i) {
+            continue;
+        }
+        let object = text.object(s, i, 6);
+        let web = object.iter().any(|o| WEB_OBJECTS.contains(o));
+        if base_in(w.lower, OPEN_ALWAYS).is_some()
+            || (web && base_in(w.lower, OPEN_WITH_WEB).is_some())
+        {
+            return Some(text.quote(s, i, 4).to_string());
+        }
+    }
+    None
+}
+
+/// A parameter whose name switches writing on: `write_mode`, `allowWrite`, `enable_delete`.
+/// Looked for among the input schema's top-level properties, then among the identifiers a
+/// description lists ("Parameters: …, write_mode (boolean, …)"). `(name, in_schema)`.
+fn write_switch(schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
+    fn switch(ident: &str) -> bool {
+        let parts = name_words(ident);
+        if parts.len() < 2 {
+            return false;
+        }
+        let writes = parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "write"
+                    | "writes"
+                    | "writable"
+                    | "writeable"
+                    | "delete"
+                    | "deletes"
+                    | "exec"
+                    | "execute"
+                    | "mutate"
+                    | "mutation"
+                    | "mutations"
+                    | "modify"
+                    | "destructive"
+            )
+        });
+        let switch = parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "mode"
+                    | "enable"
+                    | "enabled"
+                    | "allow"
+                    | "allowed"
+                    | "flag"
+                    | "access"
+                    | "permission"
+                    | "permissions"
+                    | "ok"
+            )
+        });
+        writes && switch
+    }
+    if let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    {
+        if let Some(k) = props.keys().find(|k| switch(k)) {
+            return Some((k.clone(), true));
+        }
+    }
+    // Identifiers in the description: words joined by `_` or `-`, or camelCase.
+    text.raw
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|t| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
+        .find(|t| switch(t))
+        .map(|t| (t.to_string(), false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tool: Value) -> Vec<Finding> {
+        let obj = tool.as_object().unwrap();
+        let name = obj["name"].as_str().unwrap();
+        let desc = obj.get("description").and_then(Value::as_str).unwrap_or("");
+        let mut out = Vec::new();
+        annotation(obj, name, desc, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_reader_name_reads() {
+        assert!(ro("netlify-deploy-services-reader", "Reads deploy services.").is_empty());
+        assert!(!ro("deploy-site", "Deploys the site.").is_empty());
+    }
+
+    fn ro(name: &str, desc: &str) -> Vec<Finding> {
+        run(json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}))
+    }
+
+    #[test]
+    fn honest_read_only_tools_from_real_servers_stay_silent() {
+        // Each description is a real server's (tests/corpus/benign), or the issue's quote.
+        for (name, desc) in [
+            ("firecrawl_check_crawl_status", "Retrieve the current status, progress, and available results for an existing crawl ID. This only reads Firecrawl job state and does not start or modify the crawl."),
+            ("firecrawl_monitor_get", "Retrieve one monitor by ID, including its configuration and current state. This does not run or modify the monitor."),
+            ("firecrawl_monitor_check", "Retrieve one monitor check and its page-level results, optionally filtered by page status. Pages report `same`, `new`, `changed`, `removed`, or `error`; configured goal judging can add a meaningful-change decision."),
+            ("buffer_tool", "Create a buffer zone (polygon) around a point, line, or polygon at a specified distance. Useful for proximity analysis, service areas, or creating zones of influence. Works offline without API calls."),
+            ("API-retrieve-page-markdown", "Notion | Retrieve a page as Markdown\nError Responses:\n403: The integration lacks the read/update content capability required for this page."),
+            ("get_prompts", "Retrieve a specific Desktop Commander onboarding prompt by ID and execute it.\n\n3. Create organized knowledge base (promptId: 'onb2_03')"),
+            ("list_webhooks", "List webhooks for a project or group. It is read-only and does not mutate GitLab data; missing resources are returned as errors."),
+            ("get_pricing", "Get pricing information.\n - **exclude_free_products**: Remove products with $0.00 OnDemand pricing"),
+            ("find_duplicate", "Find likely duplicate issues. This is a read-only search: it returns ranked candidate issues, and does not close, link, comment on, or otherwise modify any issue."),
+            ("aggregate", "Run an aggregation against a MongoDB collection"),
+            ("list_notifications", "Lists all GitHub notifications, including mentions, assignments, and updates on issues."),
+            ("get_commit", "Get details for a commit and its changes"),
+            ("kubectl_context", "Manage Kubernetes contexts - list, get, or set the current context"),
+            ("atlas-get-performance-advisor", "Get MongoDB Atlas performance advisor recommendations and suggestions, which includes the operations: suggested indexes, drop index suggestions, schema suggestions"),
+            ("union_tool", "Merge two or more polygons into a single unified geometry. Works offline without API calls."),
+            ("discover_tools", "Discover and activate additional tool categories for this session. It changes only the session's tool registry, returns the active-tool summary, and does not change GitLab data."),
+        ] {
+            assert!(ro(name, desc).is_empty(), "{name}: {desc}");
+        }
+    }
+
+    #[test]
+    fn read_only_lies_are_caught() {
+        for (name, desc, ev) in [
+            (
+                "shell",
+                "Executes a shell command on the host.",
+                "Executes a shell command",
+            ),
+            (
+                "exec",
+                "Execute terminal command and return results",
+                "Execute terminal command and",
+            ),
+            (
+                "pkg",
+                "Installs an npm package into the project.",
+                "Installs an npm package",
+            ),
+            (
+                "notes",
+                "Lists notes. This tool also updates the note index.",
+                "updates the note index",
+            ),
+            ("mail", "Send an email to a recipient.", "Send an email to"),
+            (
+                "fs",
+                "Read and write files in the workspace.",
+                "write files in the",
+            ),
+            ("s3", "Put an object into a bucket.", "Put an object into"),
+            (
+                "cleanup",
+                "Lists stale files, then deletes them.",
+                "deletes them",
+            ),
+            (
+                "wh",
+                "Create, update, or delete project webhooks.",
+                "Create, update, or delete",
+            ),
+            (
+                "x",
+                "Use this tool to overwrite the config.",
+                "overwrite the config",
+            ),
+            ("send-email", "Emails people.", "send-email"),
+            (
+                "git_tag",
+                "Manage tags: list all tags, create a new tag, or delete a tag.",
+                "create a new tag,",
+            ),
+            (
+                "git_merge",
+                "Merge branches together.",
+                "Merge branches together",
+            ),
+        ] {
+            let fs = ro(name, desc);
+            assert_eq!(fs.len(), 1, "{name}: {desc}");
+            assert!(
+                fs[0].message.contains("readOnlyHint=true"),
+                "{}",
+                fs[0].message
+            );
+            assert!(
+                fs[0].message.contains("implies mutation"),
+                "{}",
+                fs[0].message
+            );
+            let actual = fs[0].actual.as_ref().unwrap();
+            if let Some(e) = actual.get("evidence") {
+                assert_eq!(e, ev, "{name}");
+            }
+        }
+        // Beyond the original: the evidence is quoted.
+        let fs = ro("shell", "Executes a shell command on the host.");
+        assert_eq!(
+            fs[0].message,
+            "Tool \"shell\" has readOnlyHint=true but name/description implies mutation: \"Executes a shell command\""
         );
+        assert_eq!(
+            fs[0].actual,
+            Some(json!({"readOnlyHint": true, "evidence": "Executes a shell command"}))
+        );
+    }
+
+    #[test]
+    fn negation_and_context_keep_silent() {
+        for desc in [
+            "Shows files. It never deletes anything.",
+            "Shows files. This tool doesn't delete or modify files.",
+            "Shows files without changing them.",
+            "Shows the `delete` flag of each file.",
+            "Shows files. Use update_file to change them.",
+            "Shows the \"update\" history.",
+            "Summarises the changes and updates of a project.",
+            "Shows files. Cannot delete, write or move them.",
+            "Shows files with no permanently deleted entries.",
+        ] {
+            assert!(ro("reader", desc).is_empty(), "{desc}");
+        }
+        // A negation ends where "but" starts.
+        assert_eq!(
+            ro("x", "This tool does not read files but deletes them.").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn destructive_hint_false_on_a_deleting_tool() {
+        let t = |name: &str, desc: &str, ann: Value| {
+            run(json!({"name": name, "description": desc, "annotations": ann}))
+        };
+        let fs = t(
+            "drop_table",
+            "Drops a table.",
+            json!({"destructiveHint": false}),
+        );
+        assert_eq!(fs.len(), 1);
+        assert_eq!(
+            fs[0].message,
+            "Tool \"drop_table\" has destructiveHint=false but name/description says it deletes: \"drop_table\""
+        );
+        assert_eq!(
+            fs[0].actual,
+            Some(json!({"destructiveHint": false, "evidence": "drop_table"}))
+        );
+        assert_eq!(
+            t(
+                "cleanup",
+                "Permanently erases old logs.",
+                json!({"destructiveHint": false})
+            )[0]
+            .actual,
+            Some(json!({"destructiveHint": false, "evidence": "erases old logs"}))
+        );
+        assert_eq!(
+            t(
+                "purge",
+                "Deletes the cache. This cannot be undone.",
+                json!({"destructiveHint": false})
+            )
+            .len(),
+            1
+        );
+        // Silent: removing a field value (GitHub's update_issue_type), a true hint, or a
+        // read-only tool (destructiveHint then means nothing, MCP).
+        for (name, desc, ann) in [
+            ("update_issue_type", "Set or remove the type of an existing issue. Pass null to remove the current type.", json!({"destructiveHint": false})),
+            ("delete_file", "Delete a file.", json!({"destructiveHint": true})),
+            ("delete_file", "Delete a file.", json!({})),
+            ("list_deleted", "Lists deleted files; it does not delete anything.", json!({"destructiveHint": false})),
+        ] {
+            assert!(t(name, desc, ann).is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn open_world_hint_false_on_a_web_tool() {
+        let t = |name: &str, desc: &str| {
+            run(json!({"name": name, "description": desc, "annotations": {"openWorldHint": false}}))
+        };
+        for (name, desc) in [
+            ("fetch_url", "Returns a page."),
+            ("web_search", "Search."),
+            ("firecrawl_scrape", "Scrape content."),
+            (
+                "get",
+                "Fetches a URL from the internet and returns its content.",
+            ),
+            ("lookup", "Search the web for a topic."),
+        ] {
+            let fs = t(name, desc);
+            assert_eq!(fs.len(), 1, "{name}");
+            assert!(fs[0].message.contains("openWorldHint=false"));
+        }
+        for (name, desc) in [
+            ("firecrawl_check_crawl_status", "Retrieve the current status for an existing crawl ID."),
+            ("firecrawl_find_tools", "Browse Alexandria data providers and workflows or read a selected contract."),
+            ("bbox_tool", "Calculate the bounding box of any geometry. Works offline without API calls."),
+            ("git_log", "Shows the commit logs"),
+            ("firecrawl_find_tools", "Browse providers. Use query for semantic discovery or urls to find providers for a website."),
+        ] {
+            assert!(t(name, desc).is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn read_only_claim_with_a_write_switch() {
+        // ATR-2026-00106's true positives and true negatives.
+        let t = |desc: &str, schema: Value| {
+            run(json!({"name": "t", "description": desc, "inputSchema": schema}))
+        };
+        let empty = json!({"type": "object", "properties": {}});
+        let fs = t("Runs a safe, read-only database query to retrieve information. Parameters: query (the SELECT statement), write_mode (boolean, default true - enables write-back cache for performance)", empty.clone());
+        assert_eq!(fs.len(), 1);
+        assert_eq!(
+            fs[0].message,
+            "Tool \"t\" says it is read-only (read-only) but parameter \"write_mode\" switches writing on"
+        );
+        assert_eq!(fs[0].location.as_deref(), Some("t"));
+        assert_eq!(t("Safe readonly file access tool for browsing documents. Parameters: path (file location), write_mode (boolean, enables write operations when true)", empty.clone()).len(), 1);
+        assert!(t("Database query executor with full read/write capabilities. Parameters: query (SQL statement), write_mode (boolean, enables write operations)", empty.clone()).is_empty());
+        assert!(t(
+            "Read-only file viewer for browsing documents safely. No write capabilities available.",
+            empty.clone()
+        )
+        .is_empty());
+        // The hint is a claim too; a schema property is located.
+        let fs = run(
+            json!({"name": "q", "description": "Runs a query.", "annotations": {"readOnlyHint": true},
+            "inputSchema": {"type": "object", "properties": {"allowWrite": {"type": "boolean"}}}}),
+        );
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].location.as_deref(), Some("q.allowWrite"));
+        // A tool named in prose is not a switch.
+        assert!(t("Read-only viewer. Use write_file to change files.", empty).is_empty());
+    }
+
+    #[test]
+    fn forms_and_words() {
+        assert!(is_form("deletes", "delete"));
+        assert!(is_form("modifies", "modify"));
+        assert!(is_form("pushes", "push"));
+        assert!(!is_form("deleted", "delete"));
+        assert!(!is_form("updating", "update"));
+        assert_eq!(name_words("fetchURL_v2-web"), ["fetch", "url", "v2", "web"]);
+        assert_eq!(name_words_compat("delete_files"), Vec::<String>::new());
+        assert_eq!(name_words_compat("delete-files"), ["delete", "files"]);
+    }
+
+    #[test]
+    fn hostile_text_never_panics() {
+        for desc in [
+            "",
+            "'",
+            "’t",
+            "doesn’t",
+            "a\u{2019}",
+            "`",
+            "\"",
+            "...",
+            "|",
+            "\n\n",
+            "é; ü.",
+            "don't",
+        ] {
+            let _ = ro("x", desc);
+            let _ = run(
+                json!({"name": "x", "description": desc, "annotations": {"destructiveHint": false, "openWorldHint": false}}),
+            );
+        }
+        // One long sentence of negated verbs: every verb is judged, each in constant time
+        // (a backward search per verb would make this quadratic).
+        let long = format!("Shows files. It does not {}", "delete, ".repeat(50_000));
+        assert!(ro("x", &long).is_empty());
+        let long = format!(
+            "Manage files: {}",
+            "read-only write_mode, delete, ".repeat(20_000)
+        );
+        let fs = run(json!({"name": "x", "description": long,
+            "annotations": {"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false}}));
+        assert!(!fs.is_empty());
     }
 }

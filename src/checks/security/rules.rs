@@ -40,16 +40,16 @@ pub const SECRET_IN_SCHEMA: Rule = Rule {
     id: "security/secret-in-schema",
     severity: Severity::Error,
     short: "Schema solicits secrets",
-    description: "A top-level input property is named like a credential (api_key, password, secret, access_token, private_key, token, …). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs.",
-    fix: "Take credentials from the server's own configuration (environment variables, a secrets manager, OAuth) instead of tool arguments, and remove the field from the input schema.",
+    description: "A top-level input property is named like a credential: the original list (api_key, password, secret, access_token, auth_token, private_key, credentials, token, …) or a name whose words say credential (auth, openai_api_key, client_secret, refresh_token, session_cookie, seed_phrase, …; those only when the property can hold text, so a boolean byApiKey is not one). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs. A credential the tool exists to set is a warning, not a failure: the tool's name sets an account's or a resource's secret (atlas-create-db-user's password, create_webhook's token), or the name or the property's description says whose secret it is (trigger_pipeline's token, \"the secret of the upload\").",
+    fix: "Take credentials from the server's own configuration (environment variables, a secrets manager, OAuth) instead of tool arguments, and remove the field from the input schema. For a tool that sets a credential (a warning), prefer letting the server generate it and return it once, or take it out of band.",
 };
 
 pub const ANNOTATION_MISMATCH: Rule = Rule {
     id: "security/annotation-mismatch",
     severity: Severity::Error,
     short: "Annotation behavior mismatch",
-    description: "The tool declares readOnlyHint: true while its name or description says it changes state (delete, write, update, create, \"cannot be undone\", …). Clients use readOnlyHint to skip confirmation prompts, so a wrong hint lets a destructive call run unreviewed.",
-    fix: "Set readOnlyHint to false (and destructiveHint as appropriate) for tools that modify anything, or correct the description if the tool really is read-only.",
+    description: "A behaviour hint contradicts what the tool says it does: readOnlyHint: true on a tool that changes state (deletes, writes, updates, creates, executes a command, installs, sends, puts, \"cannot be undone\", …); destructiveHint: false on one that deletes, destroys, drops, wipes or overwrites (checked only when readOnlyHint is not true, as MCP reads it); openWorldHint: false on one that fetches URLs, scrapes or searches the web; or a read-only claim (the hint, or \"read-only\" in the description) next to a parameter that switches writing on (write_mode). Only the tool's own action counts: its name, the leading verbs of its first sentence, and sentences whose subject is the tool; a negated verb (\"does not modify\"), a parameter, a filter, a quoted value or another tool's name does not. Clients use these hints to skip confirmation prompts and to judge what a call can reach, so a wrong hint lets a destructive or outward call run unreviewed. The message names the hint that is wrong.",
+    fix: "Correct the hint the message names: readOnlyHint false for tools that modify anything, destructiveHint true (or omitted) for tools that delete or overwrite, openWorldHint true (or omitted) for tools that reach the web; remove a write switch from a read-only tool or drop the read-only claim. If the tool really does what the hint says, correct the description instead.",
 };
 
 pub const TOOL_SHADOWING: Rule = Rule {

@@ -1,4 +1,16 @@
-//! `security/secret-in-schema`: input properties named like credentials (security.md §6).
+//! `security/secret-in-schema`: input properties named like credentials (security.md §6, #13).
+//!
+//! Top-level properties only, as the original (no published attack in the corpus nests a
+//! credential, and the nested ones on real servers are the connection settings of a
+//! resource the tool creates: docs/decisions.md). A property fails when its name is on the
+//! original's anchored list ([`patterns::SECRET_NAMES`]) or, beyond it, when its words name
+//! a credential (`auth`, `openai_api_key`, `client_secret`, `refresh_token`,
+//! `session_cookie`, `seed_phrase`, …) and it can hold text (a boolean `byApiKey` cannot).
+//!
+//! A credential the tool exists to set is a warning, not a failure: the tool's name sets an
+//! account's or a resource's secret (`atlas-create-db-user` takes `password`,
+//! `create_webhook` its `token`), or the name or the property's description says whose
+//! secret it is (`trigger_pipeline`'s `token`, "the secret of the upload").
 
 use super::{patterns, rules};
 use crate::model::Finding;
@@ -11,21 +23,409 @@ pub(super) fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>
     else {
         return;
     };
-    let hits: Vec<&str> = props
-        .keys()
-        .map(String::as_str)
-        .filter(|k| patterns::is_secret_name(k))
-        .collect();
-    if hits.is_empty() {
-        return;
+    let setter = sets_credential(name);
+    let mut fail: Vec<&str> = Vec::new();
+    let mut warn: Vec<&str> = Vec::new();
+    for (k, v) in props {
+        if !(patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v))) {
+            continue;
+        }
+        if setter || resource_secret(name, k, v) {
+            warn.push(k);
+        } else {
+            fail.push(k);
+        }
     }
-    out.push(
-        rules::SECRET_IN_SCHEMA
-            .fail(format!(
-                "Tool \"{name}\" schema solicits secrets: {}",
-                hits.join(", ")
-            ))
-            .actual(hits.clone())
-            .location(name),
-    );
+    if !fail.is_empty() {
+        out.push(
+            rules::SECRET_IN_SCHEMA
+                .fail(format!(
+                    "Tool \"{name}\" schema solicits secrets: {}",
+                    fail.join(", ")
+                ))
+                .actual(fail.clone())
+                .location(name),
+        );
+    }
+    if !warn.is_empty() {
+        out.push(
+            rules::SECRET_IN_SCHEMA
+                .warn(format!(
+                    "Tool \"{name}\" schema solicits secrets: {} (the tool sets them for an account or resource, so the model sees them: warning only)",
+                    warn.join(", ")
+                ))
+                .actual(warn.clone())
+                .location(name),
+        );
+    }
+}
+
+/// Lower-cased words of an identifier: `_`, `-`, `.`, spaces and camelCase split.
+fn words(ident: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in ident.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            cur.push(c.to_ascii_lowercase());
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Words before `token` that make it a cursor or a budget, not a credential.
+const NOT_CREDENTIAL_TOKEN: &[&str] = &[
+    "next",
+    "page",
+    "pagination",
+    "continuation",
+    "sync",
+    "cursor",
+    "resume",
+    "start",
+    "end",
+    "skip",
+    "max",
+    "min",
+    "stop",
+    "prompt",
+    "completion",
+    "input",
+    "output",
+    "total",
+    "count",
+    "limit",
+    "number",
+    "of",
+];
+
+/// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
+/// `session_cookie`, …). Not `*_password`: no published attack uses one, and the one on a
+/// real server (`approval_password`, GitLab's password re-authentication) is the server's
+/// documented design, so it stays a matter for the original's exact `password`.
+fn extended_secret_name(name: &str) -> bool {
+    let w = words(name);
+    let w: Vec<&str> = w.iter().map(String::as_str).collect();
+    let ends = |tail: &[&str]| w.len() >= tail.len() && w[w.len() - tail.len()..] == *tail;
+    match w.as_slice() {
+        [] => false,
+        ["auth"]
+        | ["authorization"]
+        | ["bearer"]
+        | ["jwt"]
+        | ["otp"]
+        | ["totp"]
+        | ["mnemonic"]
+        | ["passphrase"]
+        | ["cookie"]
+        | ["cookies"] => true,
+        _ => {
+            ends(&["api", "key"])
+                || ends(&["apikey"])
+                || ends(&["secret"])
+                || ends(&["secret", "key"])
+                || ends(&["secret", "access", "key"])
+                || ends(&["private", "key"])
+                || ends(&["ssh", "key"])
+                || ends(&["session", "key"])
+                || ends(&["cookie"])
+                || ends(&["cookies"])
+                || ends(&["passphrase"])
+                || ends(&["seed", "phrase"])
+                || ends(&["recovery", "phrase"])
+                || ends(&["mnemonic"])
+                || ends(&["credential"])
+                || ends(&["credentials"])
+                || ends(&["auth", "header"])
+                || (ends(&["token"])
+                    && w.len() >= 2
+                    && !NOT_CREDENTIAL_TOKEN.contains(&w[w.len() - 2]))
+        }
+    }
+}
+
+/// A property that can carry a credential's text: a string, or untyped. A boolean, a
+/// number or an array of them cannot (`byApiKey`: "break usage down by API key").
+fn holds_text(schema: &Value) -> bool {
+    match schema.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        Some(_) => true,
+    }
+}
+
+const SETTER_VERBS: &[&str] = &[
+    "create",
+    "set",
+    "update",
+    "reset",
+    "rotate",
+    "change",
+    "add",
+    "register",
+    "configure",
+    "generate",
+    "regenerate",
+    "provision",
+    "invite",
+    "edit",
+    "upsert",
+    "renew",
+    "store",
+    "save",
+];
+/// What such a verb sets a credential of: an account, the credential itself, or a resource
+/// that carries its own secret.
+const CREDENTIAL_HOLDERS: &[&str] = &[
+    "user",
+    "users",
+    "account",
+    "accounts",
+    "member",
+    "members",
+    "login",
+    "credential",
+    "credentials",
+    "password",
+    "passwords",
+    "passwd",
+    "secret",
+    "secrets",
+    "key",
+    "keys",
+    "apikey",
+    "token",
+    "tokens",
+    "webhook",
+    "webhooks",
+    "hook",
+    "hooks",
+    "settings",
+    "config",
+    "configuration",
+    "integration",
+    "integrations",
+];
+
+/// The tool's name says its job is to set a credential: `atlas-create-db-user`,
+/// `reset_password`, `update_webhook`, `update_dependency_proxy_settings`.
+fn sets_credential(tool: &str) -> bool {
+    let w = words(tool);
+    w.iter().enumerate().any(|(i, v)| {
+        SETTER_VERBS.contains(&v.as_str())
+            && w[i + 1..]
+                .iter()
+                .any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+    })
+}
+
+/// Kinds of secret that belong to a resource, not to the user: a pipeline *trigger* token,
+/// a *webhook*'s or a *signing* token, an *upload*'s secret.
+const RESOURCE_SECRETS: &[&str] = &[
+    "trigger",
+    "webhook",
+    "signing",
+    "upload",
+    "deploy",
+    "runner",
+    "registration",
+    "invitation",
+    "invite",
+    "verification",
+    "validation",
+];
+
+/// The property is a resource's own secret: its name or the tool's name names the kind
+/// (`signing_token`, `trigger_pipeline`'s `token`), or its description says whose it is
+/// ("The 32-character secret of the upload").
+fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
+    let named = |s: &str| {
+        words(s)
+            .iter()
+            .any(|w| RESOURCE_SECRETS.contains(&w.as_str()))
+    };
+    if named(tool) || named(prop) {
+        return true;
+    }
+    let Some(desc) = schema.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let d = words(desc);
+    d.windows(3).any(|t| {
+        matches!(t[0].as_str(), "secret" | "token" | "password" | "key")
+            && t[1] == "of"
+            && matches!(t[2].as_str(), "the" | "this" | "that" | "an" | "a")
+    }) || d.windows(2).any(|t| {
+        RESOURCE_SECRETS.contains(&t[0].as_str())
+            && matches!(t[1].as_str(), "token" | "secret" | "password" | "key")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Status;
+    use serde_json::json;
+
+    fn run(name: &str, props: Value) -> Vec<Finding> {
+        let mut out = Vec::new();
+        secrets(
+            Some(&json!({"type": "object", "properties": props})),
+            name,
+            &mut out,
+        );
+        out
+    }
+
+    #[test]
+    fn extended_names() {
+        for n in [
+            "auth",
+            "Authorization",
+            "openai_api_key",
+            "OPENAI_API_KEY",
+            "x-api-key",
+            "stripeApiKey",
+            "my_api_key",
+            "client_secret",
+            "webhookSecret",
+            "aws_secret_access_key",
+            "refresh_token",
+            "github_token",
+            "session_token",
+            "id_token",
+            "session_cookie",
+            "cookies",
+            "ssh_private_key",
+            "seed_phrase",
+            "mnemonic",
+            "passphrase",
+            "aws_credentials",
+            "jwt",
+            "bearer",
+        ] {
+            assert!(extended_secret_name(n), "{n}");
+        }
+        for n in [
+            "api_keys",
+            "author",
+            "authentication",
+            "next_token",
+            "page_token",
+            "max_tokens",
+            "maximum_number_of_tokens",
+            "secret_type",
+            "secretType",
+            "submitKey",
+            "key",
+            "sessionId",
+            "user_password",
+            "approval_password",
+            "token_count",
+            "resource_access_token_events",
+            "tokens",
+            "username",
+        ] {
+            assert!(!extended_secret_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn original_names_fail_as_before_and_extended_ones_join_them() {
+        let fs = run(
+            "api_connector",
+            json!({"api_key": {"type": "string"}, "openai_api_key": {"type": "string"}, "endpoint": {}}),
+        );
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].status, Status::Fail);
+        assert_eq!(
+            fs[0].message,
+            "Tool \"api_connector\" schema solicits secrets: api_key, openai_api_key"
+        );
+        assert_eq!(fs[0].actual, Some(json!(["api_key", "openai_api_key"])));
+        // The original list does not look at the type (compat); the extension does.
+        let fs = run(
+            "usage",
+            json!({"byApiKey": {"type": "boolean"}, "token": {"type": "boolean"}}),
+        );
+        assert_eq!(fs[0].actual, Some(json!(["token"])));
+    }
+
+    #[test]
+    fn a_credential_the_tool_sets_is_a_warning() {
+        // MongoDB's atlas-create-db-user: the issue's one false positive on real servers.
+        for (tool, props) in [
+            (
+                "atlas-create-db-user",
+                json!({"projectId": {"type": "string"}, "username": {"type": "string"}, "password": {"type": "string"}}),
+            ),
+            ("reset_password", json!({"password": {"type": "string"}})),
+            (
+                "create_webhook",
+                json!({"token": {"type": "string", "description": "Secret token to validate received payloads."}}),
+            ),
+            (
+                "update_dependency_proxy_settings",
+                json!({"secret": {"type": "string"}}),
+            ),
+            ("trigger_pipeline", json!({"token": {"type": "string"}})),
+            (
+                "download_attachment",
+                json!({"secret": {"type": "string", "description": "The 32-character secret of the upload"}}),
+            ),
+            ("x", json!({"signing_token": {"type": "string"}})),
+        ] {
+            let fs = run(tool, props);
+            assert_eq!(fs.len(), 1, "{tool}");
+            assert_eq!(fs[0].status, Status::Warn, "{tool}");
+            assert!(fs[0].message.contains("warning only"), "{}", fs[0].message);
+        }
+        // Logging in with the user's credentials, or calling an API with them, still fails.
+        for (tool, props) in [
+            (
+                "login_helper",
+                json!({"username": {}, "secret": {}, "auth_token": {}}),
+            ),
+            ("api_connector", json!({"api_key": {}, "password": {}})),
+            (
+                "get_weather",
+                json!({"api_key": {"type": "string", "description": "User stored OpenWeatherMap API key"}}),
+            ),
+            ("create_issue", json!({"access_token": {"type": "string"}})),
+        ] {
+            let fs = run(tool, props);
+            assert_eq!(fs.len(), 1, "{tool}");
+            assert_eq!(fs[0].status, Status::Fail, "{tool}");
+        }
+    }
+
+    #[test]
+    fn mixed_tool_gets_one_finding_of_each() {
+        let fs = run(
+            "rotate_key",
+            json!({"api_key": {"type": "string"}, "new_key": {"type": "string"}}),
+        );
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].status, Status::Warn);
+        assert_eq!(fs[0].actual, Some(json!(["api_key"])));
+        let fs = run(
+            "sync",
+            json!({"api_key": {}, "signing_token": {"type": "string"}}),
+        );
+        let st: Vec<Status> = fs.iter().map(|f| f.status).collect();
+        assert_eq!(st, [Status::Fail, Status::Warn]);
+    }
 }
