@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use mcpward_fuzz::bounded;
 use serde_json::{json, Value};
 // Crate API used (re-point here after a move):
-use mcpward::checks::security::check;
+use mcpward::checks::security::{check, warm};
 
 fn tool_of(data: &[u8]) -> Option<Value> {
     if let Ok(v @ Value::Object(_)) = serde_json::from_slice::<Value>(data) {
@@ -40,6 +40,9 @@ fn tool_of(data: &[u8]) -> Option<Value> {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // Compiling the ~80 patterns is a one-time cost, not a per-input one.
+    static WARM: std::sync::Once = std::sync::Once::new();
+    WARM.call_once(warm);
     let Some(tool) = tool_of(data) else { return };
     bounded("security scan", || {
         let findings = check(&Ok(vec![tool]));

@@ -185,6 +185,11 @@ impl Pattern {
         })
     }
 
+    /// Compiles the regex now (the fuzz targets' per-input time bound must not pay for it).
+    pub fn warm(&self) {
+        self.shadow();
+    }
+
     /// Every non-overlapping match, leftmost first.
     pub fn spans(&self, hay: &Hay) -> Vec<Span> {
         match &hay.shadow {
@@ -278,6 +283,11 @@ impl PatternSet {
                 .build()
                 .expect("static set")
         })
+    }
+
+    /// Compiles the set now (see [`Pattern::warm`]).
+    pub fn warm(&self) {
+        self.shadow();
     }
 
     /// Indexes of the patterns that match somewhere, ascending.

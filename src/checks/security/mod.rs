@@ -31,6 +31,14 @@ pub const ANNOTATION_MISMATCH: &str = rules::ANNOTATION_MISMATCH.id;
 /// Parameter-walk depth guard (security.md §8 step 1).
 const MAX_WALK_DEPTH: usize = 32;
 
+/// Compiles every pattern of the family now, so that no later scan pays for it (the fuzz
+/// targets' per-input CPU bound; a long-running caller may want it too).
+pub fn warm() {
+    patterns::warm();
+    poisoning::warm();
+    signals::warm();
+}
+
 /// Runs the family over one listing (security.md §2, §9).
 pub fn check(listing: &Listing) -> Vec<Finding> {
     let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {

@@ -107,6 +107,17 @@ pub fn implies_mutation(text: &str) -> bool {
     compiled().mutation.is_match(&Hay::new(text))
 }
 
+/// Compiles every pattern now (fuzz targets call it once, before their time bound).
+pub fn warm() {
+    let c = compiled();
+    for p in &c.injection {
+        p.warm();
+    }
+    c.injection_set.warm();
+    c.secret_names.warm();
+    c.mutation.warm();
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::engine;

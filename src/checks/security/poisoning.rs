@@ -435,6 +435,30 @@ pub fn detect(text: &str) -> Vec<Poison> {
     out
 }
 
+/// Compiles every pattern now (fuzz targets call it once, before their time bound).
+pub fn warm() {
+    let c = signals();
+    c.secret_path.warm();
+    c.secret_data.warm();
+    c.sensitive_extra.warm();
+    c.read_verb.warm();
+    c.transfer.warm();
+    c.param_sink.warm();
+    c.conceal.warm();
+    c.sink_literal.warm();
+    c.exfil_send.warm();
+    c.ctx_leak.warm();
+    c.own_prompt.warm();
+    c.strong_directive.warm();
+    c.directive.warm();
+    c.other_tool.warm();
+    c.redirect.warm();
+    c.phishing.warm();
+    c.override_.warm();
+    c.put_verb.warm();
+    c.put_pronoun.warm();
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::engine;

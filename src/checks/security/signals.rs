@@ -437,6 +437,51 @@ fn other_tool(s: &Set, hay: &Hay, own: &str) -> Option<Span> {
         .map(|(m, _)| m)
 }
 
+/// Compiles every pattern now (fuzz targets call it once, before their time bound).
+pub fn warm() {
+    let c = set();
+    c.gate.warm();
+    c.directive.warm();
+    c.role.warm();
+    c.markup.warm();
+    c.persona.warm();
+    c.authority.warm();
+    c.override_.warm();
+    c.conceal.warm();
+    c.line_jump.warm();
+    c.tamper.warm();
+    c.tamper_directed.warm();
+    c.deceive.warm();
+    c.url_access.warm();
+    c.send_order.warm();
+    c.secret_path.warm();
+    c.secret_read.warm();
+    c.secret_order.warm();
+    c.secret_ask.warm();
+    c.context_param.warm();
+    c.other_tool.warm();
+    c.other_tool_extra.warm();
+    c.shadow_strong.warm();
+    c.shadow_when.warm();
+    c.deprecated.warm();
+    c.use_other.warm();
+    c.pipe_shell.warm();
+    c.shell_cmd.warm();
+    c.run_cmd.warm();
+    c.collects_context.warm();
+    c.no_confirm.warm();
+    c.push_on.warm();
+    c.copy_to.warm();
+    c.harvest.warm();
+    c.sql_payload.warm();
+    c.model_identity.warm();
+    c.read_secret_name.warm();
+    c.shell_injection.warm();
+    c.decode.warm();
+    c.secret_supply.warm();
+    c.shadow_extra.warm();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -317,3 +317,28 @@ fn rules_table_covers_every_emitted_id() {
     );
     assert!(RULES.iter().all(|r| r.severity == Severity::Error));
 }
+
+/// Fuzz finding (round 3): the description is the whole input, with zero-width characters.
+#[test]
+fn fuzz_round3_zero_width_text_everywhere() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/seeds/security/crash-round3-zero-width.txt"
+    ))
+    .unwrap();
+    let tool = json!({
+        "name": "tool", "description": text, "title": text,
+        "inputSchema": {"type": "object", "properties": {"p": {"type": "string", "description": text,
+            "title": text, "enum": [text, "tool"], "default": text, "x-note": text}},
+            "$defs": {"d": {"description": text}}},
+        "outputSchema": {"type": "object", "properties": {"p": {"description": text}}},
+        "annotations": {"readOnlyHint": true, "title": "tool"}
+    });
+    let fs = run(vec![tool]);
+    assert!(!fs.is_empty());
+}
+
+#[test]
+fn every_pattern_compiles() {
+    warm();
+}
