@@ -21,6 +21,7 @@
 //! fetches URLs or searches the web, and a read-only claim (hint or description) next to a
 //! parameter that switches writing on (`write_mode`).
 
+use super::walk::identifier_parts;
 use super::{patterns, rules};
 use crate::model::Finding;
 use serde_json::{json, Map, Value};
@@ -733,31 +734,6 @@ fn name_words_compat(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// The name's words, every identifier style split (`fetchUrl`, `web_search`, `drop-table`).
-fn name_words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            cur.push(c.to_ascii_lowercase());
-        } else {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
 /// The first word of the name that is a verb of any table: the action the name names.
 fn name_action(words: &[String]) -> Option<usize> {
     words.iter().position(|w| is_verb(w))
@@ -839,7 +815,7 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
 }
 
 fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
-    let words = name_words(name);
+    let words = identifier_parts(name);
     if let Some(a) = name_action(&words) {
         if base_in(&words[a], DESTRUCTION).is_some() {
             return Some(name.to_string());
@@ -860,7 +836,7 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
 }
 
 fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
-    let words = name_words(name);
+    let words = identifier_parts(name);
     if let Some(a) = name_action(&words) {
         let verb = &words[a];
         let web = words.iter().any(|w| WEB_OBJECTS.contains(&w.as_str()));
@@ -889,7 +865,7 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
 /// description lists ("Parameters: …, write_mode (boolean, …)"). `(name, in_schema)`.
 fn write_switch(schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
     fn switch(ident: &str) -> bool {
-        let parts = name_words(ident);
+        let parts = identifier_parts(ident);
         if parts.len() < 2 {
             return false;
         }
@@ -1218,7 +1194,10 @@ mod tests {
         assert!(is_form("pushes", "push"));
         assert!(!is_form("deleted", "delete"));
         assert!(!is_form("updating", "update"));
-        assert_eq!(name_words("fetchURL_v2-web"), ["fetch", "url", "v2", "web"]);
+        assert_eq!(
+            identifier_parts("fetchURL_v2-web"),
+            ["fetch", "url", "v2", "web"]
+        );
         assert_eq!(name_words_compat("delete_files"), Vec::<String>::new());
         assert_eq!(name_words_compat("delete-files"), ["delete", "files"]);
     }

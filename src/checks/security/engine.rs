@@ -61,8 +61,8 @@ fn is_unicode_space(c: char) -> bool {
     )
 }
 
-/// A text prepared for matching: its shadow, or none when only the Unicode regexes give
-/// the right answer.
+/// A text prepared for matching: its shadow (always, since #13; `None` only for the tests'
+/// Unicode-regex reference).
 pub struct Hay<'t> {
     text: &'t str,
     shadow: Option<Cow<'t, [u8]>>,
@@ -298,8 +298,8 @@ impl PatternSet {
         }
     }
 
-    /// A prefilter: false only when no pattern matches. Texts without a shadow answer true
-    /// without compiling the Unicode form (a large set in Unicode mode costs megabytes).
+    /// A prefilter: false only when no pattern matches. The tests' Unicode-only texts
+    /// answer true rather than compile the set's Unicode form (tens of megabytes).
     pub fn may_match(&self, hay: &Hay) -> bool {
         match &hay.shadow {
             Some(s) => self.shadow().is_match(s),

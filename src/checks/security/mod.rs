@@ -136,13 +136,11 @@ fn scan_item(item: &walk::Item, name: &str, out: &mut Vec<Finding>) {
             item.place,
             quote(item.text, &norm, evidence[0])
         );
-        push_hit(
+        record(
             rule,
             label,
             msg,
-            item.text,
-            &norm,
-            &evidence,
+            raw_quotes(item.text, &norm, &evidence),
             location(name, non_empty_path(&item.path)),
             out,
         );
@@ -181,28 +179,18 @@ fn scan_identifier(
         signals::Field::ToolName
     };
     for hit in signals::detect(&words, field, name) {
-        let what = match path {
-            Some(_) => place.to_string(),
-            None => "name".to_string(),
-        };
         let message = format!(
-            "Tool \"{name}\" {what} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
+            "Tool \"{name}\" {place} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
             hit.label
         );
-        let finding = if signals::advisory(hit.label) {
-            hit.rule.warn(message)
-        } else {
-            hit.rule.fail(message)
-        };
-        let finding = finding
-            .actual(vec![text.to_string()])
-            .location(location(name, path));
-        if !out
-            .iter()
-            .any(|f| f.location == finding.location && f.message == finding.message)
-        {
-            out.push(finding);
-        }
+        record(
+            hit.rule,
+            hit.label,
+            message,
+            vec![text.to_string()],
+            location(name, path),
+            out,
+        );
     }
 }
 
@@ -312,14 +300,13 @@ fn raw_quotes(raw: &str, norm: &normalize::Normalized, ev: &[Span]) -> Vec<Value
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn push_hit(
+/// Records one hit: a failure, or a warning for advisory labels; a place reached twice
+/// (a property under two combinator branches) reports once.
+fn record(
     rule: &Rule,
     label: &str,
     message: String,
-    raw: &str,
-    norm: &normalize::Normalized,
-    ev: &[Span],
+    actual: impl Into<Value>,
     location: String,
     out: &mut Vec<Finding>,
 ) {
@@ -328,8 +315,7 @@ fn push_hit(
     } else {
         rule.fail(message)
     };
-    let finding = finding.actual(raw_quotes(raw, norm, ev)).location(location);
-    // One place reached twice (a property under two combinator branches) reports once.
+    let finding = finding.actual(actual).location(location);
     if !out.iter().any(|f| {
         f.id == finding.id && f.location == finding.location && f.message == finding.message
     }) {
@@ -399,13 +385,11 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
                 quote(text, &norm, first)
             ),
         };
-        push_hit(
+        record(
             &rules::INJECTION_PATTERN,
             "",
             message,
-            text,
-            &norm,
-            &original,
+            raw_quotes(text, &norm, &original),
             location(name, path),
             out,
         );
@@ -423,13 +407,11 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
                 "Tool \"{name}\" parameter \"{p}\" description contains injection pattern ({label}): {q}"
             ),
         };
-        push_hit(
+        record(
             rule,
             label,
             message,
-            text,
-            &norm,
-            &evidence,
+            raw_quotes(text, &norm, &evidence),
             location(name, path),
             out,
         );

@@ -12,6 +12,7 @@
 //! `create_webhook` its `token`), or the name or the property's description says whose
 //! secret it is (`trigger_pipeline`'s `token`, "the secret of the upload").
 
+use super::walk::identifier_parts;
 use super::{patterns, rules};
 use crate::model::Finding;
 use serde_json::Value;
@@ -60,31 +61,6 @@ pub(super) fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>
     }
 }
 
-/// Lower-cased words of an identifier: `_`, `-`, `.`, spaces and camelCase split.
-fn words(ident: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in ident.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            cur.push(c.to_ascii_lowercase());
-        } else {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
 /// Words before `token` that make it a cursor or a budget, not a credential.
 const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "next",
@@ -116,7 +92,7 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
 /// real server (`approval_password`, GitLab's password re-authentication) is the server's
 /// documented design, so it stays a matter for the original's exact `password`.
 fn extended_secret_name(name: &str) -> bool {
-    let w = words(name);
+    let w = identifier_parts(name);
     let w: Vec<&str> = w.iter().map(String::as_str).collect();
     let ends = |tail: &[&str]| w.len() >= tail.len() && w[w.len() - tail.len()..] == *tail;
     match w.as_slice() {
@@ -223,7 +199,7 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
 /// `reset_password`, `update_webhook`, `update_dependency_proxy_settings`.
 fn sets_credential(tool: &str) -> bool {
-    let w = words(tool);
+    let w = identifier_parts(tool);
     w.iter().enumerate().any(|(i, v)| {
         SETTER_VERBS.contains(&v.as_str())
             && w[i + 1..]
@@ -253,7 +229,7 @@ const RESOURCE_SECRETS: &[&str] = &[
 /// ("The 32-character secret of the upload").
 fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
     let named = |s: &str| {
-        words(s)
+        identifier_parts(s)
             .iter()
             .any(|w| RESOURCE_SECRETS.contains(&w.as_str()))
     };
@@ -263,7 +239,7 @@ fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
     let Some(desc) = schema.get("description").and_then(Value::as_str) else {
         return false;
     };
-    let d = words(desc);
+    let d = identifier_parts(desc);
     d.windows(3).any(|t| {
         matches!(t[0].as_str(), "secret" | "token" | "password" | "key")
             && t[1] == "of"

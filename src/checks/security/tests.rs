@@ -335,7 +335,30 @@ fn fuzz_round3_zero_width_text_everywhere() {
         "annotations": {"readOnlyHint": true, "title": "tool"}
     });
     let fs = run(vec![tool]);
-    assert!(!fs.is_empty());
+    // The scan finishes and still reports the zero-width characters it was fed.
+    assert!(
+        locs(&fs, HIDDEN_UNICODE).contains(&"tool".to_string()),
+        "{:?}",
+        locs(&fs, HIDDEN_UNICODE)
+    );
+}
+
+#[test]
+fn confusable_names_fail_and_plain_names_stay_silent() {
+    let fs = run(vec![
+        json!({"name": "re\u{430}d_data", "description": "Reads data."}),
+        json!({"name": "read_data", "description": "Reads data."}),
+        json!({"name": "safe\u{200B}tool", "description": "Plain."}),
+    ]);
+    assert_eq!(locs(&fs, rules::CONFUSABLE_NAME.id), ["re\u{430}d_data"]);
+    let f = fs
+        .iter()
+        .find(|f| f.id == rules::CONFUSABLE_NAME.id)
+        .unwrap();
+    assert_eq!(
+        f.message,
+        "Tool \"re\u{430}d_data\" name uses look-alike characters (U+0430): it reads as \"read_data\""
+    );
 }
 
 #[test]

@@ -392,6 +392,33 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// Lower-cased ASCII words of an identifier: every non-alphanumeric character and each
+/// camelCase step splits (`fetchURL_v2-web` → `fetch`, `url`, `v2`, `web`). The annotation
+/// and secret rules read names this way.
+pub fn identifier_parts(ident: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in ident.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            cur.push(c.to_ascii_lowercase());
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 /// An identifier read as words: `content_from_reading_ssh_id_rsa` → `content from reading
 /// ssh id rsa`, `systemPrompt` → `system Prompt`.
 pub fn identifier_words(name: &str) -> String {
