@@ -294,3 +294,21 @@ pub struct DiscoverAnswer {
     /// The error it got (e.g. 404 + -32601); `None` when it returned a result.
     pub error: Option<RpcError>,
 }
+
+/// What a model reads of a server besides its tools (#14): every page of `prompts/list`,
+/// `resources/list` and `resources/templates/list`, each raw item in listing order. A list
+/// is `None` when the server did not declare the capability (it was not asked), `Some(Err)`
+/// when asking failed. The server's instructions are [`ServerHello::instructions`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OtherSurface {
+    pub prompts: Option<Listing>,
+    pub resources: Option<Listing>,
+    pub resource_templates: Option<Listing>,
+}
+
+/// The three lists of [`OtherSurface`]: method, result member, capability that declares it.
+pub const OTHER_LISTS: [(&str, &str, &str); 3] = [
+    ("prompts/list", "prompts", "prompts"),
+    ("resources/list", "resources", "resources"),
+    ("resources/templates/list", "resourceTemplates", "resources"),
+];

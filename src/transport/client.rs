@@ -8,8 +8,8 @@ use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS}
 use super::modern::{envelope, handshake as modern_handshake};
 use super::rpc::{request_message, Answer, Guard};
 use crate::observed::{
-    Chatter, DiscoverAnswer, Era, HttpVerb, Listing, ProbeRecord, RawRequest, RpcError,
-    ServerHello, TextListing,
+    Chatter, DiscoverAnswer, Era, HttpVerb, Listing, OtherSurface, ProbeRecord, RawRequest,
+    RpcError, ServerHello, TextListing, OTHER_LISTS,
 };
 use crate::protocol::headers::blocked_call_reason;
 use crate::protocol::versions::{EraChoice, LEGACY_VERSIONS};
@@ -486,6 +486,88 @@ impl Client {
             }
         }
         Err(format!("tools/list exceeded {MAX_PAGES} pages"))
+    }
+
+    /// Every page of the lists of [`OtherSurface`] whose capability the server declared,
+    /// with the cursor rules of `tools/list` (only an absent `nextCursor` ends a list; loop
+    /// and page guards) and the same item cap (`limits.tools` per list, reported when cut).
+    pub async fn list_other_surface(&self) -> OtherSurface {
+        let caps = &self.hello.capabilities;
+        let mut out = OtherSurface::default();
+        for (method, member, cap) in OTHER_LISTS {
+            if caps.get(cap).is_none_or(Value::is_null) {
+                continue;
+            }
+            let listing = self.list_items(method, member).await;
+            match member {
+                "prompts" => out.prompts = Some(listing),
+                "resources" => out.resources = Some(listing),
+                _ => out.resource_templates = Some(listing),
+            }
+        }
+        out
+    }
+
+    /// Every page of one list method (`prompts/list`, …): the raw items of `member`.
+    pub async fn list_items(&self, method: &str, member: &str) -> Listing {
+        let mut items: Vec<Value> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut cursor: Option<String> = None;
+        let cap = self.conn.d.guard.limits.tools;
+        for _ in 0..MAX_PAGES {
+            let params = cursor.as_ref().map(|c| json!({"cursor": c}));
+            let page = self
+                .request(method, params, PROTOCOL_TIMEOUT, None)
+                .await
+                .map_err(|e| e.to_string())?;
+            let Value::Object(mut page) = page else {
+                return Err(format!(
+                    "{method} result is not an object: {}",
+                    short(&page)
+                ));
+            };
+            match page.remove(member) {
+                Some(Value::Array(list)) => {
+                    if items.len() + list.len() > cap {
+                        let keep = cap.saturating_sub(items.len());
+                        items.extend(list.into_iter().take(keep));
+                        self.conn.d.record_cut(
+                            member,
+                            format!(
+                                "{method} returned more than limits.tools ({cap}) items; the list was cut to the first {cap}"
+                            ),
+                        );
+                        return Ok(items);
+                    }
+                    items.extend(list);
+                }
+                Some(other) => {
+                    return Err(format!(
+                        "{method} result \"{member}\" is not an array: {}",
+                        short(&other)
+                    ))
+                }
+                None => return Err(format!("{method} result has no \"{member}\" array")),
+            }
+            match page.get("nextCursor") {
+                None => return Ok(items),
+                Some(Value::String(c)) => {
+                    if !seen.insert(c.clone()) {
+                        return Err(format!(
+                            "{method} pagination loop: cursor \"{c}\" was returned twice"
+                        ));
+                    }
+                    cursor = Some(c.clone());
+                }
+                Some(other) => {
+                    return Err(format!(
+                        "{method} nextCursor is not a string: {}",
+                        short(other)
+                    ))
+                }
+            }
+        }
+        Err(format!("{method} exceeded {MAX_PAGES} pages"))
     }
 
     /// `tools/call` bounded by `call_ms`. The raw result object is returned as-is,
