@@ -5,7 +5,7 @@
 use crate::checks;
 use crate::config::Config;
 use crate::model::Finding;
-use crate::observed::{Era, Listing};
+use crate::observed::{Era, Listing, OtherSurface};
 use crate::transport::Client;
 use serde_json::Map;
 use std::path::Path;
@@ -25,10 +25,12 @@ pub struct RunContext<'a> {
     pub progress: Progress<'a>,
 }
 
-/// The tool listing is fetched once per run and shared by every family that needs it.
+/// The tool listing and the rest of the surface (#14) are fetched once per run, when a
+/// family first needs them, and shared by every family that does.
 struct Tools<'c> {
     client: &'c Client,
     listing: Option<Listing>,
+    other: Option<OtherSurface>,
 }
 
 impl<'c> Tools<'c> {
@@ -37,6 +39,15 @@ impl<'c> Tools<'c> {
             self.listing = Some(self.client.list_tools().await);
         }
         self.listing.as_ref().expect("listing was just fetched")
+    }
+
+    /// Prompts, resources and resource templates, listed once.
+    #[allow(dead_code)]
+    async fn other(&mut self) -> &OtherSurface {
+        if self.other.is_none() {
+            self.other = Some(self.client.list_other_surface().await);
+        }
+        self.other.as_ref().expect("surface was just fetched")
     }
 }
 
@@ -47,6 +58,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     let mut tools = Tools {
         client,
         listing: None,
+        other: None,
     };
     let mut out = Vec::new();
 
