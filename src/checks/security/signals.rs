@@ -6,7 +6,7 @@
 //!
 //! Signals run on the normalized text (`normalize.rs`); spans are in that text.
 
-use super::engine::{Hay, Pattern, PatternSet, Span};
+use super::engine::{Gate, Hay, Pattern, Span};
 use super::poisoning::{expand, re};
 use super::rules;
 use crate::rules::types::Rule;
@@ -54,7 +54,7 @@ pub const NO_CONFIRM: &str = "skips the user's confirmation";
 struct Set {
     /// Every pattern a hit can start from, in one pass: most texts match none of them,
     /// and then nothing else runs.
-    gate: PatternSet,
+    gate: Gate,
     directive: Pattern,
     role: Pattern,
     markup: Pattern,
@@ -186,10 +186,40 @@ const DECODE_P: &str = r"\bdecode\s+(?:this|the\s+following|it)\b|\b(?:use|run|e
 /// Cross-tool steering that needs no order to call another tool.
 const SHADOW_EXTRA_P: &str = r"\binstead\s+of\s+(?:using|calling)\s+(?:the\s+)?[\w-]+\s+(?:tool|function)\b[^.\n]{0,40}?\b(?:call|use)\s+this\b|\bwhen\s+the\s+user\s+asks\s+to\s+use\s+(?:the\s+)?[\w-]+\s+tool\b[^.\n]{0,40}?\bcall\s+this\s+tool\b|\b(?:offered|provided)\s+by\s+(?:an)?other\s+servers?\b|\b(?:do\s+not|don't|never)\s+use\s+(?:any\s+)?(?:the\s+)?other\s+(?:servers?|[\w-]+\s+(?:tools?|readers?|servers?))\b|\bthe\s+(?:agent|model|assistant|ai|llm)\s+(?:is\s+required|must|should|needs)\s+to\s+first\s+call\b";
 
+/// Index of each signal's pattern in the gate (the order of `Set::gate`).
+const G_ROLE: usize = 0;
+const G_MARKUP: usize = 1;
+const G_PERSONA: usize = 2;
+const G_AUTHORITY: usize = 3;
+const G_OVERRIDE: usize = 4;
+const G_CONCEAL: usize = 5;
+const G_LINE_JUMP: usize = 6;
+const G_TAMPER: usize = 7;
+const G_TAMPER_DIRECTED: usize = 8;
+const G_DECEIVE: usize = 9;
+const G_URL_ACCESS: usize = 10;
+const G_SEND_ORDER: usize = 11;
+const G_SECRET_PATH: usize = 12;
+const G_SECRET_ASK: usize = 13;
+const G_OTHER_TOOL: usize = 14;
+const G_SHADOW_STRONG: usize = 15;
+const G_SHADOW_WHEN: usize = 16;
+const G_DEPRECATED: usize = 17;
+const G_PIPE_SHELL: usize = 18;
+const G_SHELL_CMD: usize = 19;
+const G_COLLECTS_CONTEXT: usize = 20;
+const G_NO_CONFIRM: usize = 21;
+const G_COPY_TO: usize = 22;
+const G_HARVEST: usize = 23;
+const G_SQL_PAYLOAD: usize = 24;
+const G_MODEL_IDENTITY: usize = 25;
+const G_DECODE: usize = 26;
+const G_SHADOW_EXTRA: usize = 27;
+
 fn set() -> &'static Set {
     static S: OnceLock<Set> = OnceLock::new();
     S.get_or_init(|| Set {
-        gate: PatternSet::new(
+        gate: Gate::new(
             [
                 ROLE,
                 MARKUP_P,
@@ -222,6 +252,7 @@ fn set() -> &'static Set {
             ]
             .into_iter()
             .map(expand),
+            // The order is the `G_*` indexes below.
         ),
         directive: re(DIRECTIVE),
         role: re(ROLE),
@@ -309,10 +340,15 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         return out;
     }
     let value_payload = field == Field::Value && s.shell_injection.find(&hay).is_some();
-    if !s.gate.may_match(&hay) && !value_payload {
+    // A signal whose gate pattern cannot match is not run (nor compiled): on benign
+    // listings most patterns are never built (#12's memory bound).
+    let g = s.gate.which(&hay);
+    if !g.any() && !value_payload {
         return out;
     }
-    let directive = s.directive.find(&hay);
+    let on = |i: usize, p: &Pattern| if g.on(i) { p.find(&hay) } else { None };
+    let directive_cell = std::cell::OnceCell::new();
+    let directive = || *directive_cell.get_or_init(|| s.directive.find(&hay));
     if field == Field::Value {
         if let Some(m) = s.shell_injection.find(&hay) {
             push(&rules::COMMAND_EXECUTION, SHELL_INJECTION, vec![m]);
@@ -320,103 +356,106 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     }
 
     // Commands.
-    if let Some(m) = s.pipe_shell.find(&hay) {
+    if let Some(m) = on(G_PIPE_SHELL, &s.pipe_shell) {
         push(&rules::COMMAND_EXECUTION, PIPE_TO_SHELL, vec![m]);
-    } else if let Some(m) = s.sql_payload.find(&hay) {
+    } else if let Some(m) = on(G_SQL_PAYLOAD, &s.sql_payload) {
         push(&rules::COMMAND_EXECUTION, SQL_PAYLOAD, vec![m]);
-    } else if let Some(cmd) = s.shell_cmd.find(&hay) {
-        if let Some(order) = s.run_cmd.find(&hay).or(directive) {
+    } else if let Some(cmd) = on(G_SHELL_CMD, &s.shell_cmd) {
+        if let Some(order) = s.run_cmd.find(&hay).or_else(directive) {
             push(&rules::COMMAND_EXECUTION, SHELL_COMMAND, vec![cmd, order]);
         }
     }
 
     // Other tools.
-    if let Some(m) = s
-        .shadow_strong
-        .find(&hay)
-        .or_else(|| s.shadow_when.find(&hay))
-        .or_else(|| s.shadow_extra.find(&hay))
+    if let Some(m) = on(G_SHADOW_STRONG, &s.shadow_strong)
+        .or_else(|| on(G_SHADOW_WHEN, &s.shadow_when))
+        .or_else(|| on(G_SHADOW_EXTRA, &s.shadow_extra))
     {
         push(&rules::TOOL_SHADOWING, SHADOW_OTHER, vec![m]);
-    } else if let Some(d) = s.deprecated.find(&hay) {
-        if let Some(u) = s.use_other.find(&hay).or_else(|| other_tool(s, &hay, own)) {
+    } else if let Some(d) = on(G_DEPRECATED, &s.deprecated) {
+        if let Some(u) = s
+            .use_other
+            .find(&hay)
+            .or_else(|| other_tool(s, &hay, own, &g))
+        {
             push(&rules::TOOL_SHADOWING, FAKE_DEPRECATION, vec![d, u]);
         }
-    } else if let Some(call) = other_tool(s, &hay, own) {
+    } else if let Some(call) = other_tool(s, &hay, own, &g) {
         let extra = s
             .other_tool_extra
             .find(&hay)
-            .or_else(|| s.secret_path.find(&hay))
-            .or_else(|| s.deceive.find(&hay));
+            .or_else(|| on(G_SECRET_PATH, &s.secret_path))
+            .or_else(|| on(G_DECEIVE, &s.deceive));
         if let Some(x) = extra {
             push(&rules::TOOL_SHADOWING, SHADOW_OTHER, vec![call, x]);
         }
     }
 
     // Text aimed at the model.
-    for (p, label) in [
-        (&s.role, ROLE_DELIMITER),
-        (&s.markup, MARKUP),
-        (&s.persona, PERSONA),
-        (&s.authority, AUTHORITY),
-        (&s.override_, OVERRIDE),
-        (&s.conceal, CONCEALMENT),
-        (&s.line_jump, LINE_JUMPING),
-        (&s.tamper, TAMPERING),
-        (&s.tamper_directed, TAMPERING),
+    for (i, p, label) in [
+        (G_ROLE, &s.role, ROLE_DELIMITER),
+        (G_MARKUP, &s.markup, MARKUP),
+        (G_PERSONA, &s.persona, PERSONA),
+        (G_AUTHORITY, &s.authority, AUTHORITY),
+        (G_OVERRIDE, &s.override_, OVERRIDE),
+        (G_CONCEAL, &s.conceal, CONCEALMENT),
+        (G_LINE_JUMP, &s.line_jump, LINE_JUMPING),
+        (G_TAMPER, &s.tamper, TAMPERING),
+        (G_TAMPER_DIRECTED, &s.tamper_directed, TAMPERING),
     ] {
-        if let Some(m) = p.find(&hay) {
+        if let Some(m) = on(i, p) {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
         }
     }
-    if let (Some(m), Some(d)) = (s.deceive.find(&hay), directive) {
+    if let (Some(m), Some(d)) = (on(G_DECEIVE, &s.deceive), directive()) {
         push(&rules::INJECTION_PATTERN, DECEPTION, vec![m, d]);
     }
-    if let (Some(m), Some(d)) = (s.url_access.find(&hay), directive) {
+    if let (Some(m), Some(d)) = (on(G_URL_ACCESS, &s.url_access), directive()) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m, d]);
-    } else if let Some(m) = s.send_order.find(&hay) {
+    } else if let Some(m) = on(G_SEND_ORDER, &s.send_order) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m]);
     }
-    match (s.secret_read.find(&hay), directive) {
+    match (on(G_SECRET_PATH, &s.secret_read), directive()) {
         (Some(m), Some(d)) => push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m, d]),
         _ => {
-            if let Some(m) = s.secret_order.find(&hay) {
+            if let Some(m) = on(G_SECRET_PATH, &s.secret_order) {
                 push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m]);
             }
         }
     }
-    if let Some(m) = s.secret_ask.find(&hay) {
+    if let Some(m) = on(G_SECRET_ASK, &s.secret_ask) {
         push(&rules::INJECTION_PATTERN, SECRET_ASK, vec![m]);
     }
-    if let Some(m) = s.secret_supply.find(&hay) {
+    if let Some(m) = on(G_SECRET_PATH, &s.secret_supply) {
         push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m]);
     }
-    if let Some(m) = s.decode.find(&hay) {
+    if let Some(m) = on(G_DECODE, &s.decode) {
         push(&rules::INJECTION_PATTERN, DECODE, vec![m]);
     }
-    if let (Some(m), Some(d)) = (s.harvest.find(&hay), directive) {
+    if let (Some(m), Some(d)) = (on(G_HARVEST, &s.harvest), directive()) {
         push(&rules::INJECTION_PATTERN, SECRET_ASK, vec![m, d]);
     }
-    if let Some(m) = s
-        .collects_context
-        .find(&hay)
-        .or_else(|| s.copy_to.find(&hay))
+    if let Some(m) =
+        on(G_COLLECTS_CONTEXT, &s.collects_context).or_else(|| on(G_COPY_TO, &s.copy_to))
     {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m]);
     }
-    if let Some(m) = s.no_confirm.find(&hay) {
-        if let Some(d) = s.push_on.find(&hay).or(directive) {
+    if let Some(m) = on(G_NO_CONFIRM, &s.no_confirm) {
+        if let Some(d) = s.push_on.find(&hay).or_else(directive) {
             push(&rules::INJECTION_PATTERN, NO_CONFIRM, vec![m, d]);
         }
     }
-    if let Some(m) = s.model_identity.find(&hay) {
+    if let Some(m) = on(G_MODEL_IDENTITY, &s.model_identity) {
         push(&rules::INJECTION_PATTERN, MODEL_IDENTITY, vec![m]);
     }
     out
 }
 
 /// The first order to call a tool other than `own`.
-fn other_tool(s: &Set, hay: &Hay, own: &str) -> Option<Span> {
+fn other_tool(s: &Set, hay: &Hay, own: &str, g: &super::engine::GateHits) -> Option<Span> {
+    if !g.on(G_OTHER_TOOL) {
+        return None;
+    }
     let text = hay.text();
     s.other_tool
         .captures(hay, &["t", "t2", "t3"])
