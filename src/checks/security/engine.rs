@@ -357,9 +357,8 @@ impl Gate {
                 let hirs = self
                     .shadow_src
                     .iter()
-                    .map(|p| parser.build().parse(p).map(|h| unbounded(&h)))
-                    .collect::<Result<Vec<_>, _>>()
-                    .ok()?;
+                    .map(|p| parser.build().parse(p).ok().map(|h| unbounded(&h)))
+                    .collect::<Option<Vec<_>>>()?;
                 let nfa = thompson::Compiler::new()
                     .configure(
                         thompson::Config::new()
