@@ -81,6 +81,9 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             Era::Modern => None,
         };
         let modern = modern_records(client).await;
+        if let Some(n) = modern.as_ref().and_then(|m| m.notifications_at_listing) {
+            tools.listed_at.push(("tools", n));
+        }
         out.extend(checks::compliance::judge(
             hello,
             ping.as_ref(),
@@ -185,6 +188,7 @@ pub async fn modern_records(client: &Client) -> Option<checks::compliance::plan:
             Step::List => {
                 let listing = client.list_tools().await;
                 records.listed(client.page_meta(), listing.err());
+                records.notifications_at_listing = Some(client.chatter().notifications.len());
             }
             Step::Send(probe, request) => records.probed(probe, client.raw_request(&request).await),
             Step::Verb(verb, headers) => records.verb(verb, client.raw_verb(verb, &headers).await),
@@ -230,8 +234,7 @@ async fn surface_recheck(
 ) -> Vec<Finding> {
     use checks::compliance::stable::{self, Snapshot};
     let stability = ctx.config.checks.compliance.stability;
-    let notifications = client.chatter().notifications;
-    let list_changed = notifications.iter().any(|n| {
+    let list_changed = client.chatter().notifications.iter().any(|n| {
         n.get("method")
             .and_then(serde_json::Value::as_str)
             .is_some_and(|m| m.ends_with("/list_changed"))
@@ -262,8 +265,9 @@ async fn surface_recheck(
         };
         out.push(stable::surface_stable(hello.era, &first, &again, &second));
     }
+    // Read after listing again: a notification may come with that listing.
     out.extend(stable::spurious_list_changed(
-        &notifications,
+        &client.chatter().notifications,
         &tools.listed_at,
         &first,
         &again,
