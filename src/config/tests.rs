@@ -1642,3 +1642,36 @@ fn limits_are_positive_integers_with_defaults() {
         vec!["limits.message_bytes: expected an integer, got 1.5"]
     );
 }
+
+// #14: checks.compliance is a boolean or {enabled, stability}.
+#[test]
+fn compliance_accepts_boolean_or_object() {
+    let c = |y: &str| ok(&with_checks(y)).config.checks.compliance;
+    let cfg = |enabled, stability| ComplianceConfig { enabled, stability };
+    assert_eq!(c("  schema: true\n"), cfg(true, true));
+    assert_eq!(c("  compliance: true\n"), cfg(true, true));
+    assert_eq!(c("  compliance: false\n"), cfg(false, true));
+    assert_eq!(c("  compliance: {}\n"), cfg(true, true));
+    assert_eq!(c("  compliance: {stability: false}\n"), cfg(true, false));
+    assert_eq!(
+        c("  compliance: {enabled: false, stability: false}\n"),
+        cfg(false, false)
+    );
+    assert_eq!(
+        issues(&with_checks("  compliance: {stability: \"no\"}\n")),
+        vec!["checks.compliance.stability: expected a boolean (true or false), got a string (\"no\")"]
+    );
+    assert_eq!(
+        issues(&with_checks("  compliance: [true]\n")),
+        vec!["checks.compliance: expected a boolean (true or false) or a mapping, got a list"]
+    );
+    let l = ok(&with_checks("  compliance: {stabilty: false}\n"));
+    assert_eq!(l.config.checks.compliance, cfg(true, true));
+    assert!(
+        l.warnings
+            .iter()
+            .any(|w| w.contains("did you mean \"stability\"")),
+        "{:?}",
+        l.warnings
+    );
+}
