@@ -249,6 +249,13 @@ async fn surface_recheck(
         other: tools.other().await.clone(),
         instructions: Some(hello.instructions.clone()),
     };
+    // A server that could not list its tools once is not asked twice more (nor started again).
+    if let Err(e) = &first.tools {
+        return stability
+            .then(|| stable::not_compared(e))
+            .into_iter()
+            .collect();
+    }
     let again = snapshot(client, None).await;
     let mut out = Vec::new();
     if stability {

@@ -300,3 +300,84 @@ fn spurious_list_changed_is_reported_as_info() {
         assert_eq!(report["summary"]["failed"], 0, "{what}");
     });
 }
+
+#[test]
+fn every_page_of_every_list_is_read_with_page_size() {
+    let w = Workdir::new();
+    let surface = full().to_string_lossy().into_owned();
+    for era in ["legacy", "modern"] {
+        let tag = unique_tag("surface-pages");
+        let args = [
+            "--tools",
+            "clean",
+            "--surface-file",
+            &surface,
+            "--page-size",
+            "1",
+            "--era",
+            era,
+        ];
+        let cfg = stdio_config(&args, &tag, EXTRA)
+            .replace("protocol_era: legacy", &format!("protocol_era: {era}"));
+        w.write("mcpward.yaml", &cfg);
+        let r = surface_results(&json_report(&w.run(&["run", "--json"])));
+        let what = format!("{era}: {r:#?}");
+        assert!(r.iter().all(|(_, s, _)| s == "pass"), "{what}");
+        assert!(r[0].2.contains("(3 items)"), "{what}");
+        assert!(r[2].2.contains("(2 items)"), "{what}");
+        assert!(r[5].2.contains("4 tools, 2 prompts, 3 resources"), "{what}");
+    }
+}
+
+/// The fixture's handshake carries the surface's instructions in both eras (absent member:
+/// no `instructions` at all).
+#[test]
+fn instructions_are_in_the_handshake_of_both_eras() {
+    use std::io::{BufRead, BufReader, Write};
+    let ask = |surface: &Path, era: &str, request: Value| -> Value {
+        let mut child = std::process::Command::new(fixture())
+            .args(["--tools", "empty", "--surface-file"])
+            .arg(surface)
+            .args(["--era", era])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{request}").unwrap();
+        drop(stdin);
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        child.wait().unwrap();
+        serde_json::from_str(&line).unwrap()
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let w = Workdir::new();
+    let none = w.write("none.json", "{}");
+    let empty = w.write("empty.json", r#"{"instructions": ""}"#);
+    for (era, req) in [("legacy", &initialize), ("modern", &discover)] {
+        let r = ask(&full(), era, req.clone());
+        assert!(
+            r["result"]["instructions"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("Use the echo tool")),
+            "{era}: {r}"
+        );
+        assert_eq!(
+            r["result"]["capabilities"],
+            json!({"tools": {}, "prompts": {}, "resources": {}, "logging": {}, "completions": {}}),
+            "{era}: {r}"
+        );
+        let r = ask(&none, era, req.clone());
+        assert!(r["result"].get("instructions").is_none(), "{era}: {r}");
+        let r = ask(&empty, era, req.clone());
+        assert_eq!(r["result"]["instructions"], "", "{era}: {r}");
+    }
+}

@@ -206,6 +206,14 @@ pub fn surface_stable(
         .actual(Value::Array(diffs.into_iter().map(Value::String).collect()))
 }
 
+/// `compliance/surface-stable` when the run's own tool listing failed: nothing to compare,
+/// and no second listing or connection is made.
+pub fn not_compared(listing_error: &str) -> Finding {
+    rules::SURFACE_STABLE.skip(format!(
+        "The surface was not compared: the tool listing failed ({listing_error})"
+    ))
+}
+
 /// The list a `notifications/<list>/list_changed` method names.
 fn changed_list(method: &str) -> Option<&'static str> {
     match method {

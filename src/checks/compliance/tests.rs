@@ -776,3 +776,15 @@ mod surface {
         assert_eq!(f.status, Status::Pass, "{f:?}");
     }
 }
+
+#[test]
+fn surface_stable_is_skipped_when_the_first_listing_failed() {
+    let f = super::stable::not_compared("timeout");
+    assert_is(
+        &f,
+        Status::Skip,
+        Severity::Info,
+        "tool listing failed (timeout)",
+    );
+    assert_eq!(f.id, "compliance/surface-stable");
+}
