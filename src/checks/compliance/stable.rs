@@ -6,6 +6,7 @@ use super::rules;
 use crate::model::{Finding, Severity, Status};
 use crate::observed::{Era, Listing, OtherSurface};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// One listing of everything a server shows.
@@ -59,7 +60,7 @@ fn differences(a: &Snapshot, b: &Snapshot, notes: &mut Vec<String>) -> Vec<Strin
         }
     }
     if let (Some(x), Some(y)) = (&a.instructions, &b.instructions) {
-        if x.as_ref().map(canonical) != y.as_ref().map(canonical) {
+        if x != y {
             out.push("instructions differ".into());
         }
     }
@@ -77,32 +78,56 @@ fn names(list: &[String]) -> String {
     s.join(", ")
 }
 
-/// `key` of each item (its canonical text when it has none) → canonical texts.
-fn keyed(items: &[Value], key: &str) -> BTreeMap<String, Vec<String>> {
-    let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+/// `key` of each item (its canonical text when it has none) → the items with that key.
+fn keyed<'a>(items: &'a [Value], key: &str) -> BTreeMap<Cow<'a, str>, Vec<&'a Value>> {
+    let mut m: BTreeMap<Cow<'a, str>, Vec<&'a Value>> = BTreeMap::new();
     for item in items {
-        let text = canonical(item);
-        let k = item
-            .get(key)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .unwrap_or_else(|| text.clone());
-        m.entry(k).or_default().push(text);
-    }
-    for v in m.values_mut() {
-        v.sort();
+        let k = match item.get(key).and_then(Value::as_str) {
+            Some(k) => Cow::Borrowed(k),
+            None => Cow::Owned(canonical(item)),
+        };
+        m.entry(k).or_default().push(item);
     }
     m
 }
 
+/// Whether two groups of items with one key are equal in any order. `Value` equality
+/// already ignores member order; only repeated keys need their canonical texts.
+fn same_items(a: &[&Value], b: &[&Value]) -> bool {
+    match (a, b) {
+        ([x], [y]) => x == y,
+        _ if a.len() != b.len() => false,
+        _ => {
+            let texts = |v: &[&Value]| {
+                let mut t: Vec<String> = v.iter().map(|x| canonical(x)).collect();
+                t.sort();
+                t
+            };
+            texts(a) == texts(b)
+        }
+    }
+}
+
 fn list_diff(x: &[Value], y: &[Value], key: &str) -> Option<String> {
+    // The usual case, and cheap: the same items in the same order.
+    if x == y {
+        return None;
+    }
     let (a, b) = (keyed(x, key), keyed(y, key));
-    let removed: Vec<String> = a.keys().filter(|k| !b.contains_key(*k)).cloned().collect();
-    let added: Vec<String> = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
+    let removed: Vec<String> = a
+        .keys()
+        .filter(|k| !b.contains_key(*k))
+        .map(|k| k.to_string())
+        .collect();
+    let added: Vec<String> = b
+        .keys()
+        .filter(|k| !a.contains_key(*k))
+        .map(|k| k.to_string())
+        .collect();
     let changed: Vec<String> = a
         .iter()
-        .filter(|(k, v)| b.get(*k).is_some_and(|w| w != *v))
-        .map(|(k, _)| k.clone())
+        .filter(|(k, v)| b.get(*k).is_some_and(|w| !same_items(v, w)))
+        .map(|(k, _)| k.to_string())
         .collect();
     let mut parts = Vec::new();
     if !changed.is_empty() {
