@@ -28,8 +28,15 @@ enum Wire {
 
 const WIRES: [Wire; 3] = [Wire::Stdio, Wire::HttpJson, Wire::HttpSse];
 
+/// A surface file of tests/fixtures/surface/.
+fn surface(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/surface")
+        .join(name)
+}
+
 fn full() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/surface/full.json")
+    surface("full.json")
 }
 
 /// The report of `mcpward run` against the fixture serving `surface` on `wire` in `era`
@@ -128,21 +135,10 @@ fn a_complete_surface_is_served_and_stable_everywhere() {
 #[test]
 fn undeclared_but_served_warns_and_declared_but_failing_fails() {
     let w = Workdir::new();
-    let prompts = json!([{"name": "p", "arguments": [{"name": "a"}]}]);
     // Nothing declared besides tools, yet prompts/list and completion/complete answer.
-    let undeclared = surface_file(
-        &w,
-        "undeclared.json",
-        json!({"capabilities": {}, "prompts": prompts,
-               "serve": ["prompts/list", "completion/complete"]}),
-    );
+    let undeclared = surface("undeclared-served.json");
     // prompts and resources declared; prompts/list and resources/templates/list fail.
-    let failing = surface_file(
-        &w,
-        "failing.json",
-        json!({"prompts": prompts, "resources": [{"uri": "mem://a", "name": "a"}],
-               "fail": ["prompts/list", "resources/templates/list"]}),
-    );
+    let failing = surface("declared-failing.json");
     let silent = surface_file(&w, "silent.json", json!({}));
     each_wire_and_era(|wire, era| {
         let r = surface_results(&run(&w, &undeclared, wire, era, EXTRA));
@@ -180,7 +176,7 @@ fn undeclared_but_served_warns_and_declared_but_failing_fails() {
 #[test]
 fn a_per_connection_surface_fails_in_the_modern_era_and_warns_before() {
     let w = Workdir::new();
-    let per = surface_file(&w, "per.json", json!({"per_connection": true}));
+    let per = surface("per-connection.json");
     each_wire_and_era(|wire, era| {
         let r = surface_results(&run(&w, &per, wire, era, EXTRA));
         let what = format!("{wire:?} {era}: {r:#?}");
@@ -273,11 +269,7 @@ fn stability_can_be_turned_off_and_the_second_server_process_is_gone() {
 #[test]
 fn spurious_list_changed_is_reported_as_info() {
     let w = Workdir::new();
-    let noisy = surface_file(
-        &w,
-        "noisy.json",
-        json!({"prompts": [{"name": "p"}], "list_changed": true}),
-    );
+    let noisy = surface("list-changed.json");
     each_wire_and_era(|wire, era| {
         let report = run(&w, &noisy, wire, era, EXTRA);
         let what = format!("{wire:?} {era}: {:#?}", surface_results(&report));
