@@ -440,6 +440,12 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
             update_golden: true
         }
     );
+    // A second connection (compliance/surface-stable) speaks the era the first one settled on.
+    let era_used = match client.hello().era {
+        crate::observed::Era::Legacy => EraChoice::Legacy,
+        crate::observed::Era::Modern => EraChoice::Modern,
+    };
+    let reconnect = || connect_options(&loaded, era_used);
     let ctx = RunContext {
         config: &loaded.config,
         loaded: &loaded,
@@ -448,6 +454,7 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
         config_dir: &loaded.dir,
         update_golden,
         progress: &progress,
+        reconnect: Some(&reconnect),
     };
     let work = async {
         match mode {

@@ -6,7 +6,7 @@ use crate::checks;
 use crate::config::Config;
 use crate::model::Finding;
 use crate::observed::{Era, Listing, OtherSurface};
-use crate::transport::Client;
+use crate::transport::{Client, ConnectOptions};
 use serde_json::Map;
 use std::path::Path;
 
@@ -23,6 +23,8 @@ pub struct RunContext<'a> {
     pub config_dir: &'a Path,
     pub update_golden: bool,
     pub progress: Progress<'a>,
+    /// How to connect once more (`compliance/surface-stable`); `None`: no second connection.
+    pub reconnect: Option<&'a dyn Fn() -> ConnectOptions>,
 }
 
 /// The tool listing and the rest of the surface (#14) are fetched once per run, when a
@@ -31,23 +33,31 @@ struct Tools<'c> {
     client: &'c Client,
     listing: Option<Listing>,
     other: Option<OtherSurface>,
+    /// Notifications received when each was listed (`compliance/spurious-list-changed`).
+    listed_at: Vec<(&'static str, usize)>,
 }
 
 impl<'c> Tools<'c> {
     async fn get(&mut self) -> &Listing {
         if self.listing.is_none() {
             self.listing = Some(self.client.list_tools().await);
+            self.mark(&["tools"]);
         }
         self.listing.as_ref().expect("listing was just fetched")
     }
 
     /// Prompts, resources and resource templates, listed once.
-    #[allow(dead_code)]
     async fn other(&mut self) -> &OtherSurface {
         if self.other.is_none() {
             self.other = Some(self.client.list_other_surface().await);
+            self.mark(&["prompts", "resources"]);
         }
         self.other.as_ref().expect("surface was just fetched")
+    }
+
+    fn mark(&mut self, lists: &[&'static str]) {
+        let n = self.client.chatter().notifications.len();
+        self.listed_at.extend(lists.iter().map(|l| (*l, n)));
     }
 }
 
@@ -59,10 +69,11 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         client,
         listing: None,
         other: None,
+        listed_at: Vec::new(),
     };
     let mut out = Vec::new();
 
-    if cfg.checks.compliance {
+    if cfg.checks.compliance.enabled {
         (ctx.progress)("Running compliance checks...");
         // ping was removed in the 2026-07-28 revision; the compliance family skips it.
         let ping = match hello.era {
@@ -70,12 +81,16 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             Era::Modern => None,
         };
         let modern = modern_records(client).await;
+        if let Some(n) = modern.as_ref().and_then(|m| m.notifications_at_listing) {
+            tools.listed_at.push(("tools", n));
+        }
         out.extend(checks::compliance::judge(
             hello,
             ping.as_ref(),
             modern.as_ref(),
             cfg.expect.protocol_version.as_deref(),
         ));
+        out.extend(capabilities_served(client, &mut tools).await);
     }
     if cfg.checks.schema {
         (ctx.progress)("Running schema checks...");
@@ -141,7 +156,8 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
         out.extend(checks::latency::judge(&plan, &samples, lat));
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
-    if cfg.checks.compliance {
+    if cfg.checks.compliance.enabled {
+        out.extend(surface_recheck(client, ctx, &mut tools).await);
         let mut chatter = client.chatter();
         // Redacted before the check cuts it, so a secret is never shown in part.
         if let Some(first) = chatter.framing.first.as_mut() {
@@ -172,6 +188,7 @@ pub async fn modern_records(client: &Client) -> Option<checks::compliance::plan:
             Step::List => {
                 let listing = client.list_tools().await;
                 records.listed(client.page_meta(), listing.err());
+                records.notifications_at_listing = Some(client.chatter().notifications.len());
             }
             Step::Send(probe, request) => records.probed(probe, client.raw_request(&request).await),
             Step::Verb(verb, headers) => records.verb(verb, client.raw_verb(verb, &headers).await),
@@ -180,6 +197,93 @@ pub async fn modern_records(client: &Client) -> Option<checks::compliance::plan:
     }
     records.input_requests = client.input_requests();
     Some(records)
+}
+
+/// `compliance/capabilities-served`: the surface listing, then a probe for every other
+/// optional method (`checks::compliance::served`).
+async fn capabilities_served(client: &Client, tools: &mut Tools<'_>) -> Vec<Finding> {
+    use checks::compliance::served;
+    let hello = client.hello();
+    let other = tools.other().await;
+    let mut records = Vec::new();
+    for (method, request) in served::plan(hello, other) {
+        records.push((method, client.raw_request(&request).await));
+    }
+    served::judge(hello, other, &records)
+}
+
+/// Everything listed on `client` (`instructions`: what its handshake said, when asked).
+async fn snapshot(
+    client: &Client,
+    instructions: Option<Option<serde_json::Value>>,
+) -> checks::compliance::stable::Snapshot {
+    checks::compliance::stable::Snapshot {
+        tools: client.list_tools().await,
+        other: client.list_other_surface().await,
+        instructions,
+    }
+}
+
+/// `compliance/surface-stable` (unless `checks.compliance.stability: false`) and
+/// `compliance/spurious-list-changed`: the surface listed once more in this session and,
+/// for stability, on a second connection that is closed before this returns.
+async fn surface_recheck(
+    client: &Client,
+    ctx: &RunContext<'_>,
+    tools: &mut Tools<'_>,
+) -> Vec<Finding> {
+    use checks::compliance::stable::{self, Snapshot};
+    let stability = ctx.config.checks.compliance.stability;
+    let list_changed = client.chatter().notifications.iter().any(|n| {
+        n.get("method")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|m| m.ends_with("/list_changed"))
+    });
+    if !stability && !list_changed {
+        return Vec::new();
+    }
+    (ctx.progress)("Listing the surface again...");
+    let hello = client.hello();
+    // Last use of the shared listings (the run-level results read no listing): taken, not
+    // copied, so a 10,000-tool surface is held once less.
+    tools.get().await;
+    tools.other().await;
+    let first = Snapshot {
+        tools: tools.listing.take().unwrap_or_else(|| Ok(Vec::new())),
+        other: tools.other.take().unwrap_or_default(),
+        instructions: Some(hello.instructions.clone()),
+    };
+    // A server that could not list its tools once is not asked twice more (nor started again).
+    if let Err(e) = &first.tools {
+        return stability
+            .then(|| stable::not_compared(e))
+            .into_iter()
+            .collect();
+    }
+    let again = snapshot(client, None).await;
+    let mut out = Vec::new();
+    if stability {
+        let second = match ctx.reconnect {
+            None => Err("no way to connect again".to_string()),
+            Some(options) => match Client::connect(options()).await {
+                Ok(c) => {
+                    let s = snapshot(&c, Some(c.hello().instructions.clone())).await;
+                    c.close().await;
+                    Ok(s)
+                }
+                Err(e) => Err(ctx.redactor.redact_str(&e.message)),
+            },
+        };
+        out.push(stable::surface_stable(hello.era, &first, &again, &second));
+    }
+    // Read after listing again: a notification may come with that listing.
+    out.extend(stable::spurious_list_changed(
+        &client.chatter().notifications,
+        &tools.listed_at,
+        &first,
+        &again,
+    ));
+    out
 }
 
 async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) -> Vec<Finding> {

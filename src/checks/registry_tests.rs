@@ -315,6 +315,32 @@ fn run_compliance(seen: &mut BTreeSet<String>) {
             let fs = compliance::run_level(&h, c, &[json!({"method": "sampling/createMessage"})]);
             seen.extend(assert_by_registry("compliance", &fs, &Overrides::None));
         }
+        // The whole surface (#14): served or not, stable or not, spurious list_changed.
+        let other = crate::observed::OtherSurface {
+            prompts: Some(Err("MCP error -32603: Internal error".into())),
+            ..Default::default()
+        };
+        for outcome in [Ok(json!({})), Err(RpcError::protocol(-32601, "m", None))] {
+            let records: compliance::served::Records = compliance::served::plan(&h, &other)
+                .into_iter()
+                .map(|(m, _)| (m, crate::observed::ProbeRecord::new(None, outcome.clone())))
+                .collect();
+            let fs = compliance::served::judge(&h, &other, &records);
+            seen.extend(assert_by_registry("compliance", &fs, &Overrides::None));
+        }
+        let first = compliance::stable::Snapshot::empty();
+        let mut other_tools = first.clone();
+        other_tools.tools = Ok(vec![json!({"name": "t"})]);
+        for second in [Ok(first.clone()), Ok(other_tools), Err("refused".into())] {
+            let f = compliance::stable::surface_stable(h.era, &first, &first, &second);
+            seen.extend(assert_by_registry("compliance", &[f], &Overrides::None));
+        }
+        let changed = [json!({"method": "notifications/tools/list_changed"})];
+        let fs: Vec<Finding> =
+            compliance::stable::spurious_list_changed(&changed, &[("tools", 0)], &first, &first)
+                .into_iter()
+                .collect();
+        seen.extend(assert_by_registry("compliance", &fs, &Overrides::None));
     }
 }
 

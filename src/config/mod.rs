@@ -29,6 +29,7 @@ pub use types::{Checks, Config, Expect, Server, Timeouts, Transport};
 /// Each family's config is the family's own type; re-exported under the config's names.
 pub use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 pub use crate::checks::collision::CollisionConfig;
+pub use crate::checks::compliance::ComplianceConfig;
 pub use crate::checks::drift::{
     DriftConfig, FailOn, OutputDriftConfig, DEFAULT_BASELINE, DEFAULT_FAIL_ON,
 };

@@ -155,7 +155,20 @@ pub fn config_schema() -> Value {
                 "type": "object",
                 "description": "Which check families run and how.",
                 "properties": {
-                    "compliance": boolean(checks.compliance, "Handshake, ping, server info, capabilities."),
+                    "compliance": {
+                        "description": "Handshake, ping, server info, capabilities, what is declared is what is served, surface stability: a boolean, or an object.",
+                        "default": checks.compliance.enabled,
+                        "anyOf": [
+                            {"type": "boolean"},
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "enabled": boolean(checks.compliance.enabled, "Run the compliance family."),
+                                    "stability": boolean(checks.compliance.stability, "compliance/surface-stable: list the surface again in the same session and on a second connection (a second server start for stdio).")
+                                }
+                            }
+                        ]
+                    },
                     "schema": boolean(checks.schema, "Tool names and input/output schemas."),
                     "security": boolean(checks.security, "Tool-poisoning patterns in descriptions."),
                     "errors": {
@@ -462,7 +475,7 @@ mod tests {
         let c = Checks::default();
         let t = Timeouts::default();
         let checks = &s["properties"]["checks"]["properties"];
-        assert_eq!(checks["compliance"]["default"], json!(c.compliance));
+        assert_eq!(checks["compliance"]["default"], json!(c.compliance.enabled));
         assert_eq!(checks["errors"]["default"], json!(c.errors.enabled));
         let col = &checks["collision"]["properties"];
         assert_eq!(col["threshold"]["default"], json!(c.collision.threshold));

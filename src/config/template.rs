@@ -71,7 +71,7 @@ suites: []
 #           output_matches_schema: true
 "#,
         schema_id = CONFIG_SCHEMA_ID,
-        compliance = checks.compliance,
+        compliance = checks.compliance.enabled,
         schema = checks.schema,
         security = checks.security,
         errors = checks.errors.enabled,

@@ -114,7 +114,10 @@ fn minimal_stdio_gets_every_default() {
                 protocol_version: None
             },
             checks: Checks {
-                compliance: true,
+                compliance: ComplianceConfig {
+                    enabled: true,
+                    stability: true,
+                },
                 schema: true,
                 security: true,
                 errors: ErrorsConfig {
@@ -156,7 +159,7 @@ fn dir_is_the_config_files_directory() {
 #[test]
 fn empty_checks_turns_families_on_and_leaves_opt_ins_off() {
     let c = ok(&format!("{MINIMAL}checks: {{}}\n")).config.checks;
-    assert!(c.compliance && c.schema && c.security && c.errors.enabled);
+    assert!(c.compliance.enabled && c.schema && c.security && c.errors.enabled);
     assert_eq!(c.drift, None);
     assert_eq!(c.latency, None);
     assert_eq!(c.collision, CollisionConfig::default());
@@ -169,7 +172,7 @@ fn families_can_be_disabled() {
     ))
     .config
     .checks;
-    assert!(!c.compliance && !c.schema && !c.security && !c.errors.enabled);
+    assert!(!c.compliance.enabled && !c.schema && !c.security && !c.errors.enabled);
     assert!(!c.collision.enabled);
 }
 
@@ -660,7 +663,7 @@ fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
     let d = c.drift.as_ref().unwrap();
     assert_eq!(d.fail_on, FailOn::Level(DriftSeverity::High));
     assert_eq!(d.baseline, "./mcpward.lock.json");
-    assert!(c.compliance && c.schema && c.security && c.errors.enabled);
+    assert!(c.compliance.enabled && c.schema && c.security && c.errors.enabled);
     assert_eq!(c.collision.threshold, 0.8);
     let lat = c.latency.as_ref().unwrap();
     assert_eq!((lat.samples, lat.p95_budget_ms), (5, 1000.0));
@@ -810,7 +813,7 @@ fn yes_no_on_off_are_strings() {
     assert_eq!(
         i,
         vec![
-            "checks.compliance: expected a boolean (true or false), got a string (\"yes\")",
+            "checks.compliance: expected a boolean (true or false) or a mapping, got a string (\"yes\")",
             "checks.schema: expected a boolean (true or false), got a string (\"off\")",
         ]
     );
@@ -1637,5 +1640,38 @@ fn limits_are_positive_integers_with_defaults() {
     assert_eq!(
         issues(&format!("{MINIMAL}limits: {{message_bytes: 1.5}}\n")),
         vec!["limits.message_bytes: expected an integer, got 1.5"]
+    );
+}
+
+// #14: checks.compliance is a boolean or {enabled, stability}.
+#[test]
+fn compliance_accepts_boolean_or_object() {
+    let c = |y: &str| ok(&with_checks(y)).config.checks.compliance;
+    let cfg = |enabled, stability| ComplianceConfig { enabled, stability };
+    assert_eq!(c("  schema: true\n"), cfg(true, true));
+    assert_eq!(c("  compliance: true\n"), cfg(true, true));
+    assert_eq!(c("  compliance: false\n"), cfg(false, true));
+    assert_eq!(c("  compliance: {}\n"), cfg(true, true));
+    assert_eq!(c("  compliance: {stability: false}\n"), cfg(true, false));
+    assert_eq!(
+        c("  compliance: {enabled: false, stability: false}\n"),
+        cfg(false, false)
+    );
+    assert_eq!(
+        issues(&with_checks("  compliance: {stability: \"no\"}\n")),
+        vec!["checks.compliance.stability: expected a boolean (true or false), got a string (\"no\")"]
+    );
+    assert_eq!(
+        issues(&with_checks("  compliance: [true]\n")),
+        vec!["checks.compliance: expected a boolean (true or false) or a mapping, got a list"]
+    );
+    let l = ok(&with_checks("  compliance: {stabilty: false}\n"));
+    assert_eq!(l.config.checks.compliance, cfg(true, true));
+    assert!(
+        l.warnings
+            .iter()
+            .any(|w| w.contains("did you mean \"stability\"")),
+        "{:?}",
+        l.warnings
     );
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::checks::behavioral::Suite;
 use crate::checks::collision::CollisionConfig;
+use crate::checks::compliance::ComplianceConfig;
 use crate::checks::drift::DriftConfig;
 use crate::checks::errors::ErrorsConfig;
 use crate::checks::latency::LatencyConfig;
@@ -60,7 +61,7 @@ pub struct Expect {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checks {
-    pub compliance: bool,
+    pub compliance: ComplianceConfig,
     pub schema: bool,
     pub security: bool,
     pub errors: ErrorsConfig,
@@ -74,7 +75,7 @@ pub struct Checks {
 impl Default for Checks {
     fn default() -> Self {
         Checks {
-            compliance: true,
+            compliance: ComplianceConfig::default(),
             schema: true,
             security: true,
             errors: ErrorsConfig::default(),

@@ -10,6 +10,7 @@ use super::tree::{fmt_float, join, quote_short, Node};
 use super::types::{Checks, Config, Expect, Limits, Server, Timeouts, Transport};
 use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 use crate::checks::collision::CollisionConfig;
+use crate::checks::compliance::ComplianceConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
 use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
@@ -108,6 +109,7 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "latency",
     "collision",
 ];
+pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
 pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
 pub(super) const DRIFT_KEYS: &[&str] = &["baseline", "fail_on", "severity", "full_text", "output"];
 pub(super) const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
@@ -578,7 +580,10 @@ impl V {
         self.keys(m, path, CHECKS_KEYS);
         let d = Checks::default();
         // Let-bindings keep issues in key-table order.
-        let compliance = self.boolean(m, path, "compliance", d.compliance);
+        let compliance = match get(m, "compliance") {
+            None => d.compliance,
+            Some(n) => self.compliance(n, &join(path, "compliance")),
+        };
         let schema = self.boolean(m, path, "schema", d.schema);
         let security = self.boolean(m, path, "security", d.security);
         let errors = match get(m, "errors") {
@@ -596,6 +601,24 @@ impl V {
                 None => CollisionConfig::default(),
                 Some(n) => self.collision(n, &join(path, "collision")),
             },
+        }
+    }
+
+    /// `compliance: bool` or `{enabled, stability}` (#14); a bool sets `enabled` only.
+    fn compliance(&mut self, node: &Node, path: &str) -> ComplianceConfig {
+        let d = ComplianceConfig::default();
+        let m = match node {
+            Node::Bool(b) => return ComplianceConfig { enabled: *b, ..d },
+            Node::Map(m) => m,
+            other => {
+                self.expected(path, "a boolean (true or false) or a mapping", other);
+                return d;
+            }
+        };
+        self.keys(m, path, COMPLIANCE_KEYS);
+        ComplianceConfig {
+            enabled: self.boolean(m, path, "enabled", d.enabled),
+            stability: self.boolean(m, path, "stability", d.stability),
         }
     }
 

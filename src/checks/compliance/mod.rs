@@ -13,9 +13,13 @@ use serde_json::{Map, Value};
 use crate::surface::json::js_type;
 use crate::surface::text::{is_blank, truncate};
 
+pub mod config;
 pub mod modern;
 pub mod plan;
 pub mod rules;
+pub mod served;
+pub mod stable;
+pub use config::ComplianceConfig;
 pub use rules::RULES;
 
 #[cfg(test)]

@@ -170,6 +170,9 @@ pub struct ModernRecords {
     /// when it did, the listen probe (its `tagged`: the first notification for it).
     pub listen_advertised: bool,
     pub listen: Option<ProbeRecord>,
+    /// How many notifications had arrived when the family's listing ended (the first
+    /// tool listing of a modern run, for `compliance/spurious-list-changed`).
+    pub notifications_at_listing: Option<usize>,
 }
 
 impl ModernRecords {

@@ -161,6 +161,30 @@ pub const LIMITS: Rule = Rule {
     fix: "Send smaller messages (paginate large listings), fewer tools or less chatter, or raise the limit in the `limits` section of mcpward.yaml when the size is intended.",
 };
 
+pub const CAPABILITIES_SERVED: Rule = Rule {
+    id: "compliance/capabilities-served",
+    severity: Severity::Error,
+    short: "What is declared is what is served",
+    description: "For `resources/list`, `resources/templates/list`, `prompts/list`, `logging/setLevel` and `completion/complete` (one result each, both eras): a declared capability (`resources`, `prompts`, `logging`, `completions`) must answer with a valid result (a fail otherwise); an undeclared one must answer JSON-RPC -32601 (a warning when the server serves it anyway, or answers anything else). `completion/complete` is asked about a listed prompt argument or template variable; -32602 for that reference still counts as served. In the 2026-07-28 era `logging/setLevel` was removed and must answer -32601 whatever is declared. Clients decide what to ask from the capabilities.",
+    fix: "Declare exactly the capabilities the server implements: add the handler for a declared one, or drop the capability from the `initialize` (or `server/discover`) result; answer methods of undeclared capabilities with -32601.",
+};
+
+pub const SURFACE_STABLE: Rule = Rule {
+    id: "compliance/surface-stable",
+    severity: Severity::Error,
+    short: "The listed surface is the same on every listing and connection",
+    description: "Tools, prompts, resources, resource templates and instructions are listed once more in the same session and once on a second connection (for stdio a second server process), and compared order-insensitively by name / uri. A difference is a fail in the 2026-07-28 era (the revision forbids a per-connection surface) and a warning before it: a client that caches the listing, and a lockfile pinned from one connection, see another server than the next connection. Opt out with `checks.compliance.stability: false` (the second connection costs a server start).",
+    fix: "Build the listing from fixed data: no session ids, timestamps, random values or per-connection state in names, descriptions or schemas.",
+};
+
+pub const SPURIOUS_LIST_CHANGED: Rule = Rule {
+    id: "compliance/spurious-list-changed",
+    severity: Severity::Info,
+    short: "list_changed notifications only when a list changed",
+    description: "A `notifications/tools/list_changed` (or prompts / resources) arrived during the run although a fresh listing of that list was the same as before. Reported only when it happened, as a warning at info severity that never fails the run: every such notification makes clients re-list and may invalidate a cache.",
+    fix: "Send `notifications/*/list_changed` only after the list really changed.",
+};
+
 pub const RULES: &[Rule] = &[
     HANDSHAKE,
     PROTOCOL_VERSION,
@@ -183,4 +207,8 @@ pub const RULES: &[Rule] = &[
     JSONRPC_FRAMING,
     // Both eras, only when a limit was reached.
     LIMITS,
+    // The whole surface (#14), both eras.
+    CAPABILITIES_SERVED,
+    SURFACE_STABLE,
+    SPURIOUS_LIST_CHANGED,
 ];

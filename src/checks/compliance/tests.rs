@@ -397,3 +397,394 @@ fn jsonrpc_framing_is_silent_when_clean_and_first_in_the_run_level_results_other
         "1 request was answered only by an invalid message and failed.",
     );
 }
+
+// --- #14: capabilities-served, surface-stable, spurious-list-changed (hand-made records) ---
+
+mod surface {
+    use super::super::served::{self, Records};
+    use super::super::stable::{self, Snapshot};
+    use super::*;
+    use crate::observed::{OtherSurface, ProbeRecord};
+
+    fn hello_with(era: Era, caps: Value) -> ServerHello {
+        ServerHello {
+            era,
+            protocol_version: if era == Era::Modern {
+                "2026-07-28".into()
+            } else {
+                "2025-11-25".into()
+            },
+            capabilities: caps,
+            ..hello()
+        }
+    }
+
+    fn not_found() -> Result<Value, RpcError> {
+        Err(RpcError::protocol(-32601, "Method not found", None))
+    }
+
+    /// Records answering every planned probe with what `answer` says for its method.
+    fn records(
+        h: &ServerHello,
+        other: &OtherSurface,
+        answer: impl Fn(&str) -> Result<Value, RpcError>,
+    ) -> Records {
+        served::plan(h, other)
+            .into_iter()
+            .map(|(m, _)| (m, ProbeRecord::new(None, answer(m))))
+            .collect()
+    }
+
+    fn statuses(fs: &[Finding]) -> Vec<Status> {
+        fs.iter().map(|f| f.status).collect()
+    }
+
+    #[test]
+    fn declared_and_served_or_undeclared_and_not_found_is_silent() {
+        let h = hello_with(
+            Era::Legacy,
+            json!({"tools": {}, "prompts": {}, "resources": {}, "logging": {}, "completions": {}}),
+        );
+        let other = OtherSurface {
+            prompts: Some(Ok(vec![json!({"name": "p", "arguments": [{"name": "a"}]})])),
+            resources: Some(Ok(vec![])),
+            resource_templates: Some(Ok(vec![])),
+        };
+        let plan = served::plan(&h, &other);
+        // The declared lists come from the surface listing: only two probes.
+        let methods: Vec<&str> = plan.iter().map(|(m, _)| *m).collect();
+        assert_eq!(methods, ["logging/setLevel", "completion/complete"]);
+        assert_eq!(plan[0].1.params, json!({"level": "emergency"}));
+        assert_eq!(
+            plan[1].1.params,
+            json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}})
+        );
+        assert!(plan[0].1.headers.is_empty(), "no modern headers in legacy");
+        let r = records(&h, &other, |m| match m {
+            "completion/complete" => Ok(json!({"completion": {"values": []}})),
+            _ => Ok(json!({})),
+        });
+        let fs = served::judge(&h, &other, &r);
+        assert_eq!(fs.len(), 5);
+        assert!(fs.iter().all(|f| f.id == "compliance/capabilities-served"));
+        assert_eq!(statuses(&fs), [Status::Pass; 5], "{fs:#?}");
+        assert!(fs[2].message.contains("capability \"prompts\""));
+
+        // Nothing declared, everything -32601: five passes too.
+        let bare = hello_with(Era::Legacy, json!({"tools": {}}));
+        let none = OtherSurface::default();
+        assert_eq!(served::plan(&bare, &none).len(), 5);
+        let fs = served::judge(&bare, &none, &records(&bare, &none, |_| not_found()));
+        assert_eq!(statuses(&fs), [Status::Pass; 5], "{fs:#?}");
+        assert!(fs[4].message.contains("\"completions\" is not declared"));
+    }
+
+    #[test]
+    fn declared_but_failing_fails_and_undeclared_but_served_warns() {
+        let h = hello_with(
+            Era::Legacy,
+            json!({"tools": {}, "prompts": {}, "completions": {}}),
+        );
+        let other = OtherSurface {
+            prompts: Some(Err("MCP error -32603: Internal error".into())),
+            ..OtherSurface::default()
+        };
+        let r = records(&h, &other, |m| match m {
+            // Served although `resources` is not declared.
+            "resources/list" => Ok(json!({"resources": []})),
+            // Not -32601 either: a warning naming what came back.
+            "resources/templates/list" => Err(RpcError::protocol(-32603, "boom", None)),
+            "logging/setLevel" => not_found(),
+            // Declared, but the result is not a completion.
+            _ => Ok(json!({"values": []})),
+        });
+        let fs = served::judge(&h, &other, &r);
+        assert_eq!(
+            statuses(&fs),
+            [
+                Status::Warn,
+                Status::Warn,
+                Status::Fail,
+                Status::Pass,
+                Status::Fail
+            ],
+            "{fs:#?}"
+        );
+        assert_is(
+            &fs[0],
+            Status::Warn,
+            Severity::Warning,
+            "Capability \"resources\" is not declared, yet the server serves resources/list",
+        );
+        assert!(
+            fs[1].message.contains("did not answer -32601"),
+            "{:?}",
+            fs[1]
+        );
+        assert_is(
+            &fs[2],
+            Status::Fail,
+            Severity::Error,
+            "Capability \"prompts\" is declared but prompts/list failed",
+        );
+        assert!(fs[4].message.contains("completion.values"), "{:?}", fs[4]);
+    }
+
+    #[test]
+    fn completion_for_an_unknown_reference_still_counts_as_served() {
+        let invalid = || Err(RpcError::protocol(-32602, "unknown ref", None));
+        let declared = hello_with(Era::Legacy, json!({"completions": {}}));
+        let none = OtherSurface::default();
+        let plan = served::plan(&declared, &none);
+        let (_, complete) = plan
+            .iter()
+            .find(|(m, _)| *m == "completion/complete")
+            .unwrap();
+        assert_eq!(complete.params["ref"]["name"], served::PROBE_PROMPT);
+        let fs = served::judge(&declared, &none, &records(&declared, &none, |_| invalid()));
+        assert_eq!(fs[4].status, Status::Pass, "{:?}", fs[4]);
+        // ... and so does an undeclared one: served anyway.
+        let bare = hello_with(Era::Legacy, json!({}));
+        let fs = served::judge(&bare, &none, &records(&bare, &none, |_| invalid()));
+        assert_eq!(fs[4].status, Status::Warn, "{:?}", fs[4]);
+        assert!(fs[4]
+            .message
+            .contains("yet the server serves completion/complete"));
+        // A timeout of a declared method is a failure.
+        let timeout = || Err(RpcError::plain("no answer within 10 s"));
+        let fs = served::judge(&declared, &none, &records(&declared, &none, |_| timeout()));
+        assert_eq!(fs[4].status, Status::Fail, "{:?}", fs[4]);
+    }
+
+    #[test]
+    fn templates_give_the_completion_reference_when_no_prompt_has_arguments() {
+        let h = hello_with(Era::Modern, json!({"resources": {}, "completions": {}}));
+        let other = OtherSurface {
+            prompts: None,
+            resources: Some(Ok(vec![])),
+            resource_templates: Some(Ok(vec![json!({"uriTemplate": "file:///{+path}/x"})])),
+        };
+        let plan = served::plan(&h, &other);
+        let (_, c) = plan
+            .iter()
+            .find(|(m, _)| *m == "completion/complete")
+            .unwrap();
+        assert_eq!(
+            c.params["ref"],
+            json!({"type": "ref/resource", "uri": "file:///{+path}/x"})
+        );
+        assert_eq!(c.params["argument"]["name"], "path");
+        // The modern envelope and headers.
+        assert_eq!(
+            c.params["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        assert!(c
+            .headers
+            .iter()
+            .any(|(k, v)| k == "Mcp-Method" && v == "completion/complete"));
+    }
+
+    #[test]
+    fn modern_logging_set_level_must_be_not_found_whatever_is_declared() {
+        let h = hello_with(Era::Modern, json!({"logging": {}}));
+        let none = OtherSurface::default();
+        let fs = served::judge(&h, &none, &records(&h, &none, |_| not_found()));
+        assert_is(
+            &fs[3],
+            Status::Pass,
+            Severity::Info,
+            "removed in 2026-07-28",
+        );
+        let fs = served::judge(&h, &none, &records(&h, &none, |_| Ok(json!({}))));
+        assert_is(
+            &fs[3],
+            Status::Warn,
+            Severity::Warning,
+            "was removed in 2026-07-28",
+        );
+        // Legacy: declared logging must be served.
+        let l = hello_with(Era::Legacy, json!({"logging": {}}));
+        let fs = served::judge(&l, &none, &records(&l, &none, |_| not_found()));
+        assert_is(
+            &fs[3],
+            Status::Fail,
+            Severity::Error,
+            "\"logging\" is declared",
+        );
+    }
+
+    fn snap(
+        tools: Vec<Value>,
+        prompts: Option<Vec<Value>>,
+        instructions: Option<&str>,
+    ) -> Snapshot {
+        Snapshot {
+            tools: Ok(tools),
+            other: OtherSurface {
+                prompts: prompts.map(Ok),
+                ..OtherSurface::default()
+            },
+            instructions: Some(instructions.map(|s| json!(s))),
+        }
+    }
+
+    #[test]
+    fn a_stable_surface_passes_in_any_order_and_member_order() {
+        let a = snap(
+            vec![
+                json!({"name": "a", "description": "x", "inputSchema": {"type": "object", "properties": {}}}),
+                json!({"name": "b"}),
+            ],
+            Some(vec![json!({"name": "p"})]),
+            Some("hi"),
+        );
+        let b = snap(
+            vec![
+                json!({"name": "b"}),
+                json!({"inputSchema": {"properties": {}, "type": "object"}, "description": "x", "name": "a"}),
+            ],
+            Some(vec![json!({"name": "p"})]),
+            Some("hi"),
+        );
+        let mut same_session = b.clone();
+        same_session.instructions = None;
+        for era in [Era::Legacy, Era::Modern] {
+            let f = stable::surface_stable(era, &a, &same_session, &Ok(b.clone()));
+            assert_is(&f, Status::Pass, Severity::Info, "2 tools, 1 prompts");
+        }
+    }
+
+    #[test]
+    fn a_different_surface_fails_in_the_modern_era_and_warns_before() {
+        let first = snap(
+            vec![json!({"name": "a", "description": "1"})],
+            Some(vec![]),
+            Some("hi"),
+        );
+        let second = snap(
+            vec![
+                json!({"name": "a", "description": "2"}),
+                json!({"name": "new"}),
+            ],
+            Some(vec![json!({"name": "p"})]),
+            Some("other"),
+        );
+        let f = stable::surface_stable(Era::Modern, &first, &first, &Ok(second.clone()));
+        assert_is(
+            &f,
+            Status::Fail,
+            Severity::Error,
+            "tools: `a` changed, `new` added on a second connection; prompts: `p` added on a \
+             second connection; instructions differ on a second connection",
+        );
+        assert!(f.message.contains("forbids a per-connection surface"));
+        let f = stable::surface_stable(Era::Legacy, &first, &second, &Ok(first.clone()));
+        assert_is(
+            &f,
+            Status::Warn,
+            Severity::Warning,
+            "tools: `a` changed, `new` added when listed again in the same session",
+        );
+        // Prompts declared on one connection only; a failed listing is not a difference.
+        let undeclared = snap(
+            vec![json!({"name": "a", "description": "1"})],
+            None,
+            Some("hi"),
+        );
+        let f = stable::surface_stable(Era::Legacy, &first, &first, &Ok(undeclared));
+        assert!(
+            f.message.contains("prompts: listed, then not declared"),
+            "{f:?}"
+        );
+        let mut broken = first.clone();
+        broken.tools = Err("timeout".into());
+        let f = stable::surface_stable(Era::Modern, &first, &broken, &Ok(first.clone()));
+        assert_is(
+            &f,
+            Status::Pass,
+            Severity::Info,
+            "Not compared: tools not compared (timeout)",
+        );
+        let f = stable::surface_stable(Era::Modern, &first, &first, &Err("refused".into()));
+        assert_is(
+            &f,
+            Status::Warn,
+            Severity::Warning,
+            "could not be compared on a second connection",
+        );
+    }
+
+    #[test]
+    fn spurious_list_changed_only_after_the_first_listing_and_only_when_unchanged() {
+        let a = snap(
+            vec![json!({"name": "a"})],
+            Some(vec![json!({"name": "p"})]),
+            None,
+        );
+        let changed = snap(
+            vec![json!({"name": "b"})],
+            Some(vec![json!({"name": "p"})]),
+            None,
+        );
+        let n = |m: &str| json!({"jsonrpc": "2.0", "method": m});
+        let notes = vec![
+            n("notifications/tools/list_changed"),
+            n("notifications/message"),
+            n("notifications/tools/list_changed"),
+            n("notifications/prompts/list_changed"),
+        ];
+        let at = [("tools", 0), ("prompts", 0), ("resources", 0)];
+        let f = stable::spurious_list_changed(&notes, &at, &a, &a).expect("reported");
+        assert_is(
+            &f,
+            Status::Warn,
+            Severity::Info,
+            "notifications/prompts/list_changed (once), notifications/tools/list_changed (2 times)",
+        );
+        // The tools really changed: only prompts are spurious.
+        let f = stable::spurious_list_changed(&notes, &at, &a, &changed).expect("reported");
+        assert_eq!(
+            f.actual,
+            Some(json!(["notifications/prompts/list_changed (once)"]))
+        );
+        // Before the first listing (server-everything's conditional tools): not spurious.
+        let late = [("tools", 3), ("prompts", 4)];
+        assert_eq!(stable::spurious_list_changed(&notes, &late, &a, &a), None);
+        // Never listed (not declared): never spurious; no notification: nothing.
+        assert_eq!(stable::spurious_list_changed(&notes, &[], &a, &a), None);
+        assert_eq!(stable::spurious_list_changed(&[], &at, &a, &a), None);
+    }
+
+    #[test]
+    fn hostile_listings_never_panic() {
+        let weird = Snapshot {
+            tools: Ok(vec![
+                json!(null),
+                json!(1),
+                json!({"name": 7}),
+                json!([{"name": "a"}]),
+            ]),
+            other: OtherSurface {
+                prompts: Some(Ok(vec![json!("p"), json!("p")])),
+                resources: Some(Ok(vec![json!({"uri": "x"}), json!({"uri": "x"})])),
+                resource_templates: Some(Err("bad".into())),
+            },
+            instructions: Some(Some(json!({"not": "text"}))),
+        };
+        let f = stable::surface_stable(Era::Modern, &weird, &weird, &Ok(weird.clone()));
+        assert_eq!(f.status, Status::Pass, "{f:?}");
+    }
+}
+
+#[test]
+fn surface_stable_is_skipped_when_the_first_listing_failed() {
+    let f = super::stable::not_compared("timeout");
+    assert_is(
+        &f,
+        Status::Skip,
+        Severity::Info,
+        "tool listing failed (timeout)",
+    );
+    assert_eq!(f.id, "compliance/surface-stable");
+}

@@ -1,0 +1,352 @@
+//! `compliance/surface-stable` and `compliance/spurious-list-changed` (#14): the surface
+//! listed again in the same session and on a second connection, compared canonically
+//! (order-insensitive by name / uri, member order ignored). Pure: the runner lists, we judge.
+
+use super::rules;
+use crate::model::{Finding, Severity, Status};
+use crate::observed::{Era, Listing, OtherSurface};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// One listing of everything a server shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub tools: Listing,
+    pub other: OtherSurface,
+    /// The handshake's `instructions` (`Some(None)`: the member was absent); `None` when
+    /// not asked (a listing in the same session has no new handshake).
+    pub instructions: Option<Option<Value>>,
+}
+
+/// What differs between two snapshots, one line per list (empty when nothing does);
+/// `notes`: the lists that could not be compared (a listing failed).
+fn differences(a: &Snapshot, b: &Snapshot, notes: &mut Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let lists: [(&str, &str, Option<&Listing>, Option<&Listing>); 4] = [
+        ("tools", "name", Some(&a.tools), Some(&b.tools)),
+        (
+            "prompts",
+            "name",
+            a.other.prompts.as_ref(),
+            b.other.prompts.as_ref(),
+        ),
+        (
+            "resources",
+            "uri",
+            a.other.resources.as_ref(),
+            b.other.resources.as_ref(),
+        ),
+        (
+            "resource templates",
+            "uriTemplate",
+            a.other.resource_templates.as_ref(),
+            b.other.resource_templates.as_ref(),
+        ),
+    ];
+    for (what, key, x, y) in lists {
+        match (x, y) {
+            (None, None) => {}
+            (Some(_), None) => out.push(format!("{what}: listed, then not declared")),
+            (None, Some(_)) => out.push(format!("{what}: not declared, then listed")),
+            (Some(Err(e)), _) | (_, Some(Err(e))) => {
+                notes.push(format!("{what} not compared ({e})"))
+            }
+            (Some(Ok(x)), Some(Ok(y))) => {
+                if let Some(d) = list_diff(x, y, key) {
+                    out.push(format!("{what}: {d}"));
+                }
+            }
+        }
+    }
+    if let (Some(x), Some(y)) = (&a.instructions, &b.instructions) {
+        if x != y {
+            out.push("instructions differ".into());
+        }
+    }
+    out
+}
+
+/// At most this many names per kind of difference.
+const NAMED: usize = 3;
+
+fn names(list: &[String]) -> String {
+    let mut s: Vec<String> = list.iter().take(NAMED).map(|n| format!("`{n}`")).collect();
+    if list.len() > NAMED {
+        s.push(format!("and {} more", list.len() - NAMED));
+    }
+    s.join(", ")
+}
+
+/// `key` of each item (its canonical text when it has none) → the items with that key.
+fn keyed<'a>(items: &'a [Value], key: &str) -> BTreeMap<Cow<'a, str>, Vec<&'a Value>> {
+    let mut m: BTreeMap<Cow<'a, str>, Vec<&'a Value>> = BTreeMap::new();
+    for item in items {
+        let k = match item.get(key).and_then(Value::as_str) {
+            Some(k) => Cow::Borrowed(k),
+            None => Cow::Owned(canonical(item)),
+        };
+        m.entry(k).or_default().push(item);
+    }
+    m
+}
+
+/// Whether two groups of items with one key are equal in any order. `Value` equality
+/// already ignores member order; only repeated keys need their canonical texts.
+fn same_items(a: &[&Value], b: &[&Value]) -> bool {
+    match (a, b) {
+        ([x], [y]) => x == y,
+        _ if a.len() != b.len() => false,
+        _ => {
+            let texts = |v: &[&Value]| {
+                let mut t: Vec<String> = v.iter().map(|x| canonical(x)).collect();
+                t.sort();
+                t
+            };
+            texts(a) == texts(b)
+        }
+    }
+}
+
+fn list_diff(x: &[Value], y: &[Value], key: &str) -> Option<String> {
+    // The usual case, and cheap: the same items in the same order.
+    if x == y {
+        return None;
+    }
+    let (a, b) = (keyed(x, key), keyed(y, key));
+    let removed: Vec<String> = a
+        .keys()
+        .filter(|k| !b.contains_key(*k))
+        .map(|k| k.to_string())
+        .collect();
+    let added: Vec<String> = b
+        .keys()
+        .filter(|k| !a.contains_key(*k))
+        .map(|k| k.to_string())
+        .collect();
+    let changed: Vec<String> = a
+        .iter()
+        .filter(|(k, v)| b.get(*k).is_some_and(|w| !same_items(v, w)))
+        .map(|(k, _)| k.to_string())
+        .collect();
+    let mut parts = Vec::new();
+    if !changed.is_empty() {
+        parts.push(format!("{} changed", names(&changed)));
+    }
+    if !removed.is_empty() {
+        parts.push(format!("{} missing", names(&removed)));
+    }
+    if !added.is_empty() {
+        parts.push(format!("{} added", names(&added)));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// JSON text with every object's members sorted: equal for equal values in any order.
+pub fn canonical(v: &Value) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let mut out = Map::new();
+                for k in keys {
+                    out.insert(k.clone(), sorted(&m[k]));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(v).to_string()
+}
+
+fn counts(s: &Snapshot) -> String {
+    let n = |l: Option<&Listing>, what: &str| match l {
+        Some(Ok(items)) => Some(format!("{} {what}", items.len())),
+        _ => None,
+    };
+    [
+        n(Some(&s.tools), "tools"),
+        n(s.other.prompts.as_ref(), "prompts"),
+        n(s.other.resources.as_ref(), "resources"),
+        n(s.other.resource_templates.as_ref(), "resource templates"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+/// `compliance/surface-stable`. `first`: the run's listing (with the handshake's
+/// instructions); `again`: the same session, listed once more; `second`: a second
+/// connection's listing, or why it could not be made.
+pub fn surface_stable(
+    era: Era,
+    first: &Snapshot,
+    again: &Snapshot,
+    second: &Result<Snapshot, String>,
+) -> Finding {
+    let r = &rules::SURFACE_STABLE;
+    let mut notes = Vec::new();
+    let mut diffs: Vec<String> = differences(first, again, &mut notes)
+        .into_iter()
+        .map(|d| format!("{d} when listed again in the same session"))
+        .collect();
+    match second {
+        Ok(s) => diffs.extend(
+            differences(first, s, &mut notes)
+                .into_iter()
+                .map(|d| format!("{d} on a second connection")),
+        ),
+        Err(e) => notes.push(format!("no second connection ({e})")),
+    }
+    notes.dedup();
+    let note = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" Not compared: {}.", notes.join("; "))
+    };
+    if diffs.is_empty() {
+        if second.is_err() {
+            return r.warn(format!(
+                "The surface is the same when listed again in the same session, but could not \
+                 be compared on a second connection.{note}"
+            ));
+        }
+        return r.pass(format!(
+            "The surface is the same when listed again and on a second connection ({}).{note}",
+            counts(first)
+        ));
+    }
+    let message = format!("The listed surface differs: {}.{note}", diffs.join("; "));
+    let f = match era {
+        Era::Modern => r.fail(format!(
+            "{message} The 2026-07-28 revision forbids a per-connection surface."
+        )),
+        Era::Legacy => r.warn(message),
+    };
+    f.expected("the same tools, prompts, resources, templates and instructions on every listing")
+        .actual(Value::Array(diffs.into_iter().map(Value::String).collect()))
+}
+
+/// `compliance/surface-stable` when the run's own tool listing failed: nothing to compare,
+/// and no second listing or connection is made.
+pub fn not_compared(listing_error: &str) -> Finding {
+    rules::SURFACE_STABLE.skip(format!(
+        "The surface was not compared: the tool listing failed ({listing_error})"
+    ))
+}
+
+/// The list a `notifications/<list>/list_changed` method names.
+fn changed_list(method: &str) -> Option<&'static str> {
+    match method {
+        "notifications/tools/list_changed" => Some("tools"),
+        "notifications/prompts/list_changed" => Some("prompts"),
+        "notifications/resources/list_changed" => Some("resources"),
+        _ => None,
+    }
+}
+
+/// How many notifications had arrived when each list (`tools`, `prompts`, `resources`)
+/// was first listed: only later ones can be spurious (a server may really change a list
+/// before the client saw it, e.g. tools registered once the client is initialized).
+pub type ListedAt = [(&'static str, usize)];
+
+/// `compliance/spurious-list-changed`: `notifications` is everything the server sent
+/// during the run, in order; a list-changed notification that arrived after the list's
+/// first listing is spurious when that list (for resources: also the templates) is the
+/// same in `first` and `again`. `None` when there was none.
+pub fn spurious_list_changed(
+    notifications: &[Value],
+    listed_at: &ListedAt,
+    first: &Snapshot,
+    again: &Snapshot,
+) -> Option<Finding> {
+    let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for (i, n) in notifications.iter().enumerate() {
+        let Some(list) = n
+            .get("method")
+            .and_then(Value::as_str)
+            .and_then(changed_list)
+        else {
+            continue;
+        };
+        let since = listed_at
+            .iter()
+            .find(|(l, _)| *l == list)
+            .map_or(usize::MAX, |(_, at)| *at);
+        if i >= since {
+            *seen.entry(list).or_default() += 1;
+        }
+    }
+    let same = |list: &str| {
+        let pick = |s: &Snapshot| -> Snapshot {
+            match list {
+                "tools" => Snapshot {
+                    tools: s.tools.clone(),
+                    ..Snapshot::empty()
+                },
+                "prompts" => Snapshot {
+                    other: OtherSurface {
+                        prompts: s.other.prompts.clone(),
+                        ..OtherSurface::default()
+                    },
+                    ..Snapshot::empty()
+                },
+                _ => Snapshot {
+                    other: OtherSurface {
+                        resources: s.other.resources.clone(),
+                        resource_templates: s.other.resource_templates.clone(),
+                        prompts: None,
+                    },
+                    ..Snapshot::empty()
+                },
+            }
+        };
+        let (a, b) = (pick(first), pick(again));
+        let mut notes = Vec::new();
+        differences(&a, &b, &mut notes).is_empty() && notes.is_empty()
+    };
+    let spurious: Vec<String> = seen
+        .iter()
+        .filter(|(list, _)| same(list))
+        .map(|(list, n)| {
+            let times = if *n == 1 {
+                "once".into()
+            } else {
+                format!("{n} times")
+            };
+            format!("notifications/{list}/list_changed ({times})")
+        })
+        .collect();
+    if spurious.is_empty() {
+        return None;
+    }
+    Some(
+        rules::SPURIOUS_LIST_CHANGED
+            .finding(
+                Status::Warn,
+                Severity::Info,
+                format!(
+                    "The server sent {} although the list was the same when listed again",
+                    spurious.join(", ")
+                ),
+            )
+            .actual(Value::Array(
+                spurious.into_iter().map(Value::String).collect(),
+            )),
+    )
+}
+
+impl Snapshot {
+    /// No tools, nothing else declared, instructions not asked.
+    pub fn empty() -> Snapshot {
+        Snapshot {
+            tools: Ok(Vec::new()),
+            other: OtherSurface::default(),
+            instructions: None,
+        }
+    }
+}
