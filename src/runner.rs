@@ -42,12 +42,21 @@ impl<'c> Tools<'c> {
     }
 
     /// Prompts, resources and resource templates, listed once.
-    #[allow(dead_code)]
     async fn other(&mut self) -> &OtherSurface {
         if self.other.is_none() {
             self.other = Some(self.client.list_other_surface().await);
         }
         self.other.as_ref().expect("surface was just fetched")
+    }
+
+    /// The tool listing and the rest of the surface together.
+    async fn all(&mut self) -> (&Listing, &OtherSurface) {
+        self.get().await;
+        self.other().await;
+        (
+            self.listing.as_ref().expect("listing was just fetched"),
+            self.other.as_ref().expect("surface was just fetched"),
+        )
     }
 }
 
@@ -88,12 +97,19 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if cfg.checks.security {
         (ctx.progress)("Running security checks...");
-        out.extend(checks::security::check(tools.get().await));
+        let (listing, other) = tools.all().await;
+        out.extend(checks::security::check_surface(
+            listing,
+            other,
+            hello.instructions.as_ref(),
+        ));
     }
     if cfg.checks.collision.enabled {
         (ctx.progress)("Running collision lint...");
-        out.extend(checks::collision::check(
-            tools.get().await,
+        let (listing, other) = tools.all().await;
+        out.extend(checks::collision::check_surface(
+            listing,
+            other,
             &cfg.checks.collision,
         ));
     }

@@ -8,11 +8,12 @@ pub mod patterns;
 pub mod poisoning;
 mod secrets;
 mod signals;
+mod surface;
 pub mod unicode;
 mod walk;
 
 use crate::model::Finding;
-use crate::observed::Listing;
+use crate::observed::{Listing, OtherSurface};
 use crate::rules::types::Rule;
 use serde_json::Value;
 pub mod rules;
@@ -41,14 +42,32 @@ pub fn warm() {
 
 /// Runs the family over one listing (security.md §2, §9).
 pub fn check(listing: &Listing) -> Vec<Finding> {
+    check_surface(listing, &OtherSurface::default(), None)
+}
+
+/// Runs the family over the whole surface (#14): the tools as [`check`] does, then the
+/// prompts, resources, resource templates and the server's instructions (`surface.rs`).
+/// Without any of those the result is exactly [`check`]'s.
+pub fn check_surface(
+    listing: &Listing,
+    other: &OtherSurface,
+    instructions: Option<&Value>,
+) -> Vec<Finding> {
     let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
-        Err(f) => return vec![f],
+        Err(f) => {
+            // The rest is still scanned: a broken tool listing hides nothing else.
+            let mut out = vec![f];
+            surface::scan(other, instructions, &[], &mut out);
+            return out;
+        }
     };
     let mut out = Vec::new();
     for tool in tools {
         check_tool(tool, &mut out);
     }
+    let counts = surface::scan(other, instructions, tools, &mut out);
+    let scanned = scanned(tools.len(), counts);
     let failed = out
         .iter()
         .filter(|f| f.status == crate::model::Status::Fail)
@@ -56,24 +75,43 @@ pub fn check(listing: &Listing) -> Vec<Finding> {
     let summary = if failed == 0 && !out.is_empty() {
         // Only advisory findings (#13): they do not fail the scan.
         rules::SUMMARY.pass(format!(
-            "Security scan passed: {} tool(s) checked, {} warning(s)",
-            tools.len(),
+            "Security scan passed: {scanned} checked, {} warning(s)",
             out.len()
         ))
     } else if out.is_empty() {
         rules::SUMMARY.pass(format!(
-            "Security scan passed: {} tool(s) checked, no issues found",
-            tools.len()
+            "Security scan passed: {scanned} checked, no issues found"
         ))
     } else {
         rules::SUMMARY.fail(format!(
-            "Security scan found {} issue(s) in {} tool(s)",
-            out.len(),
-            tools.len()
+            "Security scan found {} issue(s) in {scanned}",
+            out.len()
         ))
     };
     out.insert(0, summary);
     out
+}
+
+/// What the summary says was scanned: `3 tool(s)`, or `3 tool(s), 2 prompt(s), 4
+/// resource(s), 1 resource template(s) and the server instructions`.
+fn scanned(tools: usize, c: surface::Counts) -> String {
+    let mut parts = vec![format!("{tools} tool(s)")];
+    if c.prompts > 0 {
+        parts.push(format!("{} prompt(s)", c.prompts));
+    }
+    if c.resources > 0 {
+        parts.push(format!("{} resource(s)", c.resources));
+    }
+    if c.templates > 0 {
+        parts.push(format!("{} resource template(s)", c.templates));
+    }
+    if c.instructions {
+        parts.push("the server instructions".to_string());
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
+    }
 }
 
 fn non_empty_str(v: Option<&Value>) -> Option<&str> {
@@ -196,8 +234,24 @@ fn scan_identifier(
 
 /// `security/confusable-name`: a name with non-ASCII letters whose skeleton is ASCII.
 fn confusable_name(n: &str, out: &mut Vec<Finding>) {
+    if let Some((looks, odd)) = lookalike(n) {
+        out.push(
+            rules::CONFUSABLE_NAME
+                .fail(format!(
+                    "Tool \"{n}\" name uses look-alike characters ({}): it reads as \"{looks}\"",
+                    odd.join(", ")
+                ))
+                .expected(looks)
+                .actual(n.to_string())
+                .location(n),
+        );
+    }
+}
+
+/// What a name with look-alike letters reads as, and its non-ASCII characters (`U+0430`).
+fn lookalike(n: &str) -> Option<(String, Vec<String>)> {
     if n.is_ascii() {
-        return;
+        return None;
     }
     // Invisible characters are hidden-unicode's; this rule is about look-alike letters.
     let lookalike = n.chars().any(|c| {
@@ -213,17 +267,9 @@ fn confusable_name(n: &str, out: &mut Vec<Finding>) {
             .filter(|c| !c.is_ascii())
             .map(|c| format!("U+{:04X}", c as u32))
             .collect();
-        out.push(
-            rules::CONFUSABLE_NAME
-                .fail(format!(
-                    "Tool \"{n}\" name uses look-alike characters ({}): it reads as \"{looks}\"",
-                    odd.join(", ")
-                ))
-                .expected(looks.to_string())
-                .actual(n.to_string())
-                .location(n),
-        );
+        return Some((looks.to_string(), odd));
     }
+    None
 }
 
 enum Place<'a> {

@@ -20,6 +20,14 @@ pub const LIST_TOOLS: Rule = Rule {
     fix: "Make tools/list answer every page: return a valid `tools` array, end pagination by omitting `nextCursor`, and never repeat a cursor.",
 };
 
+pub const LIST_SURFACE: Rule = Rule {
+    id: "security/list-surface",
+    severity: Severity::Error,
+    short: "Prompt or resource listing for the security scan",
+    description: "The server declares prompts or resources, but prompts/list, resources/list or resources/templates/list could not be read completely (transport error, JSON-RPC error, or a pagination loop), so what it lists could not be scanned. What a scanner cannot read, a reviewer cannot either; the compliance family reports the failing method too.",
+    fix: "Make every list method of a declared capability answer every page with a valid result, ending pagination by omitting `nextCursor`; or stop declaring the capability.",
+};
+
 pub const INJECTION_PATTERN: Rule = Rule {
     id: "security/injection-pattern",
     severity: Severity::Error,
@@ -79,6 +87,7 @@ pub const CONFUSABLE_NAME: Rule = Rule {
 pub const RULES: &[Rule] = &[
     SUMMARY,
     LIST_TOOLS,
+    LIST_SURFACE,
     INJECTION_PATTERN,
     HIDDEN_UNICODE,
     SECRET_IN_SCHEMA,

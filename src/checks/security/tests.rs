@@ -306,6 +306,7 @@ fn rules_table_covers_every_emitted_id() {
         [
             SUMMARY,
             LIST_TOOLS,
+            rules::LIST_SURFACE.id,
             INJECTION,
             HIDDEN_UNICODE,
             SECRET_IN_SCHEMA,
