@@ -24,9 +24,10 @@
 use super::walk;
 use super::*;
 use crate::observed::OtherSurface;
+use std::collections::HashSet;
 
 /// Strings scanned per prompt, resource or template at most (the walker's per-tool bound).
-const MAX_ITEMS: usize = 20_000;
+pub(super) const MAX_ITEMS: usize = 20_000;
 
 /// How much of the surface was read, for the summary.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -75,8 +76,10 @@ pub(super) fn scan(
     other: &OtherSurface,
     instructions: Option<&Value>,
     tools: &[Value],
-    out: &mut Vec<Finding>,
+    found: &mut Vec<Finding>,
 ) -> Counts {
+    let mut sink = Sink::default();
+    let out = &mut sink;
     let mut counts = Counts::default();
     let prompts = listed(&other.prompts, "prompts", out);
     let resources = listed(&other.resources, "resources", out);
@@ -124,12 +127,49 @@ pub(super) fn scan(
             );
         }
     }
+    found.append(&mut sink.found);
     counts
+}
+
+/// Findings of the surface, each place reported once (a set, not a scan of the findings so
+/// far: a hostile surface can carry tens of thousands of them).
+#[derive(Default)]
+struct Sink {
+    found: Vec<Finding>,
+    seen: HashSet<(String, Option<String>, String)>,
+}
+
+impl Sink {
+    fn push(&mut self, f: Finding) {
+        if self
+            .seen
+            .insert((f.id.clone(), f.location.clone(), f.message.clone()))
+        {
+            self.found.push(f);
+        }
+    }
+
+    /// A hit: a failure, or a warning for advisory labels (as `record`).
+    fn record(
+        &mut self,
+        rule: &Rule,
+        label: &str,
+        message: String,
+        actual: Vec<Value>,
+        location: String,
+    ) {
+        let f = if signals::advisory(label) {
+            rule.warn(message)
+        } else {
+            rule.fail(message)
+        };
+        self.push(f.actual(actual).location(location));
+    }
 }
 
 /// The items of a declared list; a list that could not be read is a finding (it could not
 /// be scanned), an undeclared one is nothing.
-fn listed<'a>(list: &'a Option<Listing>, what: &str, out: &mut Vec<Finding>) -> &'a [Value] {
+fn listed<'a>(list: &'a Option<Listing>, what: &str, out: &mut Sink) -> &'a [Value] {
     match list {
         None => &[],
         Some(Ok(items)) => items,
@@ -164,7 +204,7 @@ fn str_of<'v>(obj: &'v Map<String, Value>, key: &str) -> Option<&'v str> {
 use serde_json::Map;
 
 impl Ctx<'_> {
-    fn prompt(&self, obj: &Map<String, Value>, out: &mut Vec<Finding>) {
+    fn prompt(&self, obj: &Map<String, Value>, out: &mut Sink) {
         let name = str_of(obj, "name").unwrap_or("");
         let s = Subject {
             lead: format!("Prompt \"{name}\""),
@@ -208,13 +248,17 @@ impl Ctx<'_> {
         }
         if !arg_schema.is_empty() {
             let schema = serde_json::json!({ "properties": arg_schema });
+            let mut asked = Vec::new();
             secrets::solicits(
                 Some(&schema),
                 name,
                 &secrets::Asker::Prompt,
                 s.location.clone(),
-                out,
+                &mut asked,
             );
+            for f in asked {
+                out.push(f);
+            }
         }
         self.members(obj, PROMPT_KEYS, &s, budget, out);
     }
@@ -226,7 +270,7 @@ impl Ctx<'_> {
         noun: &str,
         prefix: &str,
         known: &[&str],
-        out: &mut Vec<Finding>,
+        out: &mut Sink,
     ) {
         let uri = str_of(obj, key).unwrap_or("");
         let s = Subject {
@@ -251,7 +295,7 @@ impl Ctx<'_> {
     }
 
     /// Title and description: prose.
-    fn titles(&self, obj: &Map<String, Value>, s: &Subject, out: &mut Vec<Finding>) {
+    fn titles(&self, obj: &Map<String, Value>, s: &Subject, out: &mut Sink) {
         for key in ["title", "description"] {
             if let Some(t) = str_of(obj, key) {
                 self.prose(s, key, t, out);
@@ -267,7 +311,7 @@ impl Ctx<'_> {
         known: &[&str],
         s: &Subject,
         budget: usize,
-        out: &mut Vec<Finding>,
+        out: &mut Sink,
     ) -> usize {
         let items = walk::members(obj, known, budget);
         let left = budget.saturating_sub(items.len());
@@ -299,7 +343,7 @@ impl Ctx<'_> {
         place: &str,
         text: &str,
         field: signals::Field,
-        out: &mut Vec<Finding>,
+        out: &mut Sink,
     ) {
         if text.trim().contains(char::is_whitespace) {
             self.prose(s, place, text, out);
@@ -313,19 +357,18 @@ impl Ctx<'_> {
                 "{} {place} \"{text}\" looks like an attack ({})",
                 s.lead, hit.label
             );
-            record(
+            out.record(
                 hit.rule,
                 hit.label,
                 message,
-                vec![text.to_string()],
+                vec![Value::String(text.to_string())],
                 s.location.clone(),
-                out,
             );
         }
     }
 
     /// Prose: hidden characters, then every text signal, one finding per hit.
-    fn prose(&self, s: &Subject, place: &str, text: &str, out: &mut Vec<Finding>) {
+    fn prose(&self, s: &Subject, place: &str, text: &str, out: &mut Sink) {
         if text.trim().is_empty() {
             return;
         }
@@ -352,13 +395,12 @@ impl Ctx<'_> {
                 s.lead,
                 quote(text, &norm, ev[0])
             );
-            record(
+            out.record(
                 rule,
                 label,
                 message,
                 raw_quotes(text, &norm, &ev),
                 s.location.clone(),
-                out,
             );
         }
     }
@@ -392,7 +434,7 @@ fn names(text: &str, name: &str) -> bool {
     })
 }
 
-fn hidden_at(s: &Subject, place: &str, text: &str, out: &mut Vec<Finding>) {
+fn hidden_at(s: &Subject, place: &str, text: &str, out: &mut Sink) {
     let found = unicode::scan(text);
     if found.is_empty() {
         return;
@@ -410,15 +452,11 @@ fn hidden_at(s: &Subject, place: &str, text: &str, out: &mut Vec<Finding>) {
         ))
         .actual(unicode::occurrences_json(&found))
         .location(s.location.clone());
-    if !out.iter().any(|f| {
-        f.id == finding.id && f.location == finding.location && f.message == finding.message
-    }) {
-        out.push(finding);
-    }
+    out.push(finding);
 }
 
 /// `security/confusable-name` on a prompt's name (the tool rule, another subject).
-fn confusable(s: &Subject, n: &str, out: &mut Vec<Finding>) {
+fn confusable(s: &Subject, n: &str, out: &mut Sink) {
     if let Some((looks, odd)) = lookalike(n) {
         out.push(
             rules::CONFUSABLE_NAME
