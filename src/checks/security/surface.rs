@@ -21,9 +21,12 @@
 //! Bounds as for a tool: the strings of one item are capped at [`MAX_ITEMS`] (arguments and
 //! unknown members together), unknown members are walked to the walker's depth bound.
 
-use super::walk;
-use super::*;
-use crate::observed::OtherSurface;
+use super::text::{lookalike, overlaps_any, quote, raw_quotes, text_hits, Span};
+use super::{normalize, rules, secrets, signals, unicode, walk};
+use crate::model::Finding;
+use crate::observed::{Listing, OtherSurface};
+use crate::rules::types::Rule;
+use serde_json::Value;
 use std::collections::HashSet;
 
 /// Strings scanned per prompt, resource or template at most (the walker's per-tool bound).
