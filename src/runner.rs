@@ -59,6 +59,16 @@ impl<'c> Tools<'c> {
         let n = self.client.chatter().notifications.len();
         self.listed_at.extend(lists.iter().map(|l| (*l, n)));
     }
+
+    /// The tool listing and the rest of the surface together.
+    async fn all(&mut self) -> (&Listing, &OtherSurface) {
+        self.get().await;
+        self.other().await;
+        (
+            self.listing.as_ref().expect("listing was just fetched"),
+            self.other.as_ref().expect("surface was just fetched"),
+        )
+    }
 }
 
 pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding> {
@@ -103,12 +113,19 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if cfg.checks.security {
         (ctx.progress)("Running security checks...");
-        out.extend(checks::security::check(tools.get().await));
+        let (listing, other) = tools.all().await;
+        out.extend(checks::security::check_surface(
+            listing,
+            other,
+            hello.instructions.as_ref(),
+        ));
     }
     if cfg.checks.collision.enabled {
         (ctx.progress)("Running collision lint...");
-        out.extend(checks::collision::check(
-            tools.get().await,
+        let (listing, other) = tools.all().await;
+        out.extend(checks::collision::check_surface(
+            listing,
+            other,
             &cfg.checks.collision,
         ));
     }

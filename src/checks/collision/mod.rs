@@ -13,7 +13,7 @@
 //! cluster of two exactly as the original reports a pair.
 
 use crate::model::{Finding, Severity, Status};
-use crate::observed::Listing;
+use crate::observed::{Listing, OtherSurface};
 use crate::surface::json::utf16_cmp;
 use regex::Regex;
 use serde_json::{json, Value};
@@ -80,6 +80,126 @@ pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
     out
 }
 
+/// The lint over the tools and, among themselves, the prompts (#14): same scorer, threshold,
+/// boilerplate discount and clusters. A prompt's "payload" is its arguments, all strings, so
+/// two prompts diverge when they take a different number of required arguments. Without
+/// prompts the result is exactly [`check`]'s.
+pub fn check_surface(
+    listing: &Listing,
+    other: &OtherSurface,
+    opts: &CollisionConfig,
+) -> Vec<Finding> {
+    let prompts = match &other.prompts {
+        Some(Ok(p)) if !p.is_empty() => p.as_slice(),
+        _ => return check(listing, opts),
+    };
+    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
+        Ok(t) => t,
+        Err(f) => return vec![f],
+    };
+    let (n, m) = (tools.len() as u64, prompts.len() as u64);
+    if n > opts.max_tools {
+        return check(listing, opts);
+    }
+    if m > opts.max_tools {
+        let pairs = u128::from(m) * u128::from(m - 1) / 2;
+        return vec![rules::SUMMARY.skip(
+            format!(
+                "Collision lint skipped: {m} prompts exceeds max_tools ({}); pairwise comparison would be {pairs} pairs. Raise checks.collision.max_tools to run it.",
+                opts.max_tools
+            ),
+        )
+        .severity(rules::SUMMARY.severity)];
+    }
+    let found: Vec<(Subject, Cluster)> = clusters(tools, opts.threshold)
+        .into_iter()
+        .map(|c| (Subject::Tools, c))
+        .chain(
+            clusters_of(&prompt_profiles(prompts), opts.threshold)
+                .into_iter()
+                .map(|c| (Subject::Prompts, c)),
+        )
+        .collect();
+    let (status, severity) = if opts.fail {
+        (Status::Fail, Severity::Error)
+    } else {
+        (Status::Warn, Severity::Warning)
+    };
+    let mut out = Vec::with_capacity(found.len() + 1);
+    out.push(if found.is_empty() {
+        rules::SUMMARY.pass(format!(
+            "No description collisions among {n} tool(s) and {m} prompt(s) (threshold {})",
+            js_number(opts.threshold)
+        ))
+    } else {
+        rules::SUMMARY.finding(
+            status,
+            severity,
+            format!(
+                "{} description collision(s) among {n} tool(s) and {m} prompt(s)",
+                found.len()
+            ),
+        )
+    });
+    for (subject, c) in found {
+        out.push(c.finding_for(subject, status, severity));
+    }
+    out
+}
+
+/// What a cluster is made of: tools, or prompts (#14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Subject {
+    Tools,
+    Prompts,
+}
+
+impl Subject {
+    fn location(self, name: &str) -> String {
+        match self {
+            Subject::Tools => name.to_string(),
+            Subject::Prompts => format!("prompt:{name}"),
+        }
+    }
+}
+
+/// Prompts as candidates: the description scored as a tool's, the signature the number of
+/// required arguments (every argument is a string; arguments are flat).
+fn prompt_profiles(prompts: &[Value]) -> Vec<Profile> {
+    let candidates: Vec<(&Value, &str)> = prompts
+        .iter()
+        .filter_map(|p| {
+            let desc = p.get("description").and_then(Value::as_str)?;
+            (!crate::surface::text::is_blank(desc)).then_some((p, desc))
+        })
+        .collect();
+    let descs: Vec<&str> = candidates.iter().map(|&(_, d)| d).collect();
+    candidates
+        .iter()
+        .zip(discounted(&descs))
+        .map(|(&(prompt, _), normalized)| {
+            let required = prompt
+                .get("arguments")
+                .and_then(Value::as_array)
+                .map_or(0, |args| {
+                    args.iter()
+                        .filter(|a| a.get("required") == Some(&Value::Bool(true)))
+                        .count()
+                });
+            Profile {
+                name: prompt
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                grams: trigrams(&normalized),
+                normalized,
+                signature: Some((vec!["string".to_string(); required], 0)),
+            }
+        })
+        .collect()
+}
+
 /// One flagged pair, already oriented so that `a` ≤ `b` in UTF-16 code units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Collision {
@@ -136,7 +256,10 @@ fn similarity_json(s: f64) -> Value {
 }
 
 impl Collision {
-    fn finding(&self, status: Status, severity: Severity) -> Finding {
+    fn finding_for(&self, subject: Subject, status: Status, severity: Severity) -> Finding {
+        if subject == Subject::Prompts {
+            return self.prompt_finding(status, severity);
+        }
         let reasons: Vec<String> = self.reasons.iter().map(Reason::text).collect();
         let similarity = similarity_json(self.similarity);
         rules::DESCRIPTION_COLLISION.finding(
@@ -157,6 +280,43 @@ impl Collision {
             "divergence": self.reasons.iter().map(Reason::json).collect::<Vec<_>>(),
         }))
         .location(format!("{} / {}", self.a, self.b))
+    }
+
+    /// A pair of prompts: they differ only in how many arguments they require.
+    fn prompt_finding(&self, status: Status, severity: Severity) -> Finding {
+        let (ra, rb) = self.required_counts();
+        rules::DESCRIPTION_COLLISION
+            .finding(
+                status,
+                severity,
+                format!(
+                    "Prompts \"{}\" and \"{}\" have near-identical descriptions (similarity {}, {SCORER}) but take different arguments: {ra} vs {rb} required. A user or agent choosing prompts by description may pick the wrong one.",
+                    self.a,
+                    self.b,
+                    to_fixed(self.similarity, 2),
+                ),
+            )
+            .expected("Distinct descriptions for prompts that take different arguments")
+            .actual(json!({
+                "similarity": similarity_json(self.similarity),
+                "scorer": SCORER,
+                "divergence": [{"kind": "required-arguments", "a": ra, "b": rb}],
+            }))
+            .location(format!(
+                "{} / {}",
+                Subject::Prompts.location(&self.a),
+                Subject::Prompts.location(&self.b)
+            ))
+    }
+
+    fn required_counts(&self) -> (usize, usize) {
+        self.reasons
+            .iter()
+            .find_map(|r| match r {
+                Reason::RequiredShape(a, b) => Some((a.len(), b.len())),
+                Reason::Depth(..) => None,
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -183,11 +343,18 @@ const LISTED_PAIRS: usize = 100;
 
 impl Cluster {
     fn finding(&self, status: Status, severity: Severity) -> Finding {
+        self.finding_for(Subject::Tools, status, severity)
+    }
+
+    fn finding_for(&self, subject: Subject, status: Status, severity: Severity) -> Finding {
         if let [pair] = self.pairs.as_slice() {
             if self.members.len() == 2 {
                 // A cluster of two is the original's pair finding, unchanged.
-                return pair.finding(status, severity);
+                return pair.finding_for(subject, status, severity);
             }
+        }
+        if subject == Subject::Prompts {
+            return self.prompt_finding(status, severity);
         }
         let names: Vec<String> = self
             .members
@@ -258,6 +425,66 @@ impl Cluster {
                 self.members
                     .iter()
                     .map(|m| m.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+            )
+    }
+}
+
+impl Cluster {
+    /// Prompts linked by flagged pairs: their names and required-argument counts.
+    fn prompt_finding(&self, status: Status, severity: Severity) -> Finding {
+        let names: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| format!("\"{}\"", m.name))
+            .collect();
+        let listed = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(", "),
+        };
+        let (lo, hi) = self
+            .pairs
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+                (lo.min(p.similarity), hi.max(p.similarity))
+            });
+        let range = if to_fixed(lo, 2) == to_fixed(hi, 2) {
+            to_fixed(hi, 2)
+        } else {
+            format!("{} to {}", to_fixed(lo, 2), to_fixed(hi, 2))
+        };
+        let counts: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| format!("\"{}\" {}", m.name, m.required.len()))
+            .collect();
+        let pairs = self.pairs.len();
+        rules::DESCRIPTION_COLLISION
+            .finding(
+                status,
+                severity,
+                format!(
+                    "Prompts {listed} have near-identical descriptions ({pairs} pair(s) at similarity {range}, {SCORER}) but take different arguments (required: {}). A user or agent choosing prompts by description may pick the wrong one.",
+                    counts.join(", ")
+                ),
+            )
+            .expected("Distinct descriptions for prompts that take different arguments")
+            .actual(json!({
+                "similarity": similarity_json(hi),
+                "scorer": SCORER,
+                "members": self.members.iter().map(|m| json!({
+                    "name": m.name, "required_arguments": m.required.len(),
+                })).collect::<Vec<_>>(),
+                "pair_count": pairs,
+                "pairs": self.pairs.iter().take(LISTED_PAIRS).map(|p| json!({
+                    "a": p.a, "b": p.b, "similarity": similarity_json(p.similarity),
+                })).collect::<Vec<_>>(),
+            }))
+            .location(
+                self.members
+                    .iter()
+                    .map(|m| Subject::Prompts.location(&m.name))
                     .collect::<Vec<_>>()
                     .join(" / "),
             )
@@ -406,8 +633,11 @@ pub fn find(tools: &[Value], threshold: f64) -> Vec<Collision> {
 
 /// The flagged pairs grouped into connected components, sorted by their member names.
 pub fn clusters(tools: &[Value], threshold: f64) -> Vec<Cluster> {
-    let profiles = profiles(tools);
-    let edges = flagged(&profiles, threshold);
+    clusters_of(&profiles(tools), threshold)
+}
+
+fn clusters_of(profiles: &[Profile], threshold: f64) -> Vec<Cluster> {
+    let edges = flagged(profiles, threshold);
     // Union-find (path halving, union by index): components do not depend on edge order.
     let mut parent: Vec<usize> = (0..profiles.len()).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {

@@ -822,3 +822,180 @@ fn hostile_descriptions_do_not_panic() {
         .unwrap()
         .starts_with("tool_0000 / tool_0001 / "));
 }
+
+// ---------------------------------------------------------------------------------------
+// Prompts among themselves (#14)
+
+fn prompt(name: &str, desc: &str, required: usize, optional: usize) -> Value {
+    let mut args: Vec<Value> = (0..required)
+        .map(|i| json!({"name": format!("r{i}"), "required": true}))
+        .collect();
+    args.extend((0..optional).map(|i| json!({"name": format!("o{i}")})));
+    json!({"name": name, "description": desc, "arguments": args})
+}
+
+fn with_prompts(prompts: Vec<Value>) -> OtherSurface {
+    OtherSurface {
+        prompts: Some(Ok(prompts)),
+        ..OtherSurface::default()
+    }
+}
+
+#[test]
+fn without_prompts_the_result_is_the_tools_lint() {
+    let tools = vec![
+        tool("find_orders", "Find orders by filter.", nested()),
+        tool("search_orders", "Find orders by status.", flat()),
+    ];
+    let opts = CollisionConfig::default();
+    for other in [
+        OtherSurface::default(),
+        with_prompts(vec![]),
+        OtherSurface {
+            prompts: Some(Err("boom".into())),
+            ..OtherSurface::default()
+        },
+    ] {
+        assert_eq!(
+            check_surface(&Ok(tools.clone()), &other, &opts),
+            run(tools.clone(), &opts)
+        );
+    }
+}
+
+#[test]
+fn prompts_collide_among_themselves_like_tools() {
+    let opts = CollisionConfig::default();
+    let prompts = vec![
+        prompt(
+            "review",
+            "Review the code in the current file for bugs.",
+            1,
+            0,
+        ),
+        prompt(
+            "review_pr",
+            "Review the code in the current file for bugs!",
+            2,
+            0,
+        ),
+        // Same wording, same arguments: an ordinary family, silent.
+        prompt("summarise", "Summarise the selected text.", 1, 1),
+        prompt("summarise_doc", "Summarise the selected text", 1, 0),
+    ];
+    // A tool with a prompt's description does not pair with it: prompts pair among themselves.
+    let tools = vec![tool(
+        "review_tool",
+        "Review the code in the current file for bugs.",
+        nested(),
+    )];
+    let fs = check_surface(&Ok(tools), &with_prompts(prompts), &opts);
+    assert_eq!(fs[0].id, SUMMARY);
+    assert_eq!(
+        (fs[0].status, fs[0].severity),
+        (Status::Warn, Severity::Warning)
+    );
+    assert_eq!(
+        fs[0].message,
+        "1 description collision(s) among 1 tool(s) and 4 prompt(s)"
+    );
+    assert_eq!(fs.len(), 2, "{fs:#?}");
+    assert_eq!(fs[1].id, COLLISION);
+    assert_eq!(
+        fs[1].location.as_deref(),
+        Some("prompt:review / prompt:review_pr")
+    );
+    assert_eq!(
+        fs[1].message,
+        "Prompts \"review\" and \"review_pr\" have near-identical descriptions (similarity 1.00, trigram-dice) but take different arguments: 1 vs 2 required. A user or agent choosing prompts by description may pick the wrong one."
+    );
+    assert_eq!(
+        fs[1].actual,
+        Some(json!({"similarity": 1, "scorer": "trigram-dice",
+                    "divergence": [{"kind": "required-arguments", "a": 1, "b": 2}]}))
+    );
+    // `fail: true` applies to prompts as to tools.
+    let strict = CollisionConfig {
+        fail: true,
+        ..CollisionConfig::default()
+    };
+    let prompts = vec![
+        prompt(
+            "review",
+            "Review the code in the current file for bugs.",
+            1,
+            0,
+        ),
+        prompt(
+            "review_pr",
+            "Review the code in the current file for bugs!",
+            2,
+            0,
+        ),
+    ];
+    let fs = check_surface(&Ok(vec![]), &with_prompts(prompts), &strict);
+    assert_eq!(fs[1].status, Status::Fail);
+}
+
+#[test]
+fn prompt_clusters_and_silent_cases() {
+    let opts = CollisionConfig::default();
+    let prompts = vec![
+        prompt("a", "Explain the selected code step by step.", 0, 0),
+        prompt("b", "Explain the selected code step by step", 1, 0),
+        prompt("c", "Explain the selected code, step by step.", 2, 0),
+        prompt("quiet", "", 3, 0),
+        json!("not a prompt"),
+        json!({"name": 3, "description": ["x"], "arguments": "none"}),
+    ];
+    let fs = check_surface(&Ok(vec![]), &with_prompts(prompts), &opts);
+    assert_eq!(fs.len(), 2, "{fs:#?}");
+    assert_eq!(
+        fs[1].location.as_deref(),
+        Some("prompt:a / prompt:b / prompt:c")
+    );
+    assert!(
+        fs[1].message.starts_with(
+            "Prompts \"a\", \"b\" and \"c\" have near-identical descriptions (3 pair(s)"
+        ),
+        "{}",
+        fs[1].message
+    );
+    assert!(fs[1]
+        .message
+        .contains("(required: \"a\" 0, \"b\" 1, \"c\" 2)"));
+    // Identical descriptions with the same required count never diverge.
+    let same: Vec<Value> = (0..50)
+        .map(|i| {
+            prompt(
+                &format!("p{i}"),
+                "User wants to containerize an application",
+                0,
+                i % 3,
+            )
+        })
+        .collect();
+    let fs = check_surface(&Ok(vec![]), &with_prompts(same), &opts);
+    assert_eq!(fs.len(), 1);
+    assert_eq!(
+        fs[0].message,
+        "No description collisions among 0 tool(s) and 50 prompt(s) (threshold 0.8)"
+    );
+}
+
+#[test]
+fn too_many_prompts_skip_like_too_many_tools() {
+    let opts = CollisionConfig {
+        max_tools: 3,
+        ..CollisionConfig::default()
+    };
+    let prompts: Vec<Value> = (0..4)
+        .map(|i| prompt(&format!("p{i}"), "x", 0, 0))
+        .collect();
+    let fs = check_surface(&Ok(vec![]), &with_prompts(prompts), &opts);
+    assert_eq!(fs.len(), 1);
+    assert_eq!(fs[0].status, Status::Skip);
+    assert!(fs[0]
+        .message
+        .starts_with("Collision lint skipped: 4 prompts exceeds max_tools (3)"));
+}

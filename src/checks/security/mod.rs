@@ -8,13 +8,16 @@ pub mod patterns;
 pub mod poisoning;
 mod secrets;
 mod signals;
+mod surface;
+mod text;
 pub mod unicode;
 mod walk;
 
 use crate::model::Finding;
-use crate::observed::Listing;
+use crate::observed::{Listing, OtherSurface};
 use crate::rules::types::Rule;
 use serde_json::Value;
+use text::{lookalike, overlaps_any, quote, raw_quotes, shape_hits, text_hits, Span};
 pub mod rules;
 #[cfg(test)]
 use crate::model::Severity;
@@ -41,14 +44,32 @@ pub fn warm() {
 
 /// Runs the family over one listing (security.md §2, §9).
 pub fn check(listing: &Listing) -> Vec<Finding> {
+    check_surface(listing, &OtherSurface::default(), None)
+}
+
+/// Runs the family over the whole surface (#14): the tools as [`check`] does, then the
+/// prompts, resources, resource templates and the server's instructions (`surface.rs`).
+/// Without any of those the result is exactly [`check`]'s.
+pub fn check_surface(
+    listing: &Listing,
+    other: &OtherSurface,
+    instructions: Option<&Value>,
+) -> Vec<Finding> {
     let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
-        Err(f) => return vec![f],
+        Err(f) => {
+            // The rest is still scanned: a broken tool listing hides nothing else.
+            let mut out = vec![f];
+            surface::scan(other, instructions, &[], &mut out);
+            return out;
+        }
     };
     let mut out = Vec::new();
     for tool in tools {
         check_tool(tool, &mut out);
     }
+    let counts = surface::scan(other, instructions, tools, &mut out);
+    let scanned = scanned(tools.len(), counts);
     let failed = out
         .iter()
         .filter(|f| f.status == crate::model::Status::Fail)
@@ -56,24 +77,43 @@ pub fn check(listing: &Listing) -> Vec<Finding> {
     let summary = if failed == 0 && !out.is_empty() {
         // Only advisory findings (#13): they do not fail the scan.
         rules::SUMMARY.pass(format!(
-            "Security scan passed: {} tool(s) checked, {} warning(s)",
-            tools.len(),
+            "Security scan passed: {scanned} checked, {} warning(s)",
             out.len()
         ))
     } else if out.is_empty() {
         rules::SUMMARY.pass(format!(
-            "Security scan passed: {} tool(s) checked, no issues found",
-            tools.len()
+            "Security scan passed: {scanned} checked, no issues found"
         ))
     } else {
         rules::SUMMARY.fail(format!(
-            "Security scan found {} issue(s) in {} tool(s)",
-            out.len(),
-            tools.len()
+            "Security scan found {} issue(s) in {scanned}",
+            out.len()
         ))
     };
     out.insert(0, summary);
     out
+}
+
+/// What the summary says was scanned: `3 tool(s)`, or `3 tool(s), 2 prompt(s), 4
+/// resource(s), 1 resource template(s) and the server instructions`.
+fn scanned(tools: usize, c: surface::Counts) -> String {
+    let mut parts = vec![format!("{tools} tool(s)")];
+    if c.prompts > 0 {
+        parts.push(format!("{} prompt(s)", c.prompts));
+    }
+    if c.resources > 0 {
+        parts.push(format!("{} resource(s)", c.resources));
+    }
+    if c.templates > 0 {
+        parts.push(format!("{} resource template(s)", c.templates));
+    }
+    if c.instructions {
+        parts.push("the server instructions".to_string());
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
+    }
 }
 
 fn non_empty_str(v: Option<&Value>) -> Option<&str> {
@@ -196,30 +236,14 @@ fn scan_identifier(
 
 /// `security/confusable-name`: a name with non-ASCII letters whose skeleton is ASCII.
 fn confusable_name(n: &str, out: &mut Vec<Finding>) {
-    if n.is_ascii() {
-        return;
-    }
-    // Invisible characters are hidden-unicode's; this rule is about look-alike letters.
-    let lookalike = n.chars().any(|c| {
-        !c.is_ascii()
-            && c.is_alphanumeric()
-            && normalize::Normalized::new(&c.to_string()).text.is_ascii()
-    });
-    let norm = normalize::Normalized::new(n);
-    let looks = norm.text.trim();
-    if lookalike && looks.is_ascii() && looks != n {
-        let odd: Vec<String> = n
-            .chars()
-            .filter(|c| !c.is_ascii())
-            .map(|c| format!("U+{:04X}", c as u32))
-            .collect();
+    if let Some((looks, odd)) = lookalike(n) {
         out.push(
             rules::CONFUSABLE_NAME
                 .fail(format!(
                     "Tool \"{n}\" name uses look-alike characters ({}): it reads as \"{looks}\"",
                     odd.join(", ")
                 ))
-                .expected(looks.to_string())
+                .expected(looks)
                 .actual(n.to_string())
                 .location(n),
         );
@@ -270,36 +294,6 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
     );
 }
 
-/// Byte span in a text.
-type Span = (usize, usize);
-
-fn overlaps_any(used: &[Span], ev: &[Span]) -> bool {
-    used.iter()
-        .any(|&u| ev.iter().any(|&e| u.0 < e.1 && e.0 < u.1))
-}
-
-/// The raw text of a normalized span, quoted; when normalization changed it, also what it
-/// reads as.
-fn quote(raw: &str, norm: &normalize::Normalized, span: Span) -> String {
-    let (a, b) = norm.raw_span(span.0, span.1);
-    let shown = raw.get(a..b).unwrap_or("");
-    let reads = norm.text.get(span.0..span.1).unwrap_or("");
-    if norm.changed && reads != shown {
-        format!("\"{shown}\" (reads as \"{reads}\")")
-    } else {
-        format!("\"{shown}\"")
-    }
-}
-
-fn raw_quotes(raw: &str, norm: &normalize::Normalized, ev: &[Span]) -> Vec<Value> {
-    ev.iter()
-        .map(|&(s, e)| {
-            let (a, b) = norm.raw_span(s, e);
-            Value::String(raw.get(a..b).unwrap_or("").to_string())
-        })
-        .collect()
-}
-
 /// Records one hit: a failure, or a warning for advisory labels; a place reached twice
 /// (a property under two combinator branches) reports once.
 fn record(
@@ -321,50 +315,6 @@ fn record(
     }) {
         out.push(finding);
     }
-}
-
-/// The rule a poisoning shape reports under.
-fn shape_rule(label: &str) -> &'static Rule {
-    if label == poisoning::SHADOWING {
-        &rules::TOOL_SHADOWING
-    } else {
-        &rules::INJECTION_PATTERN
-    }
-}
-
-/// Every hit on one normalized text except the original's phrases: the poisoning shapes,
-/// then the signals, overlapping evidence dropped later by the caller.
-fn shape_hits(
-    norm: &normalize::Normalized,
-    own: &str,
-    field: signals::Field,
-) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
-    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> = poisoning::detect(&norm.text)
-        .into_iter()
-        .map(|p| (shape_rule(p.label), p.label, p.evidence))
-        .collect();
-    v.extend(
-        signals::detect(&norm.text, field, own)
-            .into_iter()
-            .map(|h| (h.rule, h.label, h.evidence)),
-    );
-    v.retain(|h| !h.2.is_empty());
-    v
-}
-
-/// All hits on a walked string, the original's phrases first.
-fn text_hits(
-    norm: &normalize::Normalized,
-    own: &str,
-    field: signals::Field,
-) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
-    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> =
-        patterns::injection_matches(&norm.text)
-            .into_iter()
-            .map(|m| (&rules::INJECTION_PATTERN, "known injection phrase", vec![m]))
-            .collect();
-    v.extend(shape_hits(norm, own, field));
-    v
 }
 
 /// The original's twelve phrases (one finding, exact message), then the poisoning shapes and

@@ -8,7 +8,7 @@ pub const SUMMARY: Rule = Rule {
     id: "security/summary",
     severity: Severity::Error,
     short: "Security scan summary",
-    description: "One result per run summarising the security scan: how many tools were listed and how many issues the other security rules found. It fails whenever any security finding fails.",
+    description: "One result per run summarising the security scan: what was scanned (the tools and, where the server has them, its prompts, resources, resource templates and instructions) and how many issues the other security rules found. It fails whenever any security finding fails.",
     fix: "Fix the individual security findings listed with it.",
 };
 
@@ -20,19 +20,27 @@ pub const LIST_TOOLS: Rule = Rule {
     fix: "Make tools/list answer every page: return a valid `tools` array, end pagination by omitting `nextCursor`, and never repeat a cursor.",
 };
 
+pub const LIST_SURFACE: Rule = Rule {
+    id: "security/list-surface",
+    severity: Severity::Error,
+    short: "Prompt or resource listing for the security scan",
+    description: "The server declares prompts or resources, but prompts/list, resources/list or resources/templates/list could not be read completely (transport error, JSON-RPC error, or a pagination loop), so what it lists could not be scanned. What a scanner cannot read, a reviewer cannot either; the compliance family reports the failing method too.",
+    fix: "Make every list method of a declared capability answer every page with a valid result, ending pagination by omitting `nextCursor`; or stop declaring the capability.",
+};
+
 pub const INJECTION_PATTERN: Rule = Rule {
     id: "security/injection-pattern",
     severity: Severity::Error,
     short: "Prompt injection pattern detected",
-    description: "A string of a tool that a model reads (its description, a parameter's description at any depth, a title, an enum/default/const/examples value, an extension key, an output-schema field; matched after undoing full-width letters, look-alike letters, leetspeak digits, invisible characters, HTML entities and base64/hex blobs) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these descriptions as instructions, so a poisoned tool can steer an agent without ever being called. The finding quotes the matched text.",
-    fix: "Rewrite the description so it only says what the tool does and what its parameters mean. Remove any instruction addressed to the model, any reference to files or data the tool does not need, and any demand to keep something from the user. If the text came from a dependency or a remote source, treat the server as compromised.",
+    description: "A string that a model reads — of a tool (its description, a parameter's description at any depth, a title, an enum/default/const/examples value, an extension key, an output-schema field), of a prompt (its name, title, description, each argument's name, title and description), of a resource or resource template (name, title, description), or the server instructions (matched after undoing full-width letters, look-alike letters, leetspeak digits, invisible characters, HTML entities and base64/hex blobs) contains text aimed at the model rather than at the user: classic jailbreak phrases (\"ignore all previous instructions\") or tool-poisoning shapes — reading a credential file such as ~/.ssh/id_rsa and passing it through a side parameter, hiding an action from the user, rewriting another tool's arguments, or sending the conversation or secrets to an external address. Models read these texts as instructions (a server's instructions go into the system prompt), so a poisoned tool, prompt or resource can steer an agent without ever being used. The finding quotes the matched text; its location names the place (`tool.param`, `prompt:<name>`, `prompt:<name>.arg.<arg>`, `resource:<uri>`, `resource_template:<uriTemplate>`, `instructions`).",
+    fix: "Rewrite the text so it only says what the tool, prompt or resource does and what its parameters mean (for instructions: how to use this server). Remove any instruction addressed to the model, any reference to files or data the tool does not need, and any demand to keep something from the user. If the text came from a dependency or a remote source, treat the server as compromised.",
 };
 
 pub const HIDDEN_UNICODE: Rule = Rule {
     id: "security/hidden-unicode",
     severity: Severity::Error,
     short: "Hidden unicode characters detected",
-    description: "A string of a tool that a model reads (name, title, description, a parameter's description, title, values or extension keys) contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text), runs of variation selectors that carry bytes (\"emoji smuggling\", decoded likewise), Hangul filler letters, or padding of three or more bidi marks. Models read these characters while humans reviewing the tool do not. Valid subdivision flags such as England's are exempt.",
+    description: "A string that a model reads — of a tool (name, title, description, a parameter's description, title, values or extension keys), of a prompt or its arguments, of a resource or resource template (the URI included), or the server instructions — contains characters a reviewer cannot see: zero-width characters, bidirectional overrides, look-alike spaces, Unicode Tag characters, which can spell out a whole hidden instruction (\"ASCII smuggling\"; the finding shows the decoded text), runs of variation selectors that carry bytes (\"emoji smuggling\", decoded likewise), Hangul filler letters, or padding of three or more bidi marks. Models read these characters while humans reviewing the server do not. Valid subdivision flags such as England's are exempt.",
     fix: "Remove the invisible characters from the text (for tag characters, the decoded payload shows what was hidden). Use ordinary spaces and plain text; if you need a regional flag, use a valid subdivision flag sequence.",
 };
 
@@ -40,7 +48,7 @@ pub const SECRET_IN_SCHEMA: Rule = Rule {
     id: "security/secret-in-schema",
     severity: Severity::Error,
     short: "Schema solicits secrets",
-    description: "A top-level input property is named like a credential: the original list (api_key, password, secret, access_token, auth_token, private_key, credentials, token, …) or a name whose words say credential (auth, openai_api_key, client_secret, refresh_token, session_cookie, seed_phrase, …; those only when the property can hold text, so a boolean byApiKey is not one). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs. A credential the tool exists to set is a warning, not a failure: the tool's name sets an account's or a resource's secret (atlas-create-db-user's password, create_webhook's token), or the name or the property's description says whose secret it is (trigger_pipeline's token, \"the secret of the upload\").",
+    description: "A top-level input property (or a prompt argument, whose value goes straight into the prompt's messages) is named like a credential: the original list (api_key, password, secret, access_token, auth_token, private_key, credentials, token, …) or a name whose words say credential (auth, openai_api_key, client_secret, refresh_token, session_cookie, seed_phrase, …; those only when the property can hold text, so a boolean byApiKey is not one). The model will fill it, so secrets end up in prompts, transcripts and tool-call logs. A credential the tool exists to set is a warning, not a failure: the tool's name sets an account's or a resource's secret (atlas-create-db-user's password, create_webhook's token), or the name or the property's description says whose secret it is (trigger_pipeline's token, \"the secret of the upload\").",
     fix: "Take credentials from the server's own configuration (environment variables, a secrets manager, OAuth) instead of tool arguments, and remove the field from the input schema. For a tool that sets a credential (a warning), prefer letting the server generate it and return it once, or take it out of band.",
 };
 
@@ -56,29 +64,30 @@ pub const TOOL_SHADOWING: Rule = Rule {
     id: "security/tool-shadowing",
     severity: Severity::Error,
     short: "Instructions about other tools",
-    description: "A tool's text tells the model how to use other tools: call another tool first with fixed arguments or a message to relay, redirect calls to itself or to a replacement with a false deprecation notice, prefer it over similarly named tools, or rewrite other tools' arguments and results. A tool that is never called can steer every other call this way (cross-tool shadowing).",
-    fix: "Describe only what this tool does. Remove every instruction about when or how to call other tools, and any claim that another tool is deprecated or unsafe. If the text came from a dependency or a remote source, treat the server as compromised.",
+    description: "A tool's text (or a prompt's, a resource's, or the server instructions) tells the model how to use other tools: call another tool first with fixed arguments or a message to relay, redirect calls to itself or to a replacement with a false deprecation notice, prefer it over similarly named tools, or rewrite other tools' arguments and results. A tool that is never called can steer every other call this way (cross-tool shadowing). Instructions and prompts are there to say how to use the server's own tools: there, an order whose quoted words name one of the server's own tools or prompts is not reported.",
+    fix: "Describe only what this tool (prompt, resource) does; in instructions, speak only of this server's own tools. Remove every instruction about when or how to call other tools, and any claim that another tool is deprecated or unsafe. If the text came from a dependency or a remote source, treat the server as compromised.",
 };
 
 pub const COMMAND_EXECUTION: Rule = Rule {
     id: "security/command-execution",
     severity: Severity::Error,
     short: "Tells the model to run commands",
-    description: "A tool's text tells the model to run a shell command (a download piped into an interpreter, `rm -rf`, `chmod -R`, `sudo`, a line appended to a shell profile, a required command prefix). An agent with a shell tool will run it on the user's machine.",
-    fix: "Remove the command from the tool's text. A tool that needs something run on the user's machine must say so to the user, not to the model.",
+    description: "A tool's text (or any other string of the surface: a prompt, a resource, the server instructions) tells the model to run a shell command (a download piped into an interpreter, `rm -rf`, `chmod -R`, `sudo`, a line appended to a shell profile, a required command prefix). An agent with a shell tool will run it on the user's machine.",
+    fix: "Remove the command from the text. A server that needs something run on the user's machine must say so to the user, not to the model.",
 };
 
 pub const CONFUSABLE_NAME: Rule = Rule {
     id: "security/confusable-name",
     severity: Severity::Error,
-    short: "Tool name uses look-alike characters",
-    description: "A tool name contains characters from another script that look like Latin letters (Cyrillic `а` in `reаd_data`), so it reads like a different, trusted tool's name to a human while being a distinct name to the client. The finding shows the name it imitates.",
-    fix: "Use plain ASCII letters, digits, `_` and `-` in tool names.",
+    short: "Tool or prompt name uses look-alike characters",
+    description: "A tool or prompt name contains characters from another script that look like Latin letters (Cyrillic `а` in `reаd_data`), or accented letters whose skeleton is ASCII, so it reads like a different, trusted tool's or prompt's name to a human while being a distinct name to the client. The finding shows the name it imitates.",
+    fix: "Use plain ASCII letters, digits, `_` and `-` in tool and prompt names.",
 };
 
 pub const RULES: &[Rule] = &[
     SUMMARY,
     LIST_TOOLS,
+    LIST_SURFACE,
     INJECTION_PATTERN,
     HIDDEN_UNICODE,
     SECRET_IN_SCHEMA,

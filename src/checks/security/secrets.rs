@@ -18,6 +18,23 @@ use crate::model::Finding;
 use serde_json::Value;
 
 pub(super) fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
+    solicits(schema, name, &Asker::Tool, name.to_string(), out);
+}
+
+/// Whose inputs are read: a tool's input schema, or a prompt's arguments (#14, given as
+/// string properties).
+pub(super) enum Asker {
+    Tool,
+    Prompt,
+}
+
+pub(super) fn solicits(
+    schema: Option<&Value>,
+    name: &str,
+    asker: &Asker,
+    location: String,
+    out: &mut Vec<Finding>,
+) {
     let Some(props) = schema
         .and_then(|s| s.get("properties"))
         .and_then(Value::as_object)
@@ -37,26 +54,27 @@ pub(super) fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>
             fail.push(k);
         }
     }
+    let (lead, noun) = match asker {
+        Asker::Tool => (format!("Tool \"{name}\" schema solicits"), "tool"),
+        Asker::Prompt => (format!("Prompt \"{name}\" arguments solicit"), "prompt"),
+    };
     if !fail.is_empty() {
         out.push(
             rules::SECRET_IN_SCHEMA
-                .fail(format!(
-                    "Tool \"{name}\" schema solicits secrets: {}",
-                    fail.join(", ")
-                ))
+                .fail(format!("{lead} secrets: {}", fail.join(", ")))
                 .actual(fail.clone())
-                .location(name),
+                .location(location.clone()),
         );
     }
     if !warn.is_empty() {
         out.push(
             rules::SECRET_IN_SCHEMA
                 .warn(format!(
-                    "Tool \"{name}\" schema solicits secrets: {} (the tool sets them for an account or resource, so the model sees them: warning only)",
+                    "{lead} secrets: {} (the {noun} sets them for an account or resource, so the model sees them: warning only)",
                     warn.join(", ")
                 ))
                 .actual(warn.clone())
-                .location(name),
+                .location(location),
         );
     }
 }

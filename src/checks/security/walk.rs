@@ -60,7 +60,7 @@ pub struct Item<'a> {
 /// parameters' descriptions are not yielded: the family scans those in the original's
 /// order and with its messages.
 pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
-    let mut w = Walker { out: Vec::new() };
+    let mut w = Walker::new(MAX_ITEMS, "tool member");
     if let Some(t) = tool.get("title").and_then(Value::as_str) {
         w.push(String::new(), "title".into(), Kind::Title, t);
     }
@@ -90,6 +90,27 @@ pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
             );
             w.values(v, k.clone(), Kind::Extension, 0);
         } else if !KNOWN_TOOL_KEYS.contains(&k.as_str()) {
+            w.values(v, k.clone(), Kind::Other, 0);
+        }
+    }
+    w.out
+}
+
+/// The strings of an object's members that are not in `known` (#14: a prompt, a prompt
+/// argument, a resource or a template), as a tool's unknown members and `x-*` extensions
+/// are walked; at most `budget` of them.
+pub fn members<'a>(obj: &'a Map<String, Value>, known: &[&str], budget: usize) -> Vec<Item<'a>> {
+    let mut w = Walker::new(budget.min(MAX_ITEMS), "member");
+    for (k, v) in obj {
+        if k.starts_with("x-") {
+            w.push(
+                k.clone(),
+                format!("extension key \"{k}\""),
+                Kind::Extension,
+                k,
+            );
+            w.values(v, k.clone(), Kind::Extension, 0);
+        } else if !known.contains(&k.as_str()) {
             w.values(v, k.clone(), Kind::Other, 0);
         }
     }
@@ -177,6 +198,10 @@ const SCHEMA_KEYWORDS: &[&str] = &[
 
 struct Walker<'a> {
     out: Vec<Item<'a>>,
+    /// Strings yielded at most.
+    cap: usize,
+    /// How messages name an unknown member (`tool member "x"`).
+    other: &'static str,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -197,8 +222,16 @@ fn described(path: &str, output: bool) -> String {
 }
 
 impl<'a> Walker<'a> {
+    fn new(cap: usize, other: &'static str) -> Self {
+        Walker {
+            out: Vec::new(),
+            cap,
+            other,
+        }
+    }
+
     fn push(&mut self, path: String, place: String, kind: Kind, text: &'a str) {
-        if self.out.len() < MAX_ITEMS && !text.trim().is_empty() {
+        if self.out.len() < self.cap && !text.trim().is_empty() {
             self.out.push(Item {
                 path,
                 place,
@@ -209,7 +242,7 @@ impl<'a> Walker<'a> {
     }
 
     fn full(&self) -> bool {
-        self.out.len() >= MAX_ITEMS
+        self.out.len() >= self.cap
     }
 
     /// Strings inside a value (`enum` entries, `default` objects, extension payloads).
@@ -217,9 +250,10 @@ impl<'a> Walker<'a> {
         if depth > MAX_DEPTH || self.full() {
             return;
         }
+        let other = self.other;
         let place = |p: &str| match kind {
             Kind::Extension => format!("extension \"{p}\""),
-            Kind::Other => format!("tool member \"{p}\""),
+            Kind::Other => format!("{other} \"{p}\""),
             _ => format!("value \"{p}\""),
         };
         match v {

@@ -1,0 +1,105 @@
+//! What the tool scan and the surface scan (`surface.rs`) share: the hits on one normalized
+//! text, quoting them, and the look-alike reading of a name. A file of its own so that both
+//! import it and neither imports the other.
+
+use super::{normalize, patterns, poisoning, rules, signals};
+use crate::rules::types::Rule;
+use serde_json::Value;
+
+/// What a name with look-alike letters reads as, and its non-ASCII characters (`U+0430`).
+pub(super) fn lookalike(n: &str) -> Option<(String, Vec<String>)> {
+    if n.is_ascii() {
+        return None;
+    }
+    // Invisible characters are hidden-unicode's; this rule is about look-alike letters.
+    let lookalike = n.chars().any(|c| {
+        !c.is_ascii()
+            && c.is_alphanumeric()
+            && normalize::Normalized::new(&c.to_string()).text.is_ascii()
+    });
+    let norm = normalize::Normalized::new(n);
+    let looks = norm.text.trim();
+    if lookalike && looks.is_ascii() && looks != n {
+        let odd: Vec<String> = n
+            .chars()
+            .filter(|c| !c.is_ascii())
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect();
+        return Some((looks.to_string(), odd));
+    }
+    None
+}
+
+/// Byte span in a text.
+pub(super) type Span = (usize, usize);
+
+pub(super) fn overlaps_any(used: &[Span], ev: &[Span]) -> bool {
+    used.iter()
+        .any(|&u| ev.iter().any(|&e| u.0 < e.1 && e.0 < u.1))
+}
+
+/// The raw text of a normalized span, quoted; when normalization changed it, also what it
+/// reads as.
+pub(super) fn quote(raw: &str, norm: &normalize::Normalized, span: Span) -> String {
+    let (a, b) = norm.raw_span(span.0, span.1);
+    let shown = raw.get(a..b).unwrap_or("");
+    let reads = norm.text.get(span.0..span.1).unwrap_or("");
+    if norm.changed && reads != shown {
+        format!("\"{shown}\" (reads as \"{reads}\")")
+    } else {
+        format!("\"{shown}\"")
+    }
+}
+
+pub(super) fn raw_quotes(raw: &str, norm: &normalize::Normalized, ev: &[Span]) -> Vec<Value> {
+    ev.iter()
+        .map(|&(s, e)| {
+            let (a, b) = norm.raw_span(s, e);
+            Value::String(raw.get(a..b).unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// The rule a poisoning shape reports under.
+pub(super) fn shape_rule(label: &str) -> &'static Rule {
+    if label == poisoning::SHADOWING {
+        &rules::TOOL_SHADOWING
+    } else {
+        &rules::INJECTION_PATTERN
+    }
+}
+
+/// Every hit on one normalized text except the original's phrases: the poisoning shapes,
+/// then the signals, overlapping evidence dropped later by the caller.
+pub(super) fn shape_hits(
+    norm: &normalize::Normalized,
+    own: &str,
+    field: signals::Field,
+) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
+    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> = poisoning::detect(&norm.text)
+        .into_iter()
+        .map(|p| (shape_rule(p.label), p.label, p.evidence))
+        .collect();
+    v.extend(
+        signals::detect(&norm.text, field, own)
+            .into_iter()
+            .map(|h| (h.rule, h.label, h.evidence)),
+    );
+    v.retain(|h| !h.2.is_empty());
+    v
+}
+
+/// All hits on a walked string, the original's phrases first.
+pub(super) fn text_hits(
+    norm: &normalize::Normalized,
+    own: &str,
+    field: signals::Field,
+) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
+    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> =
+        patterns::injection_matches(&norm.text)
+            .into_iter()
+            .map(|m| (&rules::INJECTION_PATTERN, "known injection phrase", vec![m]))
+            .collect();
+    v.extend(shape_hits(norm, own, field));
+    v
+}
