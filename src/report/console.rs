@@ -12,6 +12,7 @@ use super::json;
 use super::text::{self, SegmentKind};
 use super::types::{RenderContext, Reporter};
 use crate::model::{Finding, Report, Severity, Status};
+use crate::surface::drift_vocab::DriftClass;
 
 pub struct ConsoleReporter;
 
@@ -201,7 +202,7 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
         out.push(p.s(Sgr::Dim, &format!("    at {}", text::terminal_safe(loc))));
     }
     let show_values = r.status == Status::Fail || verbose;
-    if r.id == "drift/description_changed" {
+    if DriftClass::of_rule_id(&r.id).is_some_and(DriftClass::is_text_change) {
         match (&r.expected, &r.actual) {
             (Some(Value::String(old)), Some(Value::String(new)))
                 if !text::is_description_hash(old) && !text::is_description_hash(new) =>
@@ -209,10 +210,19 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
                 render_description_change(out, p, old, new);
                 return;
             }
-            _ => out.push(p.s(
+            _ if r.id == "drift/description_changed"
+                    || matches!(
+                        (&r.expected, &r.actual),
+                        (Some(Value::String(_)), Some(Value::String(_)))
+                    ) =>
+            {
+                out.push(p.s(
                 Sgr::Dim,
                 "    full text unavailable (full_text disabled or v1 baseline) — re-run \"mcpward baseline\" to enable a diff",
-            )),
+                ))
+            }
+            // Text that appeared or disappeared (e.g. instructions): shown as values below.
+            _ => {}
         }
     }
     if show_values {

@@ -6,6 +6,7 @@ use super::json::{
     escape_into, js_key_order, js_number, path_segment, raw_to_value, type_name, write_pretty_at,
     RawMembers,
 };
+use super::other::OtherPinned;
 use super::schema_text::SchemaText;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -23,6 +24,8 @@ pub struct Lockfile {
     pub capabilities: Capabilities,
     /// Tools in file (JavaScript key) order; names are unique.
     pub tools: Vec<(String, ToolEntry)>,
+    /// Prompts, resources, templates, instructions: written only when pinned (#14).
+    pub other: OtherPinned,
     pub meta: Meta,
 }
 
@@ -147,6 +150,9 @@ impl Lockfile {
             tools.insert(name.clone(), t.to_value());
         }
         root.insert("tools".into(), Value::Object(tools));
+        for (member, v) in self.other.members() {
+            root.insert(member.into(), v);
+        }
         root.insert("meta".into(), self.meta.to_value());
         Value::Object(root)
     }
@@ -193,6 +199,12 @@ impl Lockfile {
                 out.push_str(if i == 0 { &part[1..] } else { part });
             }
             out.push_str("\n  }");
+        }
+        for (member, v) in self.other.members() {
+            out.push_str(",\n  ");
+            escape_into(member, &mut out);
+            out.push_str(": ");
+            write_pretty_at(&v, 1, &mut out);
         }
         out.push_str(",\n  \"meta\": ");
         write_pretty_at(&self.meta.to_value(), 1, &mut out);
@@ -684,10 +696,15 @@ fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, L
         }),
         None => None,
     };
+    let other = OtherPinned::parse(map).map_err(|e| LockfileError::Invalid {
+        path: e.path,
+        reason: e.reason,
+    })?;
     Ok(Lockfile {
         protocol_version,
         capabilities,
         tools,
+        other,
         meta: Meta {
             mcpward_version: meta.string("mcpwardVersion", "unknown")?,
             canonical_version,
@@ -736,6 +753,7 @@ fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
         protocol_version: root.string("protocolVersion", "")?,
         capabilities: parse_capabilities(&root)?,
         tools,
+        other: OtherPinned::default(),
         meta: Meta {
             mcpward_version: non_empty("mcpwardVersion", "unknown"),
             canonical_version: meta
