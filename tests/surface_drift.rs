@@ -169,6 +169,28 @@ fn run_rows(wire: Wire) -> (Value, Vec<Vec<(String, String, String)>>) {
     (lock, all)
 }
 
+/// The published lockfile schema accepts what `surface: all` writes, and rejects a corrupt
+/// member.
+fn assert_lockfile_schema(lock: &Value) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schemas/lockfile.v2.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&schema)
+        .unwrap();
+    let errors: Vec<String> = v.iter_errors(lock).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    for (member, bad) in [
+        ("prompts", serde_json::json!({"p": {"title": null}})),
+        ("resources", serde_json::json!([])),
+        ("instructions", serde_json::json!("text")),
+    ] {
+        let mut l = lock.clone();
+        l[member] = bad;
+        assert!(!v.is_valid(&l), "{member}");
+    }
+}
+
 fn pinned_members(lock: &Value) -> Vec<Value> {
     ["prompts", "resources", "resourceTemplates", "instructions"]
         .iter()
@@ -187,6 +209,7 @@ fn every_row_over_stdio_http_sse_and_the_modern_era() {
     );
     assert_eq!(lock["resources"]["file:///notes/readme.md"]["size"], 1024);
     assert!(lock["resourceTemplates"]["mem://logs/{day}"].is_object());
+    assert_lockfile_schema(&lock);
     let locations: Vec<&str> = want.iter().map(|r| r[1].2.as_str()).collect();
     assert_eq!(
         locations,

@@ -914,6 +914,29 @@ mod tests {
     }
 
     #[test]
+    fn fast_and_tree_paths_read_the_same_surface_members() {
+        use crate::surface::drift_vocab::SurfaceSet;
+        use crate::surface::other::tests::{surface_lock, V1, V1_TOOLS};
+        let lf = surface_lock(V1_TOOLS, V1, SurfaceSet::ALL);
+        let text = lf.render();
+        let fast = parse(&text).unwrap().lockfile;
+        let root: Value = serde_json::from_str(&text).unwrap();
+        let tree = parse_v2(root.as_object().unwrap(), ToolsSource::Tree).unwrap();
+        assert_eq!(fast, tree);
+        assert_eq!(fast, lf);
+        // A corrupt member is the same error on both paths.
+        let mut bad = root.clone();
+        bad["resources"]["mem://config"]["name"] = json!(1);
+        let fast_err = parse(&bad.to_string()).unwrap_err();
+        let tree_err = parse_v2(bad.as_object().unwrap(), ToolsSource::Tree).unwrap_err();
+        assert_eq!(fast_err, tree_err);
+        assert_eq!(
+            fast_err.to_string(),
+            "invalid lockfile at $.resources[\"mem://config\"].name: expected a string or null, found number"
+        );
+    }
+
+    #[test]
     fn modern_protocol_member_is_last() {
         let mut lf = parse(EXAMPLE).unwrap().lockfile;
         lf.meta.protocol = Some(ProtocolMeta {
