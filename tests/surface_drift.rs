@@ -130,6 +130,13 @@ fn run_rows(wire: Wire) -> (Value, Vec<Vec<(String, String, String)>>) {
     write_config(&w, wire, None, "v1.yaml", &mut servers);
     let o = w.run(&["baseline", "-c", "v1.yaml"]);
     assert_eq!(o.status.code(), Some(0), "{wire:?}: {}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(
+            "✓ Captured 2 tool(s)\n✓ Also pinned: 3 prompt(s), 3 resource(s), 2 resource template(s), instructions\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let lock: Value =
         serde_json::from_str(&std::fs::read_to_string(w.path().join("mcpward.lock.json")).unwrap())
             .unwrap();

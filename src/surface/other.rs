@@ -330,6 +330,30 @@ impl OtherPinned {
         out
     }
 
+    /// What `baseline` prints besides the tool count, e.g. `3 prompt(s), 2 resource(s),
+    /// 0 resource template(s), instructions`; `None` when nothing else is pinned.
+    pub fn summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        let count = |n: Option<usize>, what: &str, parts: &mut Vec<String>| {
+            if let Some(n) = n {
+                parts.push(format!("{n} {what}(s)"));
+            }
+        };
+        count(self.prompts.as_ref().map(Vec::len), "prompt", &mut parts);
+        count(self.resources.as_ref().map(Vec::len), "resource", &mut parts);
+        count(
+            self.resource_templates.as_ref().map(Vec::len),
+            "resource template",
+            &mut parts,
+        );
+        match &self.instructions {
+            Some(Some(_)) => parts.push("instructions".into()),
+            Some(None) => parts.push("no instructions".into()),
+            None => {}
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     /// Reads the members of a v2 root object (absent members: not pinned).
     pub fn parse(root: &Map<String, Value>) -> Result<OtherPinned, MemberError> {
         let mut out = OtherPinned::default();
@@ -1167,6 +1191,11 @@ pub(crate) mod tests {
         let all = surface_lock(V1_TOOLS, V1, SurfaceSet::ALL);
         let tools_only = surface_lock(V1_TOOLS, V1, SurfaceSet::default());
         assert_eq!(tools_only.other, OtherPinned::default());
+        assert_eq!(tools_only.other.summary(), None);
+        assert_eq!(
+            all.other.summary().as_deref(),
+            Some("3 prompt(s), 3 resource(s), 2 resource template(s), instructions")
+        );
         // Not pinned reads as "not pinned", never as "everything removed / added".
         assert_eq!(diff_surfaces(&tools_only, &all), vec![]);
         assert_eq!(diff_surfaces(&all, &tools_only), vec![]);
