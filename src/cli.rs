@@ -573,7 +573,12 @@ fn finish_baseline(
         format!("✓ Captured {} tool(s)", lockfile.tools.len()),
     ];
     // `checks.drift.surface` beyond tools (#14); the counts carry no server text.
-    lines.extend(lockfile.other.summary().map(|s| format!("✓ Also pinned: {s}")));
+    lines.extend(
+        lockfile
+            .other
+            .summary()
+            .map(|s| format!("✓ Also pinned: {s}")),
+    );
     lines.push(format!("✓ Baseline saved to {path}"));
     for note in notes {
         lines.push(format!(

@@ -124,7 +124,10 @@ fn write_config(
 }
 
 /// Baseline of v1, then `diff` of each equal surface and each row: the findings per row.
-fn run_rows(wire: Wire) -> (Value, Vec<Vec<(String, String, String)>>) {
+/// `(id, status, location)` of every result of one diff.
+type Results = Vec<(String, String, String)>;
+
+fn run_rows(wire: Wire) -> (Value, Vec<Results>) {
     let w = Workdir::new();
     let mut servers = Vec::new();
     write_config(&w, wire, None, "v1.yaml", &mut servers);

@@ -340,7 +340,11 @@ impl OtherPinned {
             }
         };
         count(self.prompts.as_ref().map(Vec::len), "prompt", &mut parts);
-        count(self.resources.as_ref().map(Vec::len), "resource", &mut parts);
+        count(
+            self.resources.as_ref().map(Vec::len),
+            "resource",
+            &mut parts,
+        );
         count(
             self.resource_templates.as_ref().map(Vec::len),
             "resource template",
@@ -524,15 +528,15 @@ fn change(
     }
 }
 
-/// Removed and added keys of two keyed lists, in baseline resp. current order.
-fn removed_added<'a, E>(
-    base: &'a [(String, E)],
-    curr: &'a [(String, E)],
-) -> (
+/// Removed entries, added entries, and (baseline, current, key) of the common ones.
+type Split<'a, E> = (
     Vec<&'a (String, E)>,
     Vec<&'a (String, E)>,
     Vec<(&'a E, &'a E, &'a str)>,
-) {
+);
+
+/// Removed and added keys of two keyed lists, in baseline resp. current order.
+fn removed_added<'a, E>(base: &'a [(String, E)], curr: &'a [(String, E)]) -> Split<'a, E> {
     let bi: HashMap<&str, &E> = base.iter().map(|(k, e)| (k.as_str(), e)).collect();
     let ci: HashMap<&str, &E> = curr.iter().map(|(k, e)| (k.as_str(), e)).collect();
     let removed = base
