@@ -10,8 +10,8 @@
 
 use mcpward::checks::drift::{check, DriftConfig};
 use mcpward::observed::OtherSurface;
-use mcpward::surface::drift_vocab::SurfaceSet;
 use mcpward::surface::capture::{capture, CaptureOptions};
+use mcpward::surface::drift_vocab::SurfaceSet;
 use mcpward::surface::lockfile::{self, BaselineState};
 use mcpward::transport::{Era, ServerHello};
 use serde_json::value::RawValue;
@@ -116,9 +116,13 @@ fn surface_pipeline(
 ) -> [(Duration, Duration); 2] {
     let mut hello_v1 = hello();
     hello_v1.capabilities = serde_json::json!({"tools": {}, "prompts": {}, "resources": {}});
-    hello_v1.instructions = Some(serde_json::json!("Stations report hourly; use the prompts to summarise a day."));
+    hello_v1.instructions = Some(serde_json::json!(
+        "Stations report hourly; use the prompts to summarise a day."
+    ));
     let mut hello_v2 = hello_v1.clone();
-    hello_v2.instructions = Some(serde_json::json!("Stations report hourly; use the prompts to summarise one day."));
+    hello_v2.instructions = Some(serde_json::json!(
+        "Stations report hourly; use the prompts to summarise one day."
+    ));
     let mut o1 = CaptureOptions::new("2026-01-01T00:00:00.000Z");
     o1.surface = set;
     let mut o2 = o1.clone();
