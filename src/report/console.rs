@@ -307,6 +307,33 @@ mod tests {
     }
 
     #[test]
+    fn every_text_class_of_the_surface_gets_the_word_diff() {
+        for id in [
+            "drift/prompt_changed",
+            "drift/resource_changed",
+            "drift/resource_template_changed",
+            "drift/instructions_changed",
+        ] {
+            let f = Finding::fail(id, "m")
+                .expected("Use a tool.")
+                .actual("Use a\u{200B} tool.");
+            let out = render(vec![f], false);
+            assert!(out.contains("description diff:"), "{id}: {out}");
+            assert!(out.contains("<U+200B>"), "{id}: {out}");
+        }
+        // Instructions that appeared: values, not a "full text unavailable" note.
+        let f = Finding::fail("drift/instructions_changed", "m").actual("New text");
+        let out = render(vec![f], false);
+        assert!(!out.contains("full text unavailable"), "{out}");
+        assert!(out.contains("    actual:   \"New text\""), "{out}");
+        // Not a text class: no diff.
+        let f = Finding::fail("drift/tool_renamed", "m")
+            .expected("a")
+            .actual("b");
+        assert!(!render(vec![f], false).contains("description diff:"));
+    }
+
+    #[test]
     fn short_description_change_gets_a_word_diff() {
         let out = render(
             vec![desc("Echoes the message.", "Echoes and logs the message.")],
