@@ -578,8 +578,15 @@ fn finish_baseline(
             redactor.redact_str(&hello.server_version())
         ),
         format!("✓ Captured {} tool(s)", lockfile.tools.len()),
-        format!("✓ Baseline saved to {path}"),
     ];
+    // `checks.drift.surface` beyond tools (#14); the counts carry no server text.
+    lines.extend(
+        lockfile
+            .other
+            .summary()
+            .map(|s| format!("✓ Also pinned: {s}")),
+    );
+    lines.push(format!("✓ Baseline saved to {path}"));
     for note in notes {
         lines.push(format!(
             "  output sampling: {} ({}): {}",

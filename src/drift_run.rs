@@ -97,6 +97,11 @@ pub async fn capture_surface<T: ToolObject>(
     opts.target = target;
     opts.auth_context = auth_context;
     opts.output_shapes = shapes;
+    // The rest of the surface is asked for only when `checks.drift.surface` pins it (#14).
+    opts.surface = cfg.surface;
+    if cfg.surface.needs_lists() {
+        opts.other = client.list_other_surface().await;
+    }
     Captured {
         lockfile: capture::capture(client.hello(), tools, &opts),
         notes,

@@ -429,6 +429,15 @@ fn run_drift(seen: &mut BTreeSet<String>) {
         lock(&drift_v1.1, Era::Legacy, &opts()),
         lock(&drift_v2.1, Era::Modern, &other_auth),
     ));
+    // The whole surface (#14): one pair per row of the table.
+    {
+        use crate::surface::drift_vocab::SurfaceSet;
+        use crate::surface::other::tests::{row_lock, surface_lock, ROWS, V1, V1_TOOLS};
+        let base = surface_lock(V1_TOOLS, V1, SurfaceSet::ALL);
+        for (class, text) in ROWS {
+            pairs.push((base.clone(), row_lock(class, text)));
+        }
+    }
     for policy in policies() {
         let what = format!("drift {policy:?}");
         for (base, current) in &pairs {

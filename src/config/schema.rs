@@ -16,7 +16,7 @@ use crate::checks::drift::{DriftConfig, OutputDriftConfig, DEFAULT_FAIL_ON};
 use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::protocol::versions::EraChoice;
-use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity};
+use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity, SurfaceSet};
 
 pub const CONFIG_SCHEMA_ID: &str =
     "https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/config.v1.schema.json";
@@ -312,6 +312,14 @@ pub fn config_schema() -> Value {
                         "properties": severity_properties
                     },
                     "full_text": boolean(drift.full_text, "Store description text in the lockfile (for before/after diffs)."),
+                    "surface": {
+                        "description": "What `baseline` pins and `diff` compares: tools (always), and prompts, resources, resource templates, the server's instructions, or all of them.",
+                        "default": drift.surface.names(),
+                        "anyOf": [
+                            {"type": "string", "enum": SurfaceSet::NAMES},
+                            {"type": "array", "items": {"type": "string", "enum": SurfaceSet::NAMES}}
+                        ]
+                    },
                     "output": {
                         "type": "object",
                         "description": "Output-shape drift: samples tool results (opt-in, calls tools).",

@@ -45,6 +45,7 @@ checks:
   drift:
     baseline: {baseline}   # written by `mcpward baseline`
     fail_on: high              # high / medium / low, or a list of drift classes
+    surface: all               # also pin prompts, resources, templates and instructions (default: tools)
     # Output-shape drift samples tool results (opt-in, calls tools):
     # output:
     #   enabled: true

@@ -338,12 +338,24 @@ fn empty_drift_gets_defaults_and_empty_fail_on_is_allowed() {
     assert_eq!(d.baseline, "./mcpward.lock.json");
     assert_eq!(
         d.fail_on,
+        // #14 adds the failing classes of the whole surface.
         FailOn::Classes(vec![
             DriftClass::ToolRemoved,
             DriftClass::DescriptionChanged,
             DriftClass::BreakingSchemaChange,
             DriftClass::AnnotationChanged,
             DriftClass::BreakingOutputShapeChange,
+            DriftClass::ToolRenamed,
+            DriftClass::PromptRemoved,
+            DriftClass::PromptRenamed,
+            DriftClass::PromptChanged,
+            DriftClass::BreakingPromptChange,
+            DriftClass::ResourceRemoved,
+            DriftClass::ResourceChanged,
+            DriftClass::BreakingResourceChange,
+            DriftClass::ResourceTemplateRemoved,
+            DriftClass::ResourceTemplateChanged,
+            DriftClass::InstructionsChanged,
         ])
     );
     let d = ok(&with_checks("  drift: {fail_on: [], full_text: false}\n"))
@@ -1674,4 +1686,55 @@ fn compliance_accepts_boolean_or_object() {
         "{:?}",
         l.warnings
     );
+}
+
+#[test]
+fn drift_surface_is_a_part_or_a_list_with_did_you_mean() {
+    use crate::surface::drift_vocab::SurfaceSet;
+    let surface = |yaml: &str| {
+        ok(&with_checks(&format!("  drift:\n    surface: {yaml}\n")))
+            .config
+            .checks
+            .drift
+            .unwrap()
+            .surface
+    };
+    assert_eq!(surface("all"), SurfaceSet::ALL);
+    assert_eq!(surface("tools"), SurfaceSet::default());
+    assert_eq!(
+        surface("[tools, prompts, instructions]"),
+        SurfaceSet {
+            prompts: true,
+            instructions: true,
+            ..SurfaceSet::default()
+        }
+    );
+    assert_eq!(
+        surface("[resources, resource_templates]").names(),
+        ["tools", "resources", "resource_templates"]
+    );
+    assert_eq!(
+        ok(&with_checks("  drift: {}\n"))
+            .config
+            .checks
+            .drift
+            .unwrap()
+            .surface,
+        SurfaceSet::default()
+    );
+    let i = issues(&with_checks("  drift: {surface: [prompt, 3]}\n"));
+    assert_eq!(
+        i,
+        vec![
+            "checks.drift.surface.0: unknown surface part \"prompt\" (one of tools, prompts, resources, resource_templates, instructions, all); did you mean \"prompts\"?".to_string(),
+            "checks.drift.surface.1: expected a surface part name, got a number (3)".to_string(),
+        ]
+    );
+    let i = issues(&with_checks("  drift: {surface: everything}\n"));
+    assert_eq!(i.len(), 1);
+    assert!(
+        i[0].starts_with("checks.drift.surface: unknown surface part \"everything\""),
+        "{i:?}"
+    );
+    assert!(!i[0].contains("did you mean"));
 }

@@ -16,7 +16,7 @@ use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy
 use crate::checks::latency::LatencyConfig;
 use crate::checks::tool_args::ToolArgs;
 use crate::protocol::versions::EraChoice;
-use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity};
+use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity, SurfaceSet};
 
 /// ±(2^53 − 1): integers beyond this cannot round-trip through the original's numbers.
 const MAX_SAFE: i128 = 9_007_199_254_740_991;
@@ -111,7 +111,14 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
 ];
 pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
 pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
-pub(super) const DRIFT_KEYS: &[&str] = &["baseline", "fail_on", "severity", "full_text", "output"];
+pub(super) const DRIFT_KEYS: &[&str] = &[
+    "baseline",
+    "fail_on",
+    "severity",
+    "full_text",
+    "output",
+    "surface",
+];
 pub(super) const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
 pub(super) const TOOL_KEYS: &[&str] = &["name", "args"];
 pub(super) const LATENCY_KEYS: &[&str] = &[
@@ -700,7 +707,44 @@ impl V {
             },
             full_text: self.boolean(m, path, "full_text", d.full_text),
             output: get(m, "output").map(|n| self.output(n, &join(path, "output"))),
+            surface: match get(m, "surface") {
+                None => d.surface,
+                Some(n) => self.surface(n, &join(path, "surface")),
+            },
         }
+    }
+
+    /// `checks.drift.surface`: one part name or a list of them (did-you-mean on a typo).
+    fn surface(&mut self, node: &Node, path: &str) -> SurfaceSet {
+        let mut set = SurfaceSet::default();
+        let mut one = |this: &mut Self, item: &Node, p: &str| match item {
+            Node::Str(s) => {
+                if !set.add(s) {
+                    let hint = match suggest(s, &SurfaceSet::NAMES) {
+                        Some(k) => format!("; did you mean \"{k}\"?"),
+                        None => String::new(),
+                    };
+                    this.issue(
+                        p,
+                        format!(
+                            "unknown surface part {} (one of {}){hint}",
+                            quote_short(s),
+                            SurfaceSet::NAMES.join(", ")
+                        ),
+                    );
+                }
+            }
+            other => this.expected(p, "a surface part name", other),
+        };
+        match node {
+            Node::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    one(self, item, &join(path, &i.to_string()));
+                }
+            }
+            other => one(self, other, path),
+        }
+        set
     }
 
     fn fail_on(&mut self, node: &Node, path: &str) -> FailOn {

@@ -12,6 +12,7 @@ use super::json;
 use super::text::{self, SegmentKind};
 use super::types::{RenderContext, Reporter};
 use crate::model::{Finding, Report, Severity, Status};
+use crate::surface::drift_vocab::DriftClass;
 
 pub struct ConsoleReporter;
 
@@ -201,7 +202,7 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
         out.push(p.s(Sgr::Dim, &format!("    at {}", text::terminal_safe(loc))));
     }
     let show_values = r.status == Status::Fail || verbose;
-    if r.id == "drift/description_changed" {
+    if DriftClass::of_rule_id(&r.id).is_some_and(DriftClass::is_text_change) {
         match (&r.expected, &r.actual) {
             (Some(Value::String(old)), Some(Value::String(new)))
                 if !text::is_description_hash(old) && !text::is_description_hash(new) =>
@@ -209,10 +210,19 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
                 render_description_change(out, p, old, new);
                 return;
             }
-            _ => out.push(p.s(
+            _ if r.id == "drift/description_changed"
+                    || matches!(
+                        (&r.expected, &r.actual),
+                        (Some(Value::String(_)), Some(Value::String(_)))
+                    ) =>
+            {
+                out.push(p.s(
                 Sgr::Dim,
                 "    full text unavailable (full_text disabled or v1 baseline) — re-run \"mcpward baseline\" to enable a diff",
-            )),
+                ))
+            }
+            // Text that appeared or disappeared (e.g. instructions): shown as values below.
+            _ => {}
         }
     }
     if show_values {
@@ -294,6 +304,33 @@ mod tests {
         .expected(old)
         .actual(new)
         .location("t")
+    }
+
+    #[test]
+    fn every_text_class_of_the_surface_gets_the_word_diff() {
+        for id in [
+            "drift/prompt_changed",
+            "drift/resource_changed",
+            "drift/resource_template_changed",
+            "drift/instructions_changed",
+        ] {
+            let f = Finding::fail(id, "m")
+                .expected("Use a tool.")
+                .actual("Use a\u{200B} tool.");
+            let out = render(vec![f], false);
+            assert!(out.contains("description diff:"), "{id}: {out}");
+            assert!(out.contains("<U+200B>"), "{id}: {out}");
+        }
+        // Instructions that appeared: values, not a "full text unavailable" note.
+        let f = Finding::fail("drift/instructions_changed", "m").actual("New text");
+        let out = render(vec![f], false);
+        assert!(!out.contains("full text unavailable"), "{out}");
+        assert!(out.contains("    actual:   \"New text\""), "{out}");
+        // Not a text class: no diff.
+        let f = Finding::fail("drift/tool_renamed", "m")
+            .expected("a")
+            .actual("b");
+        assert!(!render(vec![f], false).contains("description diff:"));
     }
 
     #[test]

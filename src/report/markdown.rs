@@ -13,6 +13,7 @@ use super::common::group_by_family;
 use super::text::{self, SegmentKind};
 use super::types::{RenderContext, Reporter, PROJECT_URL};
 use crate::model::{Finding, Report, Status};
+use crate::surface::drift_vocab::DriftClass;
 
 pub struct MarkdownReporter;
 
@@ -25,19 +26,6 @@ const DIFF_MAX_CHARS: usize = 1000;
 
 /// More listed results than this in one family fold into a `<details>` block.
 const FOLD_AFTER: usize = 5;
-
-/// The eight drift classes: a drift result with one of these ids is a contract change
-/// and is listed even when it passes.
-pub const DRIFT_CLASSES: [&str; 8] = [
-    "tool_added",
-    "tool_removed",
-    "description_changed",
-    "breaking_schema_change",
-    "nonbreaking_schema_change",
-    "annotation_changed",
-    "breaking_output_shape_change",
-    "nonbreaking_output_shape_change",
-];
 
 impl Reporter for MarkdownReporter {
     fn render(&self, report: &Report, _ctx: &RenderContext) -> String {
@@ -94,10 +82,9 @@ impl Reporter for MarkdownReporter {
 }
 
 fn is_contract_change(r: &Finding) -> bool {
-    r.family == "drift"
-        && r.id
-            .strip_prefix("drift/")
-            .is_some_and(|c| DRIFT_CLASSES.contains(&c))
+    // A drift result whose id names a drift class is a contract change: listed even when it
+    // passes.
+    r.family == "drift" && DriftClass::of_rule_id(&r.id).is_some()
 }
 
 fn is_notable(r: &Finding) -> bool {
@@ -174,7 +161,7 @@ fn finding_line(r: &Finding) -> String {
         ),
         None => format!("- {icon} **{}**: {}", r.id, escape(&r.message)),
     };
-    if r.id == "drift/description_changed" {
+    if DriftClass::of_rule_id(&r.id).is_some_and(DriftClass::is_text_change) {
         if let (Some(Value::String(old)), Some(Value::String(new))) = (&r.expected, &r.actual) {
             let block = description_block(old, new);
             let indented: Vec<String> = block

@@ -5,12 +5,14 @@ use super::canonical::{
     canonical_schema_text, canonical_schema_text_raw, canonicalize_description, sha256_tag,
     CANONICAL_VERSION,
 };
+use super::drift_vocab::SurfaceSet;
 use super::json::{js_key_order, JsonStr, Members};
 use super::lockfile::{
     AuthContext, Capabilities, Environment, Lockfile, Meta, ProtocolMeta, Target, ToolEntry,
 };
+use super::other::capture_other;
 use super::schema_text::SchemaText;
-use crate::observed::{Era, ServerHello};
+use crate::observed::{Era, OtherSurface, ServerHello};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -36,6 +38,10 @@ pub struct CaptureOptions {
     pub environment: Environment,
     /// Inferred output shapes (`shape::OutputShape::to_value`) by tool name.
     pub output_shapes: Vec<(String, Value)>,
+    /// `checks.drift.surface`: what is pinned besides tools (default: nothing).
+    pub surface: SurfaceSet,
+    /// The rest of the surface as listed (read only for the parts `surface` asks for).
+    pub other: OtherSurface,
 }
 
 impl CaptureOptions {
@@ -52,6 +58,8 @@ impl CaptureOptions {
             captured_at: captured_at.into(),
             environment: Environment::detect(),
             output_shapes: vec![],
+            surface: SurfaceSet::default(),
+            other: OtherSurface::default(),
         }
     }
 }
@@ -211,6 +219,12 @@ pub fn capture<T: ToolObject>(
             prompts: cap("prompts"),
         },
         tools: tools_sorted,
+        other: capture_other(
+            &opts.other,
+            hello.instructions.as_ref(),
+            opts.surface,
+            opts.full_text,
+        )?,
         meta: Meta {
             mcpward_version: opts.mcpward_version.clone(),
             canonical_version: CANONICAL_VERSION,
@@ -387,6 +401,8 @@ pub(crate) mod tests {
                 platform: "linux".into(),
             },
             output_shapes: vec![],
+            surface: SurfaceSet::default(),
+            other: OtherSurface::default(),
         }
     }
 

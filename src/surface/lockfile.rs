@@ -6,6 +6,7 @@ use super::json::{
     escape_into, js_key_order, js_number, path_segment, raw_to_value, type_name, write_pretty_at,
     RawMembers,
 };
+use super::other::OtherPinned;
 use super::schema_text::SchemaText;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -23,6 +24,8 @@ pub struct Lockfile {
     pub capabilities: Capabilities,
     /// Tools in file (JavaScript key) order; names are unique.
     pub tools: Vec<(String, ToolEntry)>,
+    /// Prompts, resources, templates, instructions: written only when pinned (#14).
+    pub other: OtherPinned,
     pub meta: Meta,
 }
 
@@ -147,6 +150,9 @@ impl Lockfile {
             tools.insert(name.clone(), t.to_value());
         }
         root.insert("tools".into(), Value::Object(tools));
+        for (member, v) in self.other.members() {
+            root.insert(member.into(), v);
+        }
         root.insert("meta".into(), self.meta.to_value());
         Value::Object(root)
     }
@@ -193,6 +199,12 @@ impl Lockfile {
                 out.push_str(if i == 0 { &part[1..] } else { part });
             }
             out.push_str("\n  }");
+        }
+        for (member, v) in self.other.members() {
+            out.push_str(",\n  ");
+            escape_into(member, &mut out);
+            out.push_str(": ");
+            write_pretty_at(&v, 1, &mut out);
         }
         out.push_str(",\n  \"meta\": ");
         write_pretty_at(&self.meta.to_value(), 1, &mut out);
@@ -684,10 +696,15 @@ fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, L
         }),
         None => None,
     };
+    let other = OtherPinned::parse(map).map_err(|e| LockfileError::Invalid {
+        path: e.path,
+        reason: e.reason,
+    })?;
     Ok(Lockfile {
         protocol_version,
         capabilities,
         tools,
+        other,
         meta: Meta {
             mcpward_version: meta.string("mcpwardVersion", "unknown")?,
             canonical_version,
@@ -736,6 +753,7 @@ fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
         protocol_version: root.string("protocolVersion", "")?,
         capabilities: parse_capabilities(&root)?,
         tools,
+        other: OtherPinned::default(),
         meta: Meta {
             mcpward_version: non_empty("mcpwardVersion", "unknown"),
             canonical_version: meta
@@ -893,6 +911,29 @@ mod tests {
             assert_eq!(n1, n2);
             assert_eq!(a.input_schema.to_value(), b.input_schema.to_value());
         }
+    }
+
+    #[test]
+    fn fast_and_tree_paths_read_the_same_surface_members() {
+        use crate::surface::drift_vocab::SurfaceSet;
+        use crate::surface::other::tests::{surface_lock, V1, V1_TOOLS};
+        let lf = surface_lock(V1_TOOLS, V1, SurfaceSet::ALL);
+        let text = lf.render();
+        let fast = parse(&text).unwrap().lockfile;
+        let root: Value = serde_json::from_str(&text).unwrap();
+        let tree = parse_v2(root.as_object().unwrap(), ToolsSource::Tree).unwrap();
+        assert_eq!(fast, tree);
+        assert_eq!(fast, lf);
+        // A corrupt member is the same error on both paths.
+        let mut bad = root.clone();
+        bad["resources"]["mem://config"]["name"] = json!(1);
+        let fast_err = parse(&bad.to_string()).unwrap_err();
+        let tree_err = parse_v2(bad.as_object().unwrap(), ToolsSource::Tree).unwrap_err();
+        assert_eq!(fast_err, tree_err);
+        assert_eq!(
+            fast_err.to_string(),
+            "invalid lockfile at $.resources[\"mem://config\"].name: expected a string or null, found number"
+        );
     }
 
     #[test]

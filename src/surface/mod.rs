@@ -8,6 +8,8 @@ pub mod diff;
 pub mod drift_vocab;
 pub mod json;
 pub mod lockfile;
+pub mod other;
+pub mod rename;
 pub mod schema_text;
 pub mod schema_walk;
 pub mod shape;

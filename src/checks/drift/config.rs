@@ -2,19 +2,30 @@
 //! The same type drives `run`, `diff` and `baseline`.
 
 use crate::checks::tool_args::ToolArgs;
-use crate::surface::drift_vocab::{DriftClass, Level};
+use crate::surface::drift_vocab::{DriftClass, Level, SurfaceSet};
 use std::collections::BTreeMap;
 
 /// Default `checks.drift.baseline` (resolved against the CWD by the caller).
 pub const DEFAULT_BASELINE: &str = "./mcpward.lock.json";
 
 /// Classes that fail the run when `fail_on` is not configured (drift.md §2).
-pub const DEFAULT_FAIL_ON: [DriftClass; 5] = [
+pub const DEFAULT_FAIL_ON: [DriftClass; 16] = [
     DriftClass::ToolRemoved,
     DriftClass::DescriptionChanged,
     DriftClass::BreakingSchemaChange,
     DriftClass::AnnotationChanged,
     DriftClass::BreakingOutputShapeChange,
+    DriftClass::ToolRenamed,
+    DriftClass::PromptRemoved,
+    DriftClass::PromptRenamed,
+    DriftClass::PromptChanged,
+    DriftClass::BreakingPromptChange,
+    DriftClass::ResourceRemoved,
+    DriftClass::ResourceChanged,
+    DriftClass::BreakingResourceChange,
+    DriftClass::ResourceTemplateRemoved,
+    DriftClass::ResourceTemplateChanged,
+    DriftClass::InstructionsChanged,
 ];
 
 /// `checks.drift.fail_on`: a severity threshold or a list of classes.
@@ -40,6 +51,9 @@ pub struct DriftConfig {
     pub severity: BTreeMap<DriftClass, Level>,
     pub full_text: bool,
     pub output: Option<OutputDriftConfig>,
+    /// `checks.drift.surface`: what is pinned and compared besides tools (default: tools only,
+    /// so existing lockfiles stay byte-identical).
+    pub surface: SurfaceSet,
 }
 
 impl Default for DriftConfig {
@@ -50,6 +64,7 @@ impl Default for DriftConfig {
             severity: BTreeMap::new(),
             full_text: true,
             output: None,
+            surface: SurfaceSet::default(),
         }
     }
 }

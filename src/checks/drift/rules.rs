@@ -17,7 +17,7 @@ pub const NO_CHANGES: Rule = Rule {
     id: "drift/no-changes",
     severity: Severity::Info,
     short: "No drift",
-    description: "The server's tool surface matches the baseline lockfile.",
+    description: "The server's pinned surface (tools, and the prompts, resources, templates and instructions `checks.drift.surface` pins) matches the baseline lockfile.",
     fix: "Nothing to do.",
 };
 
@@ -134,6 +134,128 @@ pub const NONBREAKING_OUTPUT_SHAPE_CHANGE: Rule = Rule {
     fix: "Refresh the baseline to record the change.",
 };
 
+pub const TOOL_RENAMED: Rule = Rule {
+    id: "drift/tool_renamed",
+    severity: Severity::Error,
+    short: "Tool renamed",
+    description: "A tool in the baseline is gone and a new one with the same canonical input schema and a similar description (trigram Dice ≥ 0.8) appeared: the tool was renamed, and callers of the old name will fail.",
+    fix: "Keep the old name (or an alias), or refresh the baseline if the rename is intended.",
+};
+
+pub const PROMPT_REMOVED: Rule = Rule {
+    id: "drift/prompt_removed",
+    severity: Severity::Error,
+    short: "Prompt removed",
+    description: "A prompt in the baseline is no longer listed by the server.",
+    fix: "Restore the prompt, or refresh the baseline if the removal is intended.",
+};
+
+pub const PROMPT_ADDED: Rule = Rule {
+    id: "drift/prompt_added",
+    severity: Severity::Info,
+    short: "Prompt added",
+    description: "The server lists a prompt that is not in the baseline.",
+    fix: "Review the new prompt and refresh the baseline.",
+};
+
+pub const PROMPT_RENAMED: Rule = Rule {
+    id: "drift/prompt_renamed",
+    severity: Severity::Error,
+    short: "Prompt renamed",
+    description: "A prompt in the baseline is gone and a new one with the same arguments and a similar description (trigram Dice ≥ 0.8) appeared.",
+    fix: "Keep the old name, or refresh the baseline if the rename is intended.",
+};
+
+pub const PROMPT_CHANGED: Rule = Rule {
+    id: "drift/prompt_changed",
+    severity: Severity::Error,
+    short: "Prompt text changed (possible rug-pull)",
+    description: "A prompt's title or description, or an argument's title or description, changed after approval; the text reaches the model.",
+    fix: "Review the new text; if it is legitimate, refresh the baseline.",
+};
+
+pub const BREAKING_PROMPT_CHANGE: Rule = Rule {
+    id: "drift/breaking_prompt_change",
+    severity: Severity::Error,
+    short: "Breaking prompt change",
+    description: "A prompt argument was removed, added as required, or became required: callers' existing arguments no longer fit.",
+    fix: "Keep the arguments compatible, or coordinate the change with clients and refresh the baseline.",
+};
+
+pub const NONBREAKING_PROMPT_CHANGE: Rule = Rule {
+    id: "drift/nonbreaking_prompt_change",
+    severity: Severity::Info,
+    short: "Compatible prompt change",
+    description: "A prompt gained an optional argument or an argument became optional.",
+    fix: "Refresh the baseline to record the change.",
+};
+
+pub const RESOURCE_REMOVED: Rule = Rule {
+    id: "drift/resource_removed",
+    severity: Severity::Error,
+    short: "Resource removed",
+    description: "A resource (by uri) in the baseline is no longer listed by the server.",
+    fix: "Restore the resource, or refresh the baseline if the removal is intended.",
+};
+
+pub const RESOURCE_ADDED: Rule = Rule {
+    id: "drift/resource_added",
+    severity: Severity::Info,
+    short: "Resource added",
+    description: "The server lists a resource (by uri) that is not in the baseline.",
+    fix: "Review the new resource and refresh the baseline.",
+};
+
+pub const RESOURCE_CHANGED: Rule = Rule {
+    id: "drift/resource_changed",
+    severity: Severity::Error,
+    short: "Resource text changed (possible rug-pull)",
+    description: "A resource's name, title or description changed after approval; the text reaches the model.",
+    fix: "Review the new text; if it is legitimate, refresh the baseline.",
+};
+
+pub const BREAKING_RESOURCE_CHANGE: Rule = Rule {
+    id: "drift/breaking_resource_change",
+    severity: Severity::Error,
+    short: "Resource type changed",
+    description: "A resource's mimeType changed: consumers may not read the new content.",
+    fix: "Keep the type, or coordinate the change with consumers and refresh the baseline.",
+};
+
+pub const RESOURCE_TEMPLATE_REMOVED: Rule = Rule {
+    id: "drift/resource_template_removed",
+    severity: Severity::Error,
+    short: "Resource template removed",
+    description:
+        "A resource template (by uriTemplate) in the baseline is no longer listed by the server.",
+    fix: "Restore the template, or refresh the baseline if the removal is intended.",
+};
+
+pub const RESOURCE_TEMPLATE_ADDED: Rule = Rule {
+    id: "drift/resource_template_added",
+    severity: Severity::Info,
+    short: "Resource template added",
+    description: "The server lists a resource template that is not in the baseline.",
+    fix: "Review the new template and refresh the baseline.",
+};
+
+pub const RESOURCE_TEMPLATE_CHANGED: Rule = Rule {
+    id: "drift/resource_template_changed",
+    severity: Severity::Error,
+    short: "Resource template changed (possible rug-pull)",
+    description:
+        "A resource template's name, title, description or mimeType changed after approval.",
+    fix: "Review the new text; if it is legitimate, refresh the baseline.",
+};
+
+pub const INSTRUCTIONS_CHANGED: Rule = Rule {
+    id: "drift/instructions_changed",
+    severity: Severity::Error,
+    short: "Server instructions changed (possible rug-pull)",
+    description: "The server's instructions (which clients put into the model's system prompt) changed, appeared or disappeared after approval.",
+    fix: "Review the new instructions; if they are legitimate, refresh the baseline.",
+};
+
 pub const RULES: &[Rule] = &[
     SUMMARY,
     NO_CHANGES,
@@ -151,6 +273,21 @@ pub const RULES: &[Rule] = &[
     ANNOTATION_CHANGED,
     BREAKING_OUTPUT_SHAPE_CHANGE,
     NONBREAKING_OUTPUT_SHAPE_CHANGE,
+    TOOL_RENAMED,
+    PROMPT_REMOVED,
+    PROMPT_ADDED,
+    PROMPT_RENAMED,
+    PROMPT_CHANGED,
+    BREAKING_PROMPT_CHANGE,
+    NONBREAKING_PROMPT_CHANGE,
+    RESOURCE_REMOVED,
+    RESOURCE_ADDED,
+    RESOURCE_CHANGED,
+    BREAKING_RESOURCE_CHANGE,
+    RESOURCE_TEMPLATE_REMOVED,
+    RESOURCE_TEMPLATE_ADDED,
+    RESOURCE_TEMPLATE_CHANGED,
+    INSTRUCTIONS_CHANGED,
 ];
 
 /// The rule a drift class reports under (`drift/<class>`).
@@ -164,5 +301,20 @@ pub fn of_class(class: DriftClass) -> &'static Rule {
         DriftClass::AnnotationChanged => &ANNOTATION_CHANGED,
         DriftClass::BreakingOutputShapeChange => &BREAKING_OUTPUT_SHAPE_CHANGE,
         DriftClass::NonbreakingOutputShapeChange => &NONBREAKING_OUTPUT_SHAPE_CHANGE,
+        DriftClass::ToolRenamed => &TOOL_RENAMED,
+        DriftClass::PromptRemoved => &PROMPT_REMOVED,
+        DriftClass::PromptAdded => &PROMPT_ADDED,
+        DriftClass::PromptRenamed => &PROMPT_RENAMED,
+        DriftClass::PromptChanged => &PROMPT_CHANGED,
+        DriftClass::BreakingPromptChange => &BREAKING_PROMPT_CHANGE,
+        DriftClass::NonbreakingPromptChange => &NONBREAKING_PROMPT_CHANGE,
+        DriftClass::ResourceRemoved => &RESOURCE_REMOVED,
+        DriftClass::ResourceAdded => &RESOURCE_ADDED,
+        DriftClass::ResourceChanged => &RESOURCE_CHANGED,
+        DriftClass::BreakingResourceChange => &BREAKING_RESOURCE_CHANGE,
+        DriftClass::ResourceTemplateRemoved => &RESOURCE_TEMPLATE_REMOVED,
+        DriftClass::ResourceTemplateAdded => &RESOURCE_TEMPLATE_ADDED,
+        DriftClass::ResourceTemplateChanged => &RESOURCE_TEMPLATE_CHANGED,
+        DriftClass::InstructionsChanged => &INSTRUCTIONS_CHANGED,
     }
 }

@@ -416,8 +416,8 @@ fn fixture_tables_every_class() {
     assert!(fs
         .iter()
         .all(|f| f.location.as_deref() != Some("stable_tool")));
-    // Every class appears.
-    for class in DriftClass::ALL {
+    // Every tool class appears (the rest of the surface: `surface_rows_default_policy`).
+    for class in &DriftClass::ALL[..8] {
         let id = format!("drift/{}", class.as_str());
         assert!(fs.iter().any(|f| f.id == id), "{id}");
     }
@@ -441,7 +441,7 @@ fn rules_cover_every_emitted_id() {
     ] {
         assert!(ids.contains(&id), "{id}");
     }
-    assert_eq!(ids.len(), 16);
+    assert_eq!(ids.len(), 31);
 }
 
 fn sampled_tool(name: &str, ann: Option<Value>, required: &[&str]) -> Value {
@@ -535,4 +535,136 @@ fn side_effect_policy_truth_table() {
     assert_eq!(f.message, "Output sampling refused for \"ok\": call_readonly is disabled and the tool is not in checks.drift.output.tools");
     let f = super::sampling_finding(&SamplingNote::new("t", NoteStatus::Partial, "x"));
     assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
+}
+
+/// #14's table through capture + check with the default policy: each v2 surface gives exactly
+/// its row's class, failing or passing as the table says; equal surfaces give no-changes.
+#[test]
+fn surface_rows_default_policy() {
+    use crate::surface::drift_vocab::SurfaceSet;
+    use crate::surface::other::tests::{row_lock, surface_lock, ROWS, SAME, V1, V1_TOOLS};
+    let base = loaded(surface_lock(V1_TOOLS, V1, SurfaceSet::ALL));
+    for text in SAME {
+        let fs = check(
+            &base,
+            &surface_lock(V1_TOOLS, text, SurfaceSet::ALL),
+            &DriftConfig::default(),
+        );
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].id, "drift/no-changes");
+    }
+    let fails = [
+        "prompt_removed",
+        "prompt_renamed",
+        "prompt_changed",
+        "breaking_prompt_change",
+        "resource_removed",
+        "resource_changed",
+        "breaking_resource_change",
+        "resource_template_removed",
+        "resource_template_changed",
+        "instructions_changed",
+        "tool_renamed",
+    ];
+    for (class, text) in ROWS {
+        let fs = check(&base, &row_lock(class, text), &DriftConfig::default());
+        assert_eq!(fs.len(), 2, "{fs:#?}");
+        assert_eq!(fs[1].id, format!("drift/{class}"));
+        let want = if fails.contains(&class) {
+            Status::Fail
+        } else {
+            Status::Pass
+        };
+        assert_eq!((fs[0].status, fs[1].status), (want, want), "{class}");
+        // fail_on and severity overrides apply to the new classes as to the old.
+        let c = DriftClass::parse(class).unwrap();
+        let none = DriftConfig {
+            fail_on: FailOn::Classes(vec![]),
+            ..Default::default()
+        };
+        assert_ne!(
+            check(&base, &row_lock(class, text), &none)[1].status,
+            Status::Fail
+        );
+        let only = DriftConfig {
+            fail_on: FailOn::Level(Level::High),
+            severity: [(c, Level::High)].into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            check(&base, &row_lock(class, text), &only)[1].status,
+            Status::Fail
+        );
+    }
+}
+
+#[test]
+fn tool_rename_needs_the_same_schema_and_a_similar_description() {
+    let t = |name: &str, desc: &str, prop: &str| json!({"name": name, "description": desc, "inputSchema": {"type": "object", "properties": {prop: {"type": "string"}}}});
+    let classes = |a: Vec<Value>, b: Vec<Value>| -> Vec<String> {
+        crate::surface::diff::diff_surfaces(&lock(&a, &opts()), &lock(&b, &opts()))
+            .into_iter()
+            .map(|c| format!("{} {}", c.class, c.message))
+            .collect()
+    };
+    let old = t(
+        "read_file",
+        "Read a file from the sandbox and return its text.",
+        "path",
+    );
+    // Same schema, similar description: one rename, and the pair is compared as one tool.
+    assert_eq!(
+        classes(
+            vec![old.clone()],
+            vec![t(
+                "read",
+                "Read a file from the sandbox and return its text!",
+                "path"
+            )]
+        ),
+        [
+            "tool_renamed Tool \"read_file\" was renamed to \"read\"",
+            "description_changed Tool \"read\" description changed (possible rug-pull)"
+        ]
+    );
+    // Another schema, or another description: removed + added as before.
+    assert_eq!(
+        classes(
+            vec![old.clone()],
+            vec![t(
+                "read",
+                "Read a file from the sandbox and return its text.",
+                "file"
+            )]
+        ),
+        [
+            "tool_removed Tool \"read_file\" was removed",
+            "tool_added Tool \"read\" was added"
+        ]
+    );
+    assert_eq!(
+        classes(
+            vec![old.clone()],
+            vec![t("wipe", "Delete every file in the sandbox.", "path")]
+        ),
+        [
+            "tool_removed Tool \"read_file\" was removed",
+            "tool_added Tool \"wipe\" was added"
+        ]
+    );
+    // Two candidates: the best description wins; ties go by name.
+    let twin = |n: &str| {
+        t(
+            n,
+            "Read a file from the sandbox and return its text.",
+            "path",
+        )
+    };
+    assert_eq!(
+        classes(vec![old], vec![twin("b_read"), twin("a_read")]),
+        [
+            "tool_added Tool \"b_read\" was added",
+            "tool_renamed Tool \"read_file\" was renamed to \"a_read\""
+        ]
+    );
 }
