@@ -462,7 +462,9 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
             // Only the surface is needed: tools stay text until captured one at a time.
             Mode::Diff => {
                 let listing = client.list_tools_text().await;
-                Outcome::Findings(runner::drift(&client, &ctx, &dcfg, &listing, preloaded).await)
+                Outcome::Findings(
+                    runner::drift(&client, &ctx, &dcfg, &listing, None, preloaded).await,
+                )
             }
             Mode::Baseline => {
                 // A cut listing is not the server's contract: never pinned (#12 §2).
@@ -475,8 +477,10 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
                     }
                 });
                 Outcome::Captured(Box::new(
-                    crate::drift_run::capture_surface(&client, &listing, &loaded, &dcfg, &redactor)
-                        .await,
+                    crate::drift_run::capture_surface(
+                        &client, &listing, None, &loaded, &dcfg, &redactor,
+                    )
+                    .await,
                 ))
             }
         }

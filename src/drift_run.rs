@@ -5,6 +5,7 @@
 use crate::checks::drift::{self, DriftConfig};
 use crate::checks::tool_args::ToolArgs;
 use crate::config::{self, Loaded};
+use crate::observed::OtherSurface;
 use crate::redact::Redactor;
 use crate::surface::capture::{self, CaptureOptions, ToolObject};
 use crate::surface::lockfile::{AuthContext, Lockfile, Target};
@@ -59,6 +60,7 @@ pub struct Captured {
 pub async fn capture_surface<T: ToolObject>(
     client: &Client,
     listing: &Result<Vec<T>, String>,
+    other: Option<&OtherSurface>,
     loaded: &Loaded,
     cfg: &DriftConfig,
     redactor: &Redactor,
@@ -100,7 +102,11 @@ pub async fn capture_surface<T: ToolObject>(
     // The rest of the surface is asked for only when `checks.drift.surface` pins it (#14).
     opts.surface = cfg.surface;
     if cfg.surface.needs_lists() {
-        opts.other = client.list_other_surface().await;
+        // `run` hands over what the other families already listed; `baseline`/`diff` ask.
+        opts.other = match other {
+            Some(o) => o.clone(),
+            None => client.list_other_surface().await,
+        };
     }
     Captured {
         lockfile: capture::capture(client.hello(), tools, &opts),

@@ -108,8 +108,13 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
     }
     if let Some(dcfg) = &cfg.checks.drift {
         (ctx.progress)("Running drift checks...");
-        let listing = tools.get().await;
-        out.extend(drift(client, ctx, dcfg, listing, None).await);
+        let (listing, other) = if dcfg.surface.needs_lists() {
+            let (l, o) = tools.all().await;
+            (l, Some(o))
+        } else {
+            (tools.get().await, None)
+        };
+        out.extend(drift(client, ctx, dcfg, listing, other, None).await);
     }
     if cfg.checks.security {
         (ctx.progress)("Running security checks...");
@@ -362,6 +367,7 @@ pub async fn drift<T: crate::surface::capture::ToolObject>(
     ctx: &RunContext<'_>,
     dcfg: &checks::drift::DriftConfig,
     listing: &Result<Vec<T>, String>,
+    other: Option<&OtherSurface>,
     preloaded: Option<crate::surface::lockfile::BaselineState>,
 ) -> Vec<Finding> {
     use crate::surface::lockfile::{self, BaselineState};
@@ -378,7 +384,8 @@ pub async fn drift<T: crate::surface::capture::ToolObject>(
         BaselineState::Invalid(e) => return vec![checks::drift::baseline_invalid(e)],
     }
     let captured =
-        crate::drift_run::capture_surface(client, listing, ctx.loaded, dcfg, ctx.redactor).await;
+        crate::drift_run::capture_surface(client, listing, other, ctx.loaded, dcfg, ctx.redactor)
+            .await;
     match captured.lockfile {
         Ok(current) => checks::drift::check_with_sampling(&base, &current, &captured.notes, dcfg),
         Err(e) => vec![checks::drift::capture_failed(&e)],

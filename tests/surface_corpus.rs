@@ -21,13 +21,6 @@ const KNOWN_FALSE_POSITIVES: &[(&str, &str, &str)] = &[
         "security/command-execution",
         "cat /proc/sys/kernel/tainted",
     ),
-    // "Requires AWS credentials configured (env vars, ~/.aws/credentials, or IAM role)": a
-    // setup note, read by the secret-supply signal as "requires … ~/.aws/credentials".
-    (
-        "awslabs-aws-network-mcp-server",
-        "security/injection-pattern",
-        "Requires AWS credentials configured (env vars, ~/.aws/credentials",
-    ),
 ];
 
 /// The corpus never shrinks below these (raise them when it grows).

@@ -294,7 +294,7 @@ fn set() -> &'static Set {
         shell_injection: re(SHELL_INJECTION_P),
         decode: re(DECODE_P),
         secret_supply: re(&format!(
-            r"\b(?:provide|include|prepend|append|attach|paste|supply|pass|requires?|read|contents?\s+of|details\s+from|data\s+from)\b[^.\n]{{0,40}}?(?:{SECRET_PATH_P})|(?:{SECRET_PATH_P})\s+contents\b"
+            r"\b(?:provide|include|prepend|append|attach|paste|supply|pass|read|contents?\s+of|details\s+from|data\s+from)\b[^.\n]{{0,40}}?(?:{SECRET_PATH_P})|(?:{SECRET_PATH_P})\s+contents\b"
         )),
         shadow_extra: re(SHADOW_EXTRA_P),
     })
