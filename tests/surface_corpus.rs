@@ -14,13 +14,9 @@ use std::path::PathBuf;
 /// pattern change: (slug, rule, evidence). Each must still occur — the test goes red when a
 /// pattern fix makes one disappear, so the entry is removed and the corpus holds 0 failures.
 const KNOWN_FALSE_POSITIVES: &[(&str, &str, &str)] = &[
-    // "Kernel tainted on primary → Check `cat /proc/sys/kernel/tainted` to identify the taint
-    // source": a diagnostic command in a remediation example, not an order to the model.
-    (
-        "awslabs-aws-for-sap-management-mcp-server",
-        "security/command-execution",
-        "cat /proc/sys/kernel/tainted",
-    ),
+    // None left: the two found when the corpus was gathered (a `cat /proc/…` diagnostic in
+    // awslabs aws-for-sap-management, a "Requires … ~/.aws/credentials" setup note in
+    // awslabs aws-network) were fixed in the patterns.
 ];
 
 /// The corpus never shrinks below these (raise them when it grows).
