@@ -608,6 +608,10 @@ fn argument_signature(p: &PromptEntry) -> String {
 }
 
 fn compare_prompt(out: &mut Vec<Change>, name: &str, b: &PromptEntry, c: &PromptEntry) {
+    // Most entries are unchanged: no location, message or argument index for them.
+    if b == c {
+        return;
+    }
     let loc = prompt_location(name);
     let what = format!("Prompt \"{name}\"");
     text_changed(
@@ -783,6 +787,14 @@ fn diff_resources(
         ));
     }
     for (b, c, uri) in common {
+        // Size and annotations are pinned, not compared (they follow the content).
+        if b.name == c.name
+            && b.title == c.title
+            && b.description.hash == c.description.hash
+            && b.mime_type == c.mime_type
+        {
+            continue;
+        }
         let l = loc(uri);
         let what = format!("Resource \"{uri}\"");
         let class = DriftClass::ResourceChanged;
@@ -832,6 +844,9 @@ fn diff_templates(
         ));
     }
     for (b, c, uri) in common {
+        if b == c {
+            continue;
+        }
         let l = loc(uri);
         let what = format!("Resource template \"{uri}\"");
         let class = DriftClass::ResourceTemplateChanged;
