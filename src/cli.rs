@@ -476,12 +476,21 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
                         None => Ok(l),
                     }
                 });
-                Outcome::Captured(Box::new(
-                    crate::drift_run::capture_surface(
-                        &client, &listing, None, &loaded, &dcfg, &redactor,
-                    )
-                    .await,
-                ))
+                let mut captured = crate::drift_run::capture_surface(
+                    &client, &listing, None, &loaded, &dcfg, &redactor,
+                )
+                .await;
+                // Nor is a cut prompt or resource list (#14).
+                if captured.lockfile.is_ok() {
+                    if let Some(why) =
+                        client.list_cut(&["prompts", "resources", "resourceTemplates"])
+                    {
+                        captured.lockfile = Err(format!(
+                            "{why}; the baseline was not written (raise limits.tools to pin the whole surface)"
+                        ));
+                    }
+                }
+                Outcome::Captured(Box::new(captured))
             }
         }
     };

@@ -447,3 +447,27 @@ fn previous_server_everything_diffs_only_real_changes() {
         .all(|f| f.0.starts_with("drift/") && f.0 != "drift/capture-failed"));
     assert!(processes_with_tag(&tag).is_empty());
 }
+
+/// A prompt or resource list cut at `limits.tools` is not the server's contract: `baseline`
+/// refuses to pin it, naming the cut, as it does for a cut tool listing (#12 §2).
+#[test]
+fn baseline_refuses_a_cut_resource_list() {
+    let w = Workdir::new();
+    let mut servers = Vec::new();
+    write_config(&w, Wire::Stdio, None, "v1.yaml", &mut servers);
+    // Two tools fit; three prompts and three resources do not.
+    let text = std::fs::read_to_string(w.path().join("v1.yaml")).unwrap();
+    w.write("cut.yaml", &format!("{text}limits:\n  tools: 2\n"));
+    let o = w.run(&["baseline", "-c", "cut.yaml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("returned more than limits.tools (2)") && err.contains("was not written"),
+        "{err}"
+    );
+    assert!(!w.path().join("mcpward.lock.json").exists());
+    // With room for every list, the same server is pinned.
+    w.write("room.yaml", &format!("{text}limits:\n  tools: 3\n"));
+    let o = w.run(&["baseline", "-c", "room.yaml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -682,10 +682,19 @@ impl Client {
 
     /// Why the last listing was cut at `limits.tools`, if it was.
     pub fn listing_cut(&self) -> Option<String> {
+        self.list_cut(&["tools"])
+    }
+
+    /// The first cut of one of `lists` (`tools`, or a member of [`OTHER_LISTS`] such as
+    /// `prompts`), as `compliance/limits` reports it.
+    pub fn list_cut(&self, lists: &[&str]) -> Option<String> {
         let c = self.conn.d.chatter();
         c.cuts
             .iter()
-            .find_map(|s| s.strip_prefix("tools\0"))
+            .find_map(|s| {
+                let (tag, msg) = s.split_once('\0')?;
+                lists.contains(&tag).then_some(msg)
+            })
             .map(str::to_string)
     }
 
