@@ -351,8 +351,15 @@ fn confusable_names_fail_and_plain_names_stay_silent() {
         json!({"name": "re\u{430}d_data", "description": "Reads data."}),
         json!({"name": "read_data", "description": "Reads data."}),
         json!({"name": "safe\u{200B}tool", "description": "Plain."}),
+        // Accented Latin is a spelling, not a disguise; full-width letters are a disguise.
+        json!({"name": "caf\u{E9}_search", "description": "Finds cafés."}),
+        json!({"name": "\u{FF52}ead_file", "description": "Reads a file."}),
+        json!({"name": "re\u{301}sume\u{301}_builder", "description": "Builds a résumé."}),
     ]);
-    assert_eq!(locs(&fs, rules::CONFUSABLE_NAME.id), ["re\u{430}d_data"]);
+    assert_eq!(
+        locs(&fs, rules::CONFUSABLE_NAME.id),
+        ["re\u{430}d_data", "\u{FF52}ead_file"]
+    );
     let f = fs
         .iter()
         .find(|f| f.id == rules::CONFUSABLE_NAME.id)
@@ -498,12 +505,12 @@ fn confusable_prompt_names_fail_and_resource_names_do_not() {
         .iter()
         .filter(|f| f.id == rules::CONFUSABLE_NAME.id)
         .collect();
-    // A prompt name follows the tool-name rule: an accented letter whose skeleton is ASCII
-    // counts as a tool's would; a resource's display name is not a name a client matches.
-    assert_eq!(conf.len(), 2, "{conf:?}");
+    // A prompt name follows the tool-name rule: a Cyrillic letter that reads as Latin is a
+    // disguise, an accented Latin letter a spelling; a resource's display name is not a name
+    // a client matches.
+    assert_eq!(conf.len(), 1, "{conf:?}");
     assert_eq!(conf[0].location.as_deref(), Some("prompt:summ\u{430}rise"));
     assert_eq!(conf[0].expected, Some(json!("summarise")));
-    assert_eq!(conf[1].location.as_deref(), Some("prompt:caf\u{e9}"));
     assert!(!fails(&fs).iter().any(|(_, l)| l.starts_with("resource:")));
 }
 

@@ -12,9 +12,12 @@ pub(super) fn lookalike(n: &str) -> Option<(String, Vec<String>)> {
         return None;
     }
     // Invisible characters are hidden-unicode's; this rule is about look-alike letters.
+    // An accented Latin letter (`café_search`) is a spelling, not a disguise: only letters
+    // of other scripts or compatibility forms that read as ASCII count.
     let lookalike = n.chars().any(|c| {
         !c.is_ascii()
             && c.is_alphanumeric()
+            && !accented_latin(c)
             && normalize::Normalized::new(&c.to_string()).text.is_ascii()
     });
     let norm = normalize::Normalized::new(n);
@@ -28,6 +31,14 @@ pub(super) fn lookalike(n: &str) -> Option<(String, Vec<String>)> {
         return Some((looks.to_string(), odd));
     }
     None
+}
+
+/// A precomposed Latin letter with diacritics: its canonical decomposition is an ASCII
+/// letter and combining marks.
+fn accented_latin(c: char) -> bool {
+    let mut parts = Vec::new();
+    unicode_normalization::char::decompose_canonical(c, |d| parts.push(d));
+    parts.len() > 1 && parts[0].is_ascii_alphabetic()
 }
 
 /// Byte span in a text.
