@@ -128,9 +128,18 @@ fn poisoned_surface_is_found_the_same_everywhere() {
         "{summary}"
     );
 
-    // Same findings over HTTP and in the modern era (the instructions come from server/discover).
+    // Same findings over HTTP (JSON and SSE answers) and in the modern era (the
+    // instructions come from server/discover), also modern over HTTP.
     assert_eq!(family(&http(&args), "security"), got);
+    let sse: Vec<&str> = args.iter().copied().chain(["--behavior", "sse"]).collect();
+    assert_eq!(family(&http(&sse), "security"), got);
     assert_eq!(family(&stdio(&args, "modern"), "security"), got);
+    let modern: Vec<&str> = args.iter().copied().chain(["--era", "modern"]).collect();
+    let server = HttpFixture::start(&modern);
+    let cfg =
+        http_config(&server.url, ONLY).replace("protocol_era: legacy", "protocol_era: modern");
+    assert!(cfg.contains("protocol_era: modern"), "{cfg}");
+    assert_eq!(family(&run(&cfg), "security"), got);
 }
 
 #[test]
