@@ -56,7 +56,7 @@ impl<'c> Tools<'c> {
     }
 
     fn mark(&mut self, lists: &[&'static str]) {
-        let n = self.client.chatter().notifications.len();
+        let n = self.client.notification_count();
         self.listed_at.extend(lists.iter().map(|l| (*l, n)));
     }
 
@@ -210,7 +210,7 @@ pub async fn modern_records(client: &Client) -> Option<checks::compliance::plan:
             Step::List => {
                 let listing = client.list_tools().await;
                 records.listed(client.page_meta(), listing.err());
-                records.notifications_at_listing = Some(client.chatter().notifications.len());
+                records.notifications_at_listing = Some(client.notification_count());
             }
             Step::Send(probe, request) => records.probed(probe, client.raw_request(&request).await),
             Step::Verb(verb, headers) => records.verb(verb, client.raw_verb(verb, &headers).await),

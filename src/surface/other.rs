@@ -554,6 +554,37 @@ fn removed_added<'a, E>(base: &'a [(String, E)], curr: &'a [(String, E)]) -> Spl
     (removed, added, common)
 }
 
+/// One "`<noun> "<key>" was removed`" change per removed entry and one "`… was added`" per
+/// added entry, each showing the pinned entry.
+fn push_removed_added<'a, E: 'a>(
+    out: &mut Vec<Change>,
+    (removed_class, added_class): (DriftClass, DriftClass),
+    noun: &str,
+    loc: impl Fn(&str) -> String,
+    removed: impl IntoIterator<Item = &'a (String, E)>,
+    added: impl IntoIterator<Item = &'a (String, E)>,
+    value: impl Fn(&E) -> Value,
+) {
+    for (key, e) in removed {
+        out.push(change(
+            removed_class,
+            loc(key),
+            format!("{noun} \"{key}\" was removed"),
+            Some(value(e)),
+            None,
+        ));
+    }
+    for (key, e) in added {
+        out.push(change(
+            added_class,
+            loc(key),
+            format!("{noun} \"{key}\" was added"),
+            None,
+            Some(value(e)),
+        ));
+    }
+}
+
 /// A text member (title, name) that a model reads: compared after canonicalization.
 fn text_changed(
     out: &mut Vec<Change>,
@@ -720,28 +751,25 @@ fn diff_prompts(
     let renames = pair_renames(&to_candidates(&removed, &rs), &to_candidates(&added, &as_));
     let renamed_r: std::collections::HashSet<usize> = renames.iter().map(|r| r.0).collect();
     let renamed_a: std::collections::HashSet<usize> = renames.iter().map(|r| r.1).collect();
-    for (i, (name, p)) in removed.iter().enumerate() {
-        if !renamed_r.contains(&i) {
-            out.push(change(
-                DriftClass::PromptRemoved,
-                prompt_location(name),
-                format!("Prompt \"{name}\" was removed"),
-                Some(p.to_value()),
-                None,
-            ));
-        }
+    fn unpaired<'a>(
+        l: &[&'a (String, PromptEntry)],
+        paired: &std::collections::HashSet<usize>,
+    ) -> Vec<&'a (String, PromptEntry)> {
+        l.iter()
+            .enumerate()
+            .filter(|(i, _)| !paired.contains(i))
+            .map(|(_, e)| *e)
+            .collect()
     }
-    for (j, (name, p)) in added.iter().enumerate() {
-        if !renamed_a.contains(&j) {
-            out.push(change(
-                DriftClass::PromptAdded,
-                prompt_location(name),
-                format!("Prompt \"{name}\" was added"),
-                None,
-                Some(p.to_value()),
-            ));
-        }
-    }
+    push_removed_added(
+        out,
+        (DriftClass::PromptRemoved, DriftClass::PromptAdded),
+        "Prompt",
+        prompt_location,
+        unpaired(&removed, &renamed_r),
+        unpaired(&added, &renamed_a),
+        PromptEntry::to_value,
+    );
     for &(i, j, _) in &renames {
         let (old, _) = removed[i];
         let (new, _) = added[j];
@@ -768,24 +796,15 @@ fn diff_resources(
 ) {
     let (removed, added, common) = removed_added(base, curr);
     let loc = |uri: &str| format!("resource:{uri}");
-    for (uri, r) in removed {
-        out.push(change(
-            DriftClass::ResourceRemoved,
-            loc(uri),
-            format!("Resource \"{uri}\" was removed"),
-            Some(r.to_value()),
-            None,
-        ));
-    }
-    for (uri, r) in added {
-        out.push(change(
-            DriftClass::ResourceAdded,
-            loc(uri),
-            format!("Resource \"{uri}\" was added"),
-            None,
-            Some(r.to_value()),
-        ));
-    }
+    push_removed_added(
+        out,
+        (DriftClass::ResourceRemoved, DriftClass::ResourceAdded),
+        "Resource",
+        loc,
+        removed,
+        added,
+        ResourceEntry::to_value,
+    );
     for (b, c, uri) in common {
         // Size and annotations are pinned, not compared (they follow the content).
         if b.name == c.name
@@ -825,24 +844,18 @@ fn diff_templates(
 ) {
     let (removed, added, common) = removed_added(base, curr);
     let loc = |uri: &str| format!("resource_template:{uri}");
-    for (uri, t) in removed {
-        out.push(change(
+    push_removed_added(
+        out,
+        (
             DriftClass::ResourceTemplateRemoved,
-            loc(uri),
-            format!("Resource template \"{uri}\" was removed"),
-            Some(t.to_value()),
-            None,
-        ));
-    }
-    for (uri, t) in added {
-        out.push(change(
             DriftClass::ResourceTemplateAdded,
-            loc(uri),
-            format!("Resource template \"{uri}\" was added"),
-            None,
-            Some(t.to_value()),
-        ));
-    }
+        ),
+        "Resource template",
+        loc,
+        removed,
+        added,
+        TemplateEntry::to_value,
+    );
     for (b, c, uri) in common {
         if b == c {
             continue;

@@ -680,6 +680,11 @@ impl Client {
         self.conn.d.chatter()
     }
 
+    /// How many notifications the server sent so far (a mark to tell later ones apart).
+    pub fn notification_count(&self) -> usize {
+        self.conn.d.notification_count()
+    }
+
     /// Why the last listing was cut at `limits.tools`, if it was.
     pub fn listing_cut(&self) -> Option<String> {
         self.list_cut(&["tools"])

@@ -248,6 +248,15 @@ impl Dispatcher {
             .clone()
     }
 
+    /// How many notifications were recorded so far, without copying them.
+    pub fn notification_count(&self) -> usize {
+        self.chatter
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .notifications
+            .len()
+    }
+
     pub fn record_stray(&self, line: &[u8]) {
         let mut c = self.chatter.lock().unwrap_or_else(|e| e.into_inner());
         c.stray_count += 1;

@@ -356,26 +356,7 @@ impl Cluster {
         if subject == Subject::Prompts {
             return self.prompt_finding(status, severity);
         }
-        let names: Vec<String> = self
-            .members
-            .iter()
-            .map(|m| format!("\"{}\"", m.name))
-            .collect();
-        let listed = match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-            _ => names.join(", "),
-        };
-        let (lo, hi) = self
-            .pairs
-            .iter()
-            .fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
-                (lo.min(p.similarity), hi.max(p.similarity))
-            });
-        let range = if to_fixed(lo, 2) == to_fixed(hi, 2) {
-            to_fixed(hi, 2)
-        } else {
-            format!("{} to {}", to_fixed(lo, 2), to_fixed(hi, 2))
-        };
+        let (listed, range, hi) = self.listed_and_range();
         // Only the dimensions that differ inside the cluster are worth reading.
         let first = &self.members[0];
         let shapes_differ = self.members.iter().any(|m| m.required != first.required);
@@ -432,8 +413,9 @@ impl Cluster {
 }
 
 impl Cluster {
-    /// Prompts linked by flagged pairs: their names and required-argument counts.
-    fn prompt_finding(&self, status: Status, severity: Severity) -> Finding {
+    /// The members as `"a", "b" and "c"`, the pairs' similarity as `0.91` or `0.85 to 0.97`,
+    /// and the highest similarity.
+    fn listed_and_range(&self) -> (String, String, f64) {
         let names: Vec<String> = self
             .members
             .iter()
@@ -454,6 +436,12 @@ impl Cluster {
         } else {
             format!("{} to {}", to_fixed(lo, 2), to_fixed(hi, 2))
         };
+        (listed, range, hi)
+    }
+
+    /// Prompts linked by flagged pairs: their names and required-argument counts.
+    fn prompt_finding(&self, status: Status, severity: Severity) -> Finding {
+        let (listed, range, hi) = self.listed_and_range();
         let counts: Vec<String> = self
             .members
             .iter()

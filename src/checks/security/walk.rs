@@ -80,19 +80,7 @@ pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
     if let Some(s) = tool.get("outputSchema") {
         w.schema(s, "outputSchema".into(), 0, true);
     }
-    for (k, v) in tool {
-        if k.starts_with("x-") {
-            w.push(
-                k.clone(),
-                format!("extension key \"{k}\""),
-                Kind::Extension,
-                k,
-            );
-            w.values(v, k.clone(), Kind::Extension, 0);
-        } else if !KNOWN_TOOL_KEYS.contains(&k.as_str()) {
-            w.values(v, k.clone(), Kind::Other, 0);
-        }
-    }
+    w.unknown_members(tool, KNOWN_TOOL_KEYS);
     w.out
 }
 
@@ -101,19 +89,7 @@ pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
 /// are walked; at most `budget` of them.
 pub fn members<'a>(obj: &'a Map<String, Value>, known: &[&str], budget: usize) -> Vec<Item<'a>> {
     let mut w = Walker::new(budget.min(MAX_ITEMS), "member");
-    for (k, v) in obj {
-        if k.starts_with("x-") {
-            w.push(
-                k.clone(),
-                format!("extension key \"{k}\""),
-                Kind::Extension,
-                k,
-            );
-            w.values(v, k.clone(), Kind::Extension, 0);
-        } else if !known.contains(&k.as_str()) {
-            w.values(v, k.clone(), Kind::Other, 0);
-        }
-    }
+    w.unknown_members(obj, known);
     w.out
 }
 
@@ -243,6 +219,24 @@ impl<'a> Walker<'a> {
 
     fn full(&self) -> bool {
         self.out.len() >= self.cap
+    }
+
+    /// An object's `x-*` extension keys and values, and the values of its members that are
+    /// not in `known`.
+    fn unknown_members(&mut self, obj: &'a Map<String, Value>, known: &[&str]) {
+        for (k, v) in obj {
+            if k.starts_with("x-") {
+                self.push(
+                    k.clone(),
+                    format!("extension key \"{k}\""),
+                    Kind::Extension,
+                    k,
+                );
+                self.values(v, k.clone(), Kind::Extension, 0);
+            } else if !known.contains(&k.as_str()) {
+                self.values(v, k.clone(), Kind::Other, 0);
+            }
+        }
     }
 
     /// Strings inside a value (`enum` entries, `default` objects, extension payloads).
