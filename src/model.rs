@@ -46,6 +46,11 @@ pub struct Finding {
     pub actual: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    /// The protocol era of the lane that produced it (`legacy` / `modern`), only when a run
+    /// tests both eras (`protocol_era: both`, #15); absent otherwise, so single-era reports
+    /// are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub era: Option<String>,
 }
 
 /// Keeps an explicit JSON `null` as `Some(Null)` so a round trip preserves it.
@@ -73,6 +78,7 @@ impl Finding {
             expected: None,
             actual: None,
             location: None,
+            era: None,
         }
     }
     /// Test data only (reporters render any id, registered or not); checks build findings
@@ -178,6 +184,79 @@ impl Report {
 
 pub fn exit_code_of(results: &[Finding]) -> u8 {
     u8::from(results.iter().any(|r| r.status == Status::Fail))
+}
+
+/// Fleet document layout version (`schemas/fleet-report.v1.schema.json`); bumps only on a
+/// breaking change of the fleet shape. Each member's `report` is a v1 [`Report`].
+pub const FLEET_SCHEMA_VERSION: u32 = 1;
+
+/// One document for a run over several servers (#15): one v1 report per server, the
+/// cross-server findings, and a fleet summary. Servers are in config order whatever the
+/// completion order; a shard's document lists the whole fleet's order so `merge` can
+/// rebuild the unsharded document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FleetReport {
+    pub fleet_schema_version: u32,
+    pub version: String,
+    pub timestamp: String,
+    pub summary: FleetSummary,
+    /// Every selected server of the fleet, in config order (before sharding).
+    pub order: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    pub servers: Vec<FleetMember>,
+    /// Cross-server findings (`collision/cross-server-name`, `security/tool-shadowing`
+    /// across servers, `security/toxic-flow`); their `location` names the servers.
+    pub results: Vec<Finding>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 1-based.
+    pub index: u32,
+    pub count: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FleetSummary {
+    /// Servers in this document.
+    pub servers: usize,
+    /// Servers whose every check ran, and nothing failed / something failed.
+    pub passed: usize,
+    pub failed: usize,
+    /// Servers not (fully) tested: unreachable, deadline, unreadable baseline.
+    pub incomplete: usize,
+    /// Totals over every server's results plus the cross-server results.
+    pub results: Summary,
+    /// 2 if any server was not fully tested, else 1 if any check failed, else 0.
+    pub exit_code: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FleetMember {
+    pub name: String,
+    pub status: MemberStatus,
+    /// Why the server was not fully tested (redacted), when `status` is `incomplete`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The server's v1 report; absent when nothing was tested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+    /// The listed tools (redacted), kept so `merge` can recompute cross-server findings
+    /// exactly as one unsharded run would.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemberStatus {
+    Passed,
+    Failed,
+    Incomplete,
 }
 
 /// ISO-8601 UTC with milliseconds, without pulling a date crate for one format.

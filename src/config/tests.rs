@@ -1399,8 +1399,8 @@ fn protocol_era_on_both_transports() {
         assert!(l.warnings.is_empty());
     }
     assert_eq!(
-        issues("server: {transport: stdio, command: node, protocol_era: both}\n"),
-        vec!["server.protocol_era: must be \"auto\", \"modern\" or \"legacy\", got \"both\""]
+        issues("server: {transport: stdio, command: node, protocol_era: all}\n"),
+        vec!["server.protocol_era: must be \"auto\", \"modern\", \"legacy\" or \"both\", got \"all\""]
     );
 }
 

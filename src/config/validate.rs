@@ -391,7 +391,7 @@ impl V {
                 self.issue(
                     &join(path, "protocol_era"),
                     format!(
-                        "must be \"auto\", \"modern\" or \"legacy\", got {}",
+                        "must be \"auto\", \"modern\", \"legacy\" or \"both\", got {}",
                         quote_short(s)
                     ),
                 );
@@ -400,7 +400,7 @@ impl V {
             Some(other) => {
                 self.expected(
                     &join(path, "protocol_era"),
-                    "\"auto\", \"modern\" or \"legacy\"",
+                    "\"auto\", \"modern\", \"legacy\" or \"both\"",
                     other,
                 );
                 EraChoice::Auto

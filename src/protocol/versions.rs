@@ -35,22 +35,38 @@ pub enum EraChoice {
     Auto,
     Modern,
     Legacy,
+    Both,
 }
 
 impl EraChoice {
-    pub const ALL: [EraChoice; 3] = [EraChoice::Auto, EraChoice::Modern, EraChoice::Legacy];
+    pub const ALL: [EraChoice; 4] = [
+        EraChoice::Auto,
+        EraChoice::Modern,
+        EraChoice::Legacy,
+        EraChoice::Both,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             EraChoice::Auto => "auto",
             EraChoice::Modern => "modern",
             EraChoice::Legacy => "legacy",
+            EraChoice::Both => "both",
         }
     }
 
     /// Exact spelling only (the config validator; clap parses the flag itself).
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+}
+
+/// The lanes a run tests: `both` is a modern lane then a legacy lane (#15); any other
+/// choice is one lane of itself.
+pub fn lanes(choice: EraChoice) -> Vec<EraChoice> {
+    match choice {
+        EraChoice::Both => vec![EraChoice::Modern, EraChoice::Legacy],
+        c => vec![c],
     }
 }
 

@@ -66,7 +66,10 @@ async fn handshake(conn: &Conn, era: EraChoice) -> Handshake {
             Ok(hello) => Handshake::Done(Box::new(hello), EraState::Legacy),
             Err(e) => Handshake::Fail(e),
         },
-        EraChoice::Auto | EraChoice::Modern => modern_handshake::handshake(conn, era).await,
+        // `both` is split into lanes before connecting; alone it means auto.
+        EraChoice::Auto | EraChoice::Modern | EraChoice::Both => {
+            modern_handshake::handshake(conn, era).await
+        }
     }
 }
 
