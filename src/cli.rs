@@ -2,16 +2,15 @@
 //! the one place that prints an [`Error`] and turns the outcome into the exit code: 0 passed,
 //! 1 a check failed, 2 nothing (or not everything) was tested, 130 interrupted.
 
-use crate::config::{self, Loaded, Transport};
-use crate::model::{Report, ServerSummary};
-use crate::protocol::versions::{effective_era, EraChoice};
+use crate::config::{self, Fleet, Loaded, LoadedAny};
+use crate::fleet::{self, Mode, Stop};
+use crate::model::{FleetReport, Report};
+use crate::protocol::versions::EraChoice;
 use crate::publish::github::{self as pr_comment, PrContext};
 use crate::redact::Redactor;
 use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
-use crate::transport::http::HttpSpec;
-use crate::transport::stdio::StdioSpec;
-use crate::transport::{Client, ConnectOptions, Endpoint};
+use crate::transport::{Client, ConnectOptions};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -47,6 +46,15 @@ pub struct Cli {
     /// Post or update the report as a pull-request comment (GitHub Actions)
     #[arg(long = "pr-comment", global = true)]
     pub pr_comment: bool,
+    /// Test only this server of a fleet config (repeatable)
+    #[arg(long = "server", global = true, value_name = "NAME")]
+    pub server: Vec<String>,
+    /// Servers of a fleet tested at once [default: the number of CPUs]
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+    /// Test only the I-th of N slices of the fleet (servers sorted by name, dealt round-robin)
+    #[arg(long, global = true, value_name = "I/N")]
+    pub shard: Option<String>,
     /// Print the version
     #[arg(short = 'V', long = "version")]
     pub version: bool,
@@ -230,51 +238,24 @@ fn reporter_kind(cli: &Cli) -> ReporterKind {
     }
 }
 
-fn load_config(cli: &Cli) -> Result<Loaded, Error> {
-    let loaded = config::load(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
-    for w in &loaded.warnings {
+fn load_config(cli: &Cli) -> Result<LoadedAny, Error> {
+    let loaded = config::load_any(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
+    let warnings = match &loaded {
+        LoadedAny::Single(l) => &l.warnings,
+        LoadedAny::Fleet(f) => &f.warnings,
+    };
+    for w in warnings {
         err_line(&format!("Warning: {w}"));
     }
     Ok(loaded)
 }
 
-pub fn era_choice(cli: Option<EraChoice>, cfg: &config::Config) -> EraChoice {
-    let chosen = cli.unwrap_or(cfg.server.protocol_era);
-    // DECISIONS #33: expecting a legacy version means the legacy handshake.
-    effective_era(chosen, cfg.expect.protocol_version.as_deref())
-}
+pub use crate::fleet::era_choice;
 
+/// How to connect to a single-server config's server (one server per process: on close,
+/// every descendant of mcpward is ended).
 pub fn connect_options(loaded: &Loaded, era: EraChoice) -> ConnectOptions {
-    let cfg = &loaded.config;
-    let endpoint = match &cfg.server.transport {
-        Transport::Stdio { command, args, env } => Endpoint::Stdio(StdioSpec {
-            command: command.clone(),
-            args: args.clone(),
-            env: config::server_env_for_spawn(env),
-            sweep_all_descendants: true,
-        }),
-        Transport::Http { url, headers } => Endpoint::Http(HttpSpec {
-            url: url.clone(),
-            headers: headers
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        }),
-    };
-    let mut redactor = crate::redact::Redactor::new();
-    for s in &loaded.secrets {
-        redactor.register(s);
-    }
-    ConnectOptions {
-        endpoint,
-        connect_ms: cfg.timeouts.connect_ms,
-        call_ms: cfg.timeouts.call_ms,
-        era,
-        guard: crate::transport::rpc::Guard {
-            limits: cfg.limits,
-            redactor: std::sync::Arc::new(redactor),
-        },
-    }
+    fleet::connect_options(loaded, era, true)
 }
 
 /// Waits for SIGINT or SIGTERM.
@@ -299,28 +280,18 @@ async fn interrupted() {
     }
 }
 
-/// `diff` exits 2 without comparing when the baseline is missing or newer than supported
-/// (DECISIONS #19); any other state is compared (an invalid file is a finding).
-fn baseline_refused(state: &crate::surface::lockfile::BaselineState) -> Option<Error> {
-    use crate::surface::lockfile::BaselineState;
-    match state {
-        BaselineState::Missing { path } => Some(missing_baseline(path)),
-        BaselineState::Invalid(e) if e.is_too_new() => Some(Error::Fatal(e.to_string())),
-        _ => None,
+fn interrupt() -> futures_util::future::LocalBoxFuture<'static, ()> {
+    Box::pin(interrupted())
+}
+
+impl From<Stop> for Error {
+    fn from(s: Stop) -> Self {
+        match s {
+            Stop::Fatal(m) => Error::Fatal(m),
+            Stop::Verbatim(m) => Error::Verbatim(m),
+            Stop::Interrupted => Error::Interrupted,
+        }
     }
-}
-
-fn missing_baseline(path: &str) -> Error {
-    Error::Fatal(format!(
-        "baseline not found at {path}; run `mcpward baseline` first"
-    ))
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Run { update_golden: bool },
-    Diff,
-    Baseline,
 }
 
 /// What the work after connecting produced.
@@ -329,58 +300,111 @@ enum Outcome {
     Captured(Box<crate::drift_run::Captured>),
 }
 
-/// The server as shown in human headers: the stdio command line or the URL, redacted.
-fn server_display(loaded: &Loaded, redactor: &Redactor) -> String {
-    match &loaded.config.server.transport {
-        Transport::Stdio { command, args, .. } => {
-            let mut s = command.clone();
-            for a in args {
-                s.push(' ');
-                s.push_str(a);
-            }
-            redactor.redact_str(&s)
-        }
-        Transport::Http { url, .. } => redactor.redact_str(url),
+async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
+    let kind = reporter_kind(cli);
+    let loaded = match load_config(cli)? {
+        LoadedAny::Single(l) => l,
+        LoadedAny::Fleet(f) => return run_fleet(cli, kind, mode, f).await,
+    };
+    if !cli.server.is_empty() || cli.shard.is_some() {
+        let flag = if cli.server.is_empty() {
+            "--shard"
+        } else {
+            "--server"
+        };
+        return Err(Error::Fatal(format!(
+            "{flag} selects servers of a fleet, but {} names one `server:`; use `servers:` or `servers_from:` to test several",
+            cli.config.display()
+        )));
+    }
+    match mode {
+        Mode::Run { update_golden } => run_single(cli, kind, &loaded, update_golden).await,
+        Mode::Diff | Mode::Baseline => drift_single(cli, kind, mode, &loaded).await,
     }
 }
 
-async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
-    let kind = reporter_kind(cli);
-    let loaded = load_config(cli)?;
-    let mut redactor = Redactor::new();
-    for s in &loaded.secrets {
-        redactor.register(s);
+/// `run` against the one server of the config: one lane, or one per era with `both`.
+async fn run_single(
+    cli: &Cli,
+    kind: ReporterKind,
+    loaded: &Loaded,
+    update_golden: bool,
+) -> Result<Exit, Error> {
+    let mut redactor = fleet::redactor_of(loaded);
+    let pr = pr_comment_context(cli, &mut redactor);
+    let verbose = cli.verbose;
+    let progress = move |line: &str| {
+        if verbose {
+            err_line(line);
+        }
+    };
+    let warn = |line: &str| err_line(line);
+    let sink = fleet::Sink {
+        warn: &warn,
+        progress: &progress,
+    };
+    let era = era_choice(cli.protocol_era, &loaded.config);
+    let lane = fleet::run_server(
+        loaded,
+        era,
+        update_golden,
+        true,
+        &redactor,
+        &sink,
+        &interrupt,
+    )
+    .await?;
+    let report = fleet::report_of(&lane.hello, lane.findings, &redactor);
+    let outcome = emit(&report, kind, cli, loaded).map(|()| {
+        if report.exit_code() == 0 {
+            Exit::Pass
+        } else {
+            Exit::Fail
+        }
+    });
+    // The comment is posted even when the report could not be written.
+    if let Some(ctx) = &pr {
+        post_pr_comment(ctx, &report, &redactor).await;
     }
-    let dcfg = crate::drift_run::drift_config(&loaded);
+    outcome
+}
+
+/// `diff` and `baseline` against the one server of the config.
+async fn drift_single(
+    cli: &Cli,
+    kind: ReporterKind,
+    mode: Mode,
+    loaded: &Loaded,
+) -> Result<Exit, Error> {
+    let mut redactor = fleet::redactor_of(loaded);
+    let dcfg = crate::drift_run::drift_config(loaded);
     let mut baseline_invalid = false;
     let mut preloaded = None;
     // `diff` reads the baseline while the server starts and lists its tools (a 10,000-tool
     // lockfile is a noticeable read); its verdict is taken before the connection's.
     let mut baseline_loader = None;
-    match mode {
-        Mode::Diff => {
-            use crate::surface::lockfile;
-            let path = std::path::PathBuf::from(&dcfg.baseline);
-            match std::fs::metadata(&path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    return Err(missing_baseline(&path.display().to_string()));
-                }
-                _ => baseline_loader = Some(std::thread::spawn(move || lockfile::load(&path))),
+    if mode == Mode::Diff {
+        use crate::surface::lockfile;
+        let path = std::path::PathBuf::from(&dcfg.baseline);
+        match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(fleet::missing_baseline(&path.display().to_string()).into());
             }
-            if kind == ReporterKind::Console {
-                out_line(&format!(
-                    "Checking for drift...\nServer: {}\nBaseline: {}\n",
-                    server_display(&loaded, &redactor),
-                    dcfg.baseline
-                ));
-            }
+            _ => baseline_loader = Some(std::thread::spawn(move || lockfile::load(&path))),
         }
-        Mode::Baseline => out_line(&format!(
+        if kind == ReporterKind::Console {
+            out_line(&format!(
+                "Checking for drift...\nServer: {}\nBaseline: {}\n",
+                fleet::server_display(loaded, &redactor),
+                dcfg.baseline
+            ));
+        }
+    } else {
+        out_line(&format!(
             "Capturing baseline...\nServer: {}\nOutput: {}\n",
-            server_display(&loaded, &redactor),
+            fleet::server_display(loaded, &redactor),
             dcfg.baseline
-        )),
-        Mode::Run { .. } => {}
+        ));
     }
     // --pr-comment applies to run and diff (reporters.md §8).
     let pr = if mode == Mode::Baseline {
@@ -396,69 +420,45 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
     };
     let warn = |line: &str| err_line(line);
     progress("Connecting to server...");
-    let era = era_choice(cli.protocol_era, &loaded.config);
+    // `both` is a `run` notion: the surface `diff` and `baseline` pin is one.
+    let era = match era_choice(cli.protocol_era, &loaded.config) {
+        EraChoice::Both => EraChoice::Auto,
+        e => e,
+    };
     let client = tokio::select! {
-        c = Client::connect(connect_options(&loaded, era)) => c,
+        c = Client::connect(connect_options(loaded, era)) => c,
         _ = interrupted() => return Err(Error::Interrupted),
     };
     if let Some(loader) = baseline_loader {
         let state = loader
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        if let Some(refused) = baseline_refused(&state) {
+        if let Some(refused) = fleet::baseline_refused(&state) {
             if let Ok(c) = &client {
                 c.close().await;
             }
-            return Err(refused);
+            return Err(refused.into());
         }
         baseline_invalid = matches!(state, crate::surface::lockfile::BaselineState::Invalid(_));
         preloaded = Some(state);
     }
-    let client = client.map_err(|e| {
-        let msg = redactor.redact_str(&e.message);
-        // `run` words it as the original did; `diff` and `baseline` as any other error.
-        let mut text = match mode {
-            Mode::Run { .. } => format!("Failed to connect: {msg}"),
-            _ => format!("Error: {msg}"),
-        };
-        let tail = e.server_stderr.trim();
-        if !tail.is_empty() {
-            text.push_str(&format!(
-                "\nServer stderr (last lines):\n{}",
-                redactor.redact_str(tail)
-            ));
-        }
-        Error::Verbatim(text)
-    })?;
+    let client = client.map_err(|e| Error::from(fleet::connect_failure(&e, mode, &redactor)))?;
     for note in client.notes() {
         err_line(&redactor.redact_str(&note));
     }
     let run_ms = loaded.config.timeouts.run_ms;
-    let update_golden = matches!(
-        mode,
-        Mode::Run {
-            update_golden: true
-        }
-    );
-    // A second connection (compliance/surface-stable) speaks the era the first one settled on.
-    let era_used = match client.hello().era {
-        crate::observed::Era::Legacy => EraChoice::Legacy,
-        crate::observed::Era::Modern => EraChoice::Modern,
-    };
-    let reconnect = || connect_options(&loaded, era_used);
     let ctx = RunContext {
         config: &loaded.config,
-        loaded: &loaded,
+        loaded,
         redactor: &redactor,
         warn: &warn,
         config_dir: &loaded.dir,
-        update_golden,
+        update_golden: false,
         progress: &progress,
-        reconnect: Some(&reconnect),
+        reconnect: None,
     };
     let work = async {
         match mode {
-            Mode::Run { .. } => Outcome::Findings(runner::run_families(&client, &ctx).await),
             // Only the surface is needed: tools stay text until captured one at a time.
             Mode::Diff => {
                 let listing = client.list_tools_text().await;
@@ -466,32 +466,9 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
                     runner::drift(&client, &ctx, &dcfg, &listing, None, preloaded).await,
                 )
             }
-            Mode::Baseline => {
-                // A cut listing is not the server's contract: never pinned (#12 §2).
-                let listing = client.list_tools_text().await.and_then(|l| {
-                    match client.listing_cut() {
-                        Some(why) => Err(format!(
-                            "{why}; the baseline was not written (raise limits.tools to pin the whole surface)"
-                        )),
-                        None => Ok(l),
-                    }
-                });
-                let mut captured = crate::drift_run::capture_surface(
-                    &client, &listing, None, &loaded, &dcfg, &redactor,
-                )
-                .await;
-                // Nor is a cut prompt or resource list (#14).
-                if captured.lockfile.is_ok() {
-                    if let Some(why) =
-                        client.list_cut(&["prompts", "resources", "resourceTemplates"])
-                    {
-                        captured.lockfile = Err(format!(
-                            "{why}; the baseline was not written (raise limits.tools to pin the whole surface)"
-                        ));
-                    }
-                }
-                Outcome::Captured(Box::new(captured))
-            }
+            _ => Outcome::Captured(Box::new(
+                fleet::capture_baseline(&client, loaded, &dcfg, &redactor).await,
+            )),
         }
     };
     let outcome = tokio::select! {
@@ -503,9 +480,7 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
         Some(Err(_)) => {
             // The deadline wins: nothing that settles during teardown is reported.
             client.close().await;
-            return Err(Error::Verbatim(format!(
-                "Run exceeded timeouts.run_ms ({run_ms}ms) — results are incomplete"
-            )));
+            return Err(fleet::deadline_stop(run_ms).into());
         }
         None => {
             if verbose {
@@ -544,21 +519,18 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
             written.map_err(|e| {
                 Error::Fatal(format!("cannot write baseline {}: {e}", dcfg.baseline))
             })?;
-            finish_baseline(&hello, &lockfile, &notes, &dcfg.baseline, &redactor);
+            out_line(&fleet::baseline_summary(
+                &hello,
+                &lockfile,
+                &notes,
+                &dcfg.baseline,
+                &redactor,
+            ));
             return Ok(Exit::Pass);
         }
     };
-    let mut report = Report::new(
-        ServerSummary {
-            name: hello.server_name(),
-            version: hello.server_version(),
-            protocol_version: hello.protocol_version.clone(),
-        },
-        results,
-        crate::model::timestamp_now(),
-    );
-    redactor.redact_report(&mut report);
-    let outcome = emit(&report, kind, cli, &loaded).map(|()| {
+    let report = fleet::report_of(&hello, results, &redactor);
+    let outcome = emit(&report, kind, cli, loaded).map(|()| {
         if baseline_invalid {
             // DECISIONS #20: an unreadable baseline means drift was not tested.
             Exit::Incomplete
@@ -575,76 +547,135 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
     outcome
 }
 
-/// Write the captured lockfile atomically and print what was captured (cli.md §5.3).
-/// The summary of a written baseline.
-fn finish_baseline(
-    hello: &crate::observed::ServerHello,
-    lockfile: &crate::surface::lockfile::Lockfile,
-    notes: &[crate::surface::shape::SamplingNote],
-    path: &str,
-    redactor: &Redactor,
-) {
-    let mut lines = vec![
-        format!(
-            "✓ Connected to {} v{}",
-            redactor.redact_str(&hello.server_name()),
-            redactor.redact_str(&hello.server_version())
-        ),
-        format!("✓ Captured {} tool(s)", lockfile.tools.len()),
-    ];
-    // `checks.drift.surface` beyond tools (#14); the counts carry no server text.
-    lines.extend(
-        lockfile
-            .other
-            .summary()
-            .map(|s| format!("✓ Also pinned: {s}")),
-    );
-    lines.push(format!("✓ Baseline saved to {path}"));
-    for note in notes {
-        lines.push(format!(
-            "  output sampling: {} ({}): {}",
-            redactor.redact_str(&note.tool),
-            note.status.as_str(),
-            redactor.redact_str(&note.reason)
+/// `run`, `diff` or `baseline` over the servers of a fleet config (#15).
+async fn run_fleet(
+    cli: &Cli,
+    kind: ReporterKind,
+    mode: Mode,
+    fleet_cfg: Fleet,
+) -> Result<Exit, Error> {
+    let shard = cli
+        .shard
+        .as_deref()
+        .map(fleet::parse_shard)
+        .transpose()
+        .map_err(Error::Fatal)?;
+    let (order, chosen) =
+        fleet::select(&fleet_cfg.members, &cli.server, shard).map_err(Error::Fatal)?;
+    let mut redactor = Redactor::new();
+    for s in &fleet_cfg.secrets {
+        redactor.register(s);
+    }
+    let pr = if mode == Mode::Baseline {
+        None
+    } else {
+        pr_comment_context(cli, &mut redactor)
+    };
+    let jobs = cli.jobs.map(|j| j as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if mode == Mode::Baseline || kind == ReporterKind::Console {
+        let what = match mode {
+            Mode::Run { .. } => "Testing",
+            Mode::Diff => "Checking for drift on",
+            Mode::Baseline => "Capturing baselines of",
+        };
+        let of = match shard {
+            Some(s) => format!(" (shard {}/{} of {})", s.index, s.count, order.len()),
+            None => String::new(),
+        };
+        out_line(&format!(
+            "{what} {} server(s){of}, {jobs} at a time...\n",
+            chosen.len()
         ));
     }
-    lines.push(String::new());
-    lines.push("Tools captured:".into());
-    let mut tools: Vec<(&String, Vec<&str>)> = lockfile
-        .tools
-        .iter()
-        .map(|(name, entry)| {
-            let hint = |k: &str| {
-                entry
-                    .annotations
-                    .as_ref()
-                    .and_then(|a| a.get(k))
-                    .and_then(serde_json::Value::as_bool)
-                    == Some(true)
-            };
-            let mut tags = Vec::new();
-            if hint("readOnlyHint") {
-                tags.push("readOnly");
+    let verbose = cli.verbose;
+    let warn = move |name: &str, line: &str| {
+        let _ = verbose;
+        err_line(&format!("[{name}] {line}"));
+    };
+    let opts = fleet::FleetOptions {
+        mode,
+        era_override: cli.protocol_era,
+        jobs,
+    };
+    let outs = fleet::run_members(&chosen, &opts, &warn, &interrupt).await;
+    if outs.iter().any(|o| o.interrupted) {
+        return Err(Error::Interrupted);
+    }
+    if mode == Mode::Baseline {
+        let mut incomplete = 0;
+        let mut lines = Vec::new();
+        for o in &outs {
+            lines.push(format!("── {} ──", o.name));
+            match (&o.baseline, &o.reason) {
+                (Some(summary), _) => lines.push(summary.clone()),
+                (None, reason) => {
+                    incomplete += 1;
+                    lines.push(format!(
+                        "✗ No baseline written: {}",
+                        reason.as_deref().unwrap_or("not tested")
+                    ));
+                }
             }
-            if hint("destructiveHint") {
-                tags.push("destructive");
-            }
-            (name, tags)
-        })
-        .collect();
-    tools.sort_by(|a, b| a.0.cmp(b.0));
-    for (name, tags) in tools {
-        let name = redactor.redact_str(name);
-        if tags.is_empty() {
-            lines.push(format!("  • {name}"));
+            lines.push(String::new());
+        }
+        lines.push(format!(
+            "{} of {} baseline(s) written.",
+            outs.len() - incomplete,
+            outs.len()
+        ));
+        out_line(&redactor.redact_str(&lines.join("\n")));
+        return Ok(if incomplete > 0 {
+            Exit::Incomplete
         } else {
-            lines.push(format!("  • {name} [{}]", tags.join(", ")));
+            Exit::Pass
+        });
+    }
+    let members: Vec<_> = outs.into_iter().map(fleet::fleet_member).collect();
+    let mut cross = if matches!(mode, Mode::Run { .. }) {
+        fleet::cross_server(&members, &fleet_cfg.checks)
+    } else {
+        Vec::new()
+    };
+    for f in &mut cross {
+        f.message = redactor.redact_str(&f.message);
+        if let Some(l) = &f.location {
+            f.location = Some(redactor.redact_str(l));
         }
     }
-    lines.push(String::new());
-    lines.push("Baseline captured successfully.".into());
-    lines.push("Run \"mcpward diff\" to check for drift against this baseline.".into());
-    out_line(&lines.join("\n"));
+    let report = fleet::fleet_document(order, shard, members, cross);
+    let exit = match report.summary.exit_code {
+        0 => Exit::Pass,
+        1 => Exit::Fail,
+        _ => Exit::Incomplete,
+    };
+    let outcome = emit_fleet(&report, kind, cli, &fleet_cfg).map(|()| exit);
+    if let Some(ctx) = &pr {
+        post_fleet_comment(ctx, &report, &redactor).await;
+    }
+    outcome
+}
+
+/// Render and route a fleet document like [`emit`] does a report.
+fn emit_fleet(
+    report: &FleetReport,
+    kind: ReporterKind,
+    cli: &Cli,
+    fleet_cfg: &Fleet,
+) -> Result<(), Error> {
+    let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
+    let ctx = RenderContext::new(colour, cli.verbose)
+        .with_artifact_path(report::artifact_path_from_env(&fleet_cfg.path));
+    let text = report::render_fleet(kind, report, &ctx);
+    write_rendered(&text, kind, cli, colour)
+}
+
+async fn post_fleet_comment(ctx: &PrContext, report: &FleetReport, redactor: &Redactor) {
+    let body = report::render_fleet(ReporterKind::Markdown, report, &RenderContext::default());
+    publish_comment(ctx, &body, redactor).await;
 }
 
 /// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,
@@ -655,6 +686,11 @@ pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> 
         .with_artifact_path(report::artifact_path_from_env(&loaded.path))
         .with_config_lines(loaded.key_lines.clone());
     let text = report::render(kind, report, &ctx);
+    write_rendered(&text, kind, cli, colour)
+}
+
+/// Machine formats to `--out` (atomically) or stdout, console always to stdout.
+fn write_rendered(text: &str, kind: ReporterKind, cli: &Cli, colour: bool) -> Result<(), Error> {
     match &cli.out {
         Some(path) if kind.writes_out_file() => {
             crate::fsutil::write_atomic(path, text.as_bytes())
@@ -663,7 +699,7 @@ pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> 
                 out_line(&report::console::dim(&line, colour));
             }
         }
-        _ => out_line(&text),
+        _ => out_line(text),
     }
     Ok(())
 }
@@ -703,8 +739,12 @@ pub fn pr_comment_context(cli: &Cli, redactor: &mut Redactor) -> Option<PrContex
 /// it, whatever happens: the exit code and stdout never change.
 pub async fn post_pr_comment(ctx: &PrContext, report: &Report, redactor: &Redactor) {
     let body = report::render(ReporterKind::Markdown, report, &RenderContext::default());
+    publish_comment(ctx, &body, redactor).await;
+}
+
+async fn publish_comment(ctx: &PrContext, body: &str, redactor: &Redactor) {
     let colour = stderr_colour();
-    match pr_comment::publish(ctx, &body).await {
+    match pr_comment::publish(ctx, body).await {
         Ok(outcome) => err_line(&report::console::dim(&outcome.message(), colour)),
         Err(e) => {
             let line = pr_comment::warning_line(&redactor.redact_str(&e));

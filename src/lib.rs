@@ -10,6 +10,7 @@ pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod drift_run;
+pub mod fleet;
 pub mod fsutil;
 pub mod model;
 pub mod observed;

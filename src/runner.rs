@@ -72,6 +72,15 @@ impl<'c> Tools<'c> {
 }
 
 pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding> {
+    run_families_keeping_tools(client, ctx).await.0
+}
+
+/// [`run_families`], also handing back the listed tools when a family listed them (a
+/// fleet's cross-server findings read every member's tools).
+pub async fn run_families_keeping_tools(
+    client: &Client,
+    ctx: &RunContext<'_>,
+) -> (Vec<Finding>, Option<Vec<serde_json::Value>>) {
     let cfg = ctx.config;
     let hello = client.hello();
     let version = hello.protocol_version.clone();
@@ -191,7 +200,7 @@ pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding>
             &client.input_requests(),
         ));
     }
-    out
+    (out, tools.listing.and_then(Result::ok))
 }
 
 /// Execute the modern compliance probe plan (`checks::compliance::plan`) through the

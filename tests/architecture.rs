@@ -554,6 +554,18 @@ fn allowed(room: &str) -> Option<Vec<&'static str>> {
             "runner",
             "drift_run",
         ]),
+        // A fleet tests servers through the runner; only the CLI is above it.
+        "fleet" => with_leaves(&[
+            "surface",
+            "checks",
+            "rules",
+            "redact",
+            "transport",
+            "report",
+            "config",
+            "runner",
+            "drift_run",
+        ]),
         "publish" => with_leaves(&["surface", "report", "redact"]),
         "cli" | "main" | "lib" => None,
         _ => Some(vec![]),

@@ -89,6 +89,11 @@ pub enum LoadedAny {
     Fleet(Fleet),
 }
 
+/// The closest of `known` to a mistyped name (the did-you-mean of config keys).
+pub fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    validate::suggest(name, known)
+}
+
 /// Load a config of either shape from disk, resolving `${VAR}` from the process environment.
 pub fn load_any(path: &Path) -> Result<LoadedAny, ConfigError> {
     // Foundation: fleets are parsed by the `servers:` work; a single server loads as before.

@@ -1100,10 +1100,10 @@ pub(crate) fn check_url(url: &str) -> Result<(), String> {
 
 /// The closest known key for a typo: same spelling modulo case and `-`/`_`, a prefix of
 /// either, or a small edit distance. Ties go to the earlier key in `known`.
-pub(crate) fn suggest(key: &str, known: &[&'static str]) -> Option<&'static str> {
+pub(crate) fn suggest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     let norm = key.to_lowercase().replace('-', "_");
     let n = norm.chars().count();
-    let mut best: Option<(usize, &'static str)> = None;
+    let mut best: Option<(usize, &'a str)> = None;
     for &k in known {
         let d = osa_distance(&norm, k);
         let kl = k.chars().count();

@@ -88,6 +88,11 @@ pub fn run_level(hello: &ServerHello, chatter: &Chatter, input_requests: &[Value
 const FRAMING_SHOWN: usize = 200;
 
 /// `compliance/jsonrpc-framing` (#12 §1); `None` when every message was valid.
+/// `compliance/era-lane`: the lane of `era` could not connect (`why`), so it was skipped.
+pub fn era_lane_skipped(era: &str, why: &str) -> Finding {
+    rules::ERA_LANE.skip(format!("The {era} protocol era was not tested: {why}"))
+}
+
 pub fn jsonrpc_framing(f: &Framing) -> Option<Finding> {
     if f.count == 0 {
         return None;

@@ -185,6 +185,14 @@ pub const SPURIOUS_LIST_CHANGED: Rule = Rule {
     fix: "Send `notifications/*/list_changed` only after the list really changed.",
 };
 
+pub const ERA_LANE: Rule = Rule {
+    id: "compliance/era-lane",
+    severity: Severity::Info,
+    short: "Both protocol eras were tested",
+    description: "With `protocol_era: both` (or `--protocol-era both`) every family runs once per era. A server that speaks only one era gets the other lane as this one `skip`, with the reason the connection in that era failed; the server itself is still tested in the era it speaks.",
+    fix: "Nothing to fix when the server is meant to speak one era; otherwise implement the other era's handshake (`initialize` for the legacy era, `server/discover` for the 2026-07-28 revision).",
+};
+
 pub const RULES: &[Rule] = &[
     HANDSHAKE,
     PROTOCOL_VERSION,
@@ -211,4 +219,6 @@ pub const RULES: &[Rule] = &[
     CAPABILITIES_SERVED,
     SURFACE_STABLE,
     SPURIOUS_LIST_CHANGED,
+    // `protocol_era: both` (#15), only for a lane that could not connect.
+    ERA_LANE,
 ];

@@ -13,7 +13,7 @@
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{prepare, ServerTree};
+pub use unix::{adopt_orphans, end_strays, prepare, ServerTree};
 
 #[cfg(windows)]
 mod windows;

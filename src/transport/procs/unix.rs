@@ -122,6 +122,25 @@ impl Drop for ServerTree {
     }
 }
 
+/// A fleet (#15): escaped grandchildren of any member are re-parented to mcpward, so
+/// [`end_strays`] can still find them once every member has closed.
+pub fn adopt_orphans() {
+    become_subreaper();
+}
+
+/// A fleet's last step: every descendant still alive (a member's escaped grandchild) gets
+/// TERM, then KILL after `grace`. Members end only their own trees, since ending every
+/// descendant would end the other members' servers.
+pub async fn end_strays(grace: Duration) {
+    let tree = ServerTree {
+        pid: None,
+        sweep_all: true,
+        ended: std::sync::atomic::AtomicBool::new(true),
+    };
+    let roots = tree.roots();
+    tree.sweep(&roots, None, BTreeSet::new(), grace).await;
+}
+
 /// Become a subreaper so grandchildren that escape (setsid, double fork) stay findable.
 fn become_subreaper() {
     #[cfg(target_os = "linux")]
