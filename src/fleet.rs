@@ -267,16 +267,19 @@ pub async fn run_server(
             Err((Stop::Interrupted, _)) => return Err(Stop::Interrupted),
             // A lane that ran past its deadline leaves the server not fully tested.
             Err((stop, None)) => return Err(stop),
-            Err((stop, Some(_))) => done.push((lane, Err(stop))),
+            // The connection's own words, without the CLI's `Failed to connect:` wording.
+            Err((_, Some(e))) => {
+                done.push((lane, Err(Stop::Fatal(redactor.redact_str(&e.message)))))
+            }
             Ok(l) => done.push((lane, Ok(l))),
         }
     }
-    let first_ok = done.iter().position(|(_, r)| r.is_ok());
-    let Some(first_ok) = first_ok else {
-        // Neither era connects: the modern lane's failure is the reason.
+    if !done.iter().any(|(_, r)| r.is_ok()) {
+        // Neither era connects: the server was not tested; the modern lane's failure says why.
         let (_, r) = done.swap_remove(0);
-        return Err(r.err().expect("no lane connected"));
-    };
+        let why = r.err().map(|s| s.reason()).unwrap_or_default();
+        return Err(Stop::Verbatim(format!("Failed to connect: {why}")));
+    }
     let mut findings = Vec::new();
     let mut hello = None;
     let mut tools = None;
@@ -300,7 +303,6 @@ pub async fn run_server(
             }
         }
     }
-    let _ = first_ok;
     Ok(Lane {
         hello: hello.expect("one lane connected"),
         findings,
