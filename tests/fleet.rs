@@ -129,3 +129,271 @@ fn a_server_that_speaks_neither_era_is_not_tested() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("Failed to connect"), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------- fleets
+
+/// A `servers:` entry running the fixture over stdio with these arguments.
+fn member(name: &str, fixture_args: &[&str], tag: &str) -> String {
+    let args: Vec<String> = fixture_args.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        "  {name}:\n    transport: stdio\n    command: {:?}\n    args: [{}]\n    env:\n      MCPWARD_TEST_TAG: {tag:?}\n    protocol_era: legacy\n",
+        fixture().display().to_string(),
+        args.join(", ")
+    )
+}
+
+fn http_member(name: &str, url: &str) -> String {
+    format!("  {name}:\n    transport: http\n    url: {url:?}\n    protocol_era: legacy\n")
+}
+
+/// The fleet document without what legitimately differs between two runs.
+fn stable(mut doc: Value) -> Value {
+    doc["timestamp"] = Value::Null;
+    for m in doc["servers"].as_array_mut().unwrap() {
+        if let Some(r) = m.get_mut("report") {
+            r["timestamp"] = Value::Null;
+        }
+    }
+    doc
+}
+
+fn names(doc: &Value) -> Vec<String> {
+    doc["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn member_of<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap_or_else(|| panic!("no member {name} in {doc}"))
+}
+
+#[test]
+fn a_fleet_of_stdio_and_http_members_reports_each_in_config_order() {
+    let http = HttpFixture::start(&["--tools", "clean"]);
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-mixed");
+    let cfg = format!(
+        "servers:\n{}{}{}",
+        member("zeta", &["--tools", "clean"], &tag),
+        http_member("alpha", &http.url),
+        member("mid", &["--tools", "paginated"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json", "--jobs", "3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc = json_report(&o);
+    assert_eq!(doc["fleetSchemaVersion"], 1);
+    assert_eq!(names(&doc), ["zeta", "alpha", "mid"]);
+    assert_eq!(doc["order"], serde_json::json!(["zeta", "alpha", "mid"]));
+    assert_eq!(member_of(&doc, "zeta")["status"], "passed");
+    assert_eq!(member_of(&doc, "alpha")["status"], "passed");
+    assert_eq!(member_of(&doc, "mid")["status"], "failed");
+    assert_eq!(doc["summary"]["exitCode"], 1);
+    assert_eq!(doc["summary"]["servers"], 3);
+    assert!(processes_with_tag(&tag).is_empty());
+
+    // Each member's report is what a single-server run of it reports.
+    let single = Workdir::new();
+    single.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "paginated"], &tag, ""),
+    );
+    let one = json_report(&single.run(&["run", "--json"]));
+    let mut from_fleet = member_of(&doc, "mid")["report"].clone();
+    from_fleet["timestamp"] = Value::Null;
+    let mut alone = one.clone();
+    alone["timestamp"] = Value::Null;
+    assert_eq!(from_fleet, alone);
+
+    // Whatever the concurrency, the same document.
+    let o1 = w.run(&["run", "--json", "--jobs", "1"]);
+    assert_eq!(stable(json_report(&o1)), stable(doc));
+}
+
+#[test]
+fn an_unreachable_member_is_incomplete_and_the_others_still_run() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-down");
+    let cfg = format!(
+        "servers:\n{}  down:\n    transport: stdio\n    command: mcpward-no-such-server-binary\n{}",
+        member("up", &["--tools", "clean"], &tag),
+        member("also-up", &["--tools", "clean"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let doc = json_report(&o);
+    assert_eq!(names(&doc), ["up", "down", "also-up"]);
+    let down = member_of(&doc, "down");
+    assert_eq!(down["status"], "incomplete");
+    assert!(down.get("report").is_none());
+    assert!(
+        down["reason"]
+            .as_str()
+            .unwrap()
+            .contains("mcpward-no-such-server-binary"),
+        "{down}"
+    );
+    assert_eq!(member_of(&doc, "up")["status"], "passed");
+    assert_eq!(member_of(&doc, "also-up")["status"], "passed");
+    assert_eq!(doc["summary"]["incomplete"], 1);
+    assert_eq!(doc["summary"]["exitCode"], 2);
+    // The console says why the run exits 2.
+    let o = w.run(&["run"]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("down"), "{out}");
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn server_flags_select_members_and_an_unknown_name_is_a_usage_error() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-select");
+    let cfg = format!(
+        "servers:\n{}{}{}",
+        member("one", &["--tools", "clean"], &tag),
+        member("two", &["--tools", "paginated"], &tag),
+        member("three", &["--tools", "clean"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json", "--server", "three", "--server", "one"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Config order, not flag order.
+    assert_eq!(names(&json_report(&o)), ["one", "three"]);
+    let o = w.run(&["run", "--json", "--server", "thre"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("\"thre\"") && e.contains("did you mean \"three\""),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty());
+    // On a single-server config the fleet flags are an error, not ignored.
+    let single = Workdir::new();
+    single.write(
+        "mcpward.yaml",
+        &stdio_config(&["--tools", "clean"], &tag, ""),
+    );
+    let o = single.run(&["run", "--server", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--server selects servers of a fleet"),
+        "{}",
+        stderr(&o)
+    );
+    for bad in ["0/2", "3/2", "x", "1/0", "1-2"] {
+        let o = w.run(&["run", "--shard", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("--shard"), "{bad}: {}", stderr(&o));
+    }
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn shards_partition_the_fleet_and_merge_equals_the_unsharded_run() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-shards");
+    let all = ["k", "b", "x", "a", "m"];
+    let mut cfg = "servers:\n".to_string();
+    for (i, n) in all.iter().enumerate() {
+        let table = if i == 2 { "paginated" } else { "clean" };
+        cfg.push_str(&member(n, &["--tools", table], &tag));
+    }
+    w.write("mcpward.yaml", &cfg);
+    let whole = w.run(&["run", "--json"]);
+    assert_eq!(whole.status.code(), Some(1), "{}", stderr(&whole));
+    let whole = json_report(&whole);
+    let mut seen = Vec::new();
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let out = format!("shard-{i}.json");
+        let o = w.run(&["run", "--json", "--shard", &format!("{i}/3"), "--out", &out]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(w.path().join(&out)).unwrap()).unwrap();
+        assert_eq!(doc["shard"], serde_json::json!({"index": i, "count": 3}));
+        assert_eq!(doc["order"], whole["order"]);
+        seen.extend(names(&doc));
+        files.push(out);
+    }
+    // Sorted names dealt round-robin: a, b, k, m, x → {a, m}, {b, x}, {k}.
+    let mut sorted = seen.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["a", "b", "k", "m", "x"], "exactly once each");
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = w.run(&args);
+    assert_eq!(merged.status.code(), Some(1), "{}", stderr(&merged));
+    assert_eq!(stable(json_report(&merged)), stable(whole.clone()));
+    // A missing shard leaves its servers not tested.
+    let merged = w.run(&["merge", "--json", &files[0], &files[1]]);
+    assert_eq!(merged.status.code(), Some(2), "{}", stderr(&merged));
+    let doc = json_report(&merged);
+    assert_eq!(member_of(&doc, "k")["status"], "incomplete");
+    // The same shard twice is an error naming the server.
+    let o = w.run(&["merge", "--json", &files[0], &files[0]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn baseline_and_diff_run_per_member_with_their_own_lockfiles() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-drift");
+    let cfg = format!(
+        "servers:\n{}{}",
+        member("api", &["--tools", "clean"], &tag),
+        member("docs", &["--tools", "paginated"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["diff", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "no baselines yet: {}", stderr(&o));
+    let doc = json_report(&o);
+    assert!(member_of(&doc, "api")["reason"]
+        .as_str()
+        .unwrap()
+        .contains("mcpward.lock.api.json"));
+    let o = w.run(&["baseline"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("── api ──") && out.contains("── docs ──"),
+        "{out}"
+    );
+    for n in ["api", "docs"] {
+        let lock = w.path().join(format!("mcpward.lock.{n}.json"));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+        assert_eq!(v["lockfileVersion"], 2, "{n}");
+    }
+    let api: Value = serde_json::from_str(
+        &std::fs::read_to_string(w.path().join("mcpward.lock.api.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(api["tools"].get("echo").is_some());
+    let o = w.run(&["diff", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc = json_report(&o);
+    assert_eq!(member_of(&doc, "docs")["status"], "passed");
+    // Drift on one member fails that member only.
+    std::fs::copy(
+        w.path().join("mcpward.lock.api.json"),
+        w.path().join("mcpward.lock.docs.json"),
+    )
+    .unwrap();
+    let o = w.run(&["diff", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc = json_report(&o);
+    assert_eq!(member_of(&doc, "api")["status"], "passed");
+    assert_eq!(member_of(&doc, "docs")["status"], "failed");
+    assert!(processes_with_tag(&tag).is_empty());
+}

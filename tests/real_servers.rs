@@ -216,3 +216,90 @@ fn dual_era_time_server_in_every_era() {
     assert_eq!(strip(&by_era[0]), strip(&by_era[2]));
     assert_eq!(strip(&by_era[1]), strip(&by_era[2]));
 }
+
+/// The pinned non-pass lines of a single-server snapshot of this file.
+fn pinned(snapshot: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/snapshots/real_servers__{snapshot}.snap")),
+    )
+    .unwrap();
+    let body = text.splitn(3, "---\n").nth(2).unwrap_or("");
+    body.lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The reference servers as one fleet (#15): every member reports exactly what its
+/// single-server run pins, the dual-era time server is tested in both eras, and the
+/// cross-server results of the fleet are pinned (these servers are the false-positive
+/// baseline, so shadowing and toxic-flow stay silent).
+#[test]
+fn reference_servers_as_one_fleet() {
+    let (Some(node), Some(time)) = (node(), real_install(".venv/bin/mcp-server-time")) else {
+        return;
+    };
+    let Some(root) = real(PKG) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let tag = unique_tag("reference-fleet");
+    let script = |s: &str| format!("{:?}", root.join(s).display().to_string());
+    let node = format!("{:?}", node.display().to_string());
+    let d = format!("{:?}", dir.path().display().to_string());
+    let mem = format!(
+        "{:?}",
+        dir.path().join("memory.jsonl").display().to_string()
+    );
+    let env = format!("{{MCPWARD_TEST_TAG: {tag:?}}}");
+    let cfg = format!(
+        "servers:\n  everything: {{transport: stdio, command: {node}, args: [{}, stdio], env: {env}}}\n  filesystem: {{transport: stdio, command: {node}, args: [{}, {d}], env: {env}}}\n  memory: {{transport: stdio, command: {node}, args: [{}], env: {{MCPWARD_TEST_TAG: {tag:?}, MEMORY_FILE_PATH: {mem}}}}}\n  time: {{transport: stdio, command: {:?}, env: {env}, protocol_era: both}}\ntimeouts:\n  connect_ms: 20000\n  call_ms: 10000\n  run_ms: 120000\n",
+        script("server-everything/dist/index.js"),
+        script("server-filesystem/dist/index.js"),
+        script("server-memory/dist/index.js"),
+        time.display().to_string(),
+    );
+    let w = Workdir::new();
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json", "--jobs", "4"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc = json_report(&o);
+    let member = |n: &str| {
+        doc["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == n)
+            .unwrap()["report"]
+            .clone()
+    };
+    for (name, snap) in [
+        ("everything", "everything_stdio"),
+        ("filesystem", "filesystem_stdio"),
+        ("memory", "memory_stdio"),
+    ] {
+        assert_eq!(non_pass(&member(name)), pinned(snap), "{name}");
+    }
+    let time_lanes: Vec<String> = member("time")["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] != "pass")
+        .map(|r| format!("{} {} {}", r["era"], r["id"], r["status"]))
+        .collect();
+    assert_eq!(
+        time_lanes,
+        [
+            "\"modern\" compliance/ping skip",
+            "\"modern\" compliance/subscriptions skip"
+        ]
+    );
+    for r in doc["results"].as_array().unwrap() {
+        assert_ne!(r["id"], "security/tool-shadowing", "{r}");
+        assert_ne!(r["status"], "fail", "{r}");
+    }
+    insta::assert_snapshot!(
+        "reference_fleet_cross",
+        non_pass(&serde_json::json!({"results": doc["results"]})).join("\n")
+    );
+    assert!(processes_with_tag(&tag).is_empty());
+}
