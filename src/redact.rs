@@ -206,6 +206,39 @@ impl Redactor {
     }
 }
 
+impl Redactor {
+    /// [`redact_report`](Self::redact_report) for every member of a fleet document, plus
+    /// the members' names, reasons and kept tool listings and the cross-server results.
+    pub fn redact_fleet(&self, fleet: &mut crate::model::FleetReport) {
+        for m in &mut fleet.servers {
+            m.name = self.redact_str(&m.name);
+            if let Some(r) = &mut m.reason {
+                *r = self.redact_str(r);
+            }
+            if let Some(report) = &mut m.report {
+                self.redact_report(report);
+            }
+            for t in &mut m.tools {
+                self.redact_value(t);
+            }
+        }
+        for o in &mut fleet.order {
+            *o = self.redact_str(o);
+        }
+        let mut cross = crate::model::Report::new(
+            crate::model::ServerSummary {
+                name: String::new(),
+                version: String::new(),
+                protocol_version: String::new(),
+            },
+            std::mem::take(&mut fleet.results),
+            String::new(),
+        );
+        self.redact_report(&mut cross);
+        fleet.results = cross.results;
+    }
+}
+
 /// Case-insensitive, unanchored: `token`, `secret`, `password`, `api[-_]?key`,
 /// `authorization`, `credential`, `private[-_]?key`, `access[-_]?key`, `auth[-_]?token`
 /// (plus `passwd` and `cookie`, which carry credentials as well).

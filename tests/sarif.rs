@@ -131,3 +131,131 @@ fn fingerprints_are_stable_and_distinct() {
     let distinct: std::collections::BTreeSet<&(String, String)> = a.iter().collect();
     assert_eq!(distinct.len(), a.len(), "two results share a fingerprint");
 }
+
+// ---------------------------------------------------------------- fleets (#15)
+
+/// The JSON report of `mcpward run` against the fixture with these arguments.
+fn report_of(fixture_args: &[&str]) -> mcpward::model::Report {
+    let w = Workdir::new();
+    let tag = unique_tag("sarif-fleet");
+    w.write("mcpward.yaml", &stdio_config(fixture_args, &tag, CHECKS));
+    let o = w.run(&["run", "--json"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    serde_json::from_value(json_report(&o)).unwrap()
+}
+
+/// A fleet of real failing runs: the poisoned listing on two servers (one of them in both
+/// eras), the malformed one, and an unreachable server.
+fn fleet_sarif() -> String {
+    use mcpward::model::{FleetMember, FleetReport};
+    let poisoned = tables("poisoned");
+    let p = report_of(&["--tools-file", &poisoned]);
+    let m = report_of(&["--tools", "malformed"]);
+    let mut lanes = p.clone();
+    let modern: Vec<_> = p
+        .results
+        .iter()
+        .cloned()
+        .map(|mut f| {
+            f.era = Some("modern".into());
+            f
+        })
+        .collect();
+    for f in &mut lanes.results {
+        f.era = Some("legacy".into());
+    }
+    lanes.results.extend(modern);
+    lanes.summary = mcpward::model::Summary::of(&lanes.results);
+    let fleet = FleetReport::new(
+        vec![
+            "one".into(),
+            "two".into(),
+            "both".into(),
+            "bad".into(),
+            "gone".into(),
+        ],
+        None,
+        vec![
+            FleetMember::tested("one", p.clone(), vec![]),
+            FleetMember::tested("two", p, vec![]),
+            FleetMember::tested("both", lanes, vec![]),
+            FleetMember::tested("bad", m, vec![]),
+            FleetMember::incomplete("gone", "connect: connection refused", None),
+        ],
+        vec![],
+        "2024-01-15T10:30:00.000Z".into(),
+    );
+    mcpward::report::render_fleet(
+        mcpward::report::ReporterKind::Sarif,
+        &fleet,
+        &mcpward::report::RenderContext::default().with_artifact_path("ci/fleet.yaml"),
+    )
+}
+
+#[test]
+fn fleet_sarif_is_one_run_github_accepts_with_an_alert_per_server_and_era() {
+    let doc = fleet_sarif();
+    let schema = sarif_github::schema_problems(&doc);
+    assert!(schema.is_empty(), "invalid SARIF: {schema:#?}");
+    let github = sarif_github::github_problems(&doc);
+    assert!(github.is_empty(), "GitHub would reject it: {github:#?}");
+    let v: Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(
+        v["runs"].as_array().unwrap().len(),
+        1,
+        "one run for the fleet"
+    );
+    let rs = results(&doc);
+    let server_of = |r: &Value| {
+        r["locations"][0]["logicalLocations"][0]["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let of = |name: &str| rs.iter().filter(|r| server_of(r) == name).count();
+    let (one, two, both) = (of("one"), of("two"), of("both"));
+    assert!(
+        one > 3 && one == two && both == 2 * one,
+        "{one} {two} {both}"
+    );
+    for r in &rs {
+        let name = server_of(r);
+        assert_eq!(r["locations"][0]["logicalLocations"][0]["kind"], "server");
+        assert!(r["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("[{name}] ")));
+    }
+    // The same finding on two servers and in two eras: distinct fingerprints (the GitHub
+    // check above already refuses shared ones), and the same from one rendering to the next.
+    let prints = |doc: &str| -> Vec<String> {
+        results(doc)
+            .iter()
+            .map(|r| {
+                r["partialFingerprints"]["primaryLocationLineHash"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let a = prints(&doc);
+    assert_eq!(
+        a.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        a.len()
+    );
+    assert!(
+        a.iter().all(|p| p.ends_with(":1")),
+        "server and era keep them apart: {a:?}"
+    );
+    assert_eq!(
+        a,
+        prints(&fleet_sarif()),
+        "fingerprints changed between identical runs"
+    );
+    let note = &v["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(
+        note["message"]["text"],
+        "[gone] not fully tested: connect: connection refused"
+    );
+}

@@ -459,3 +459,156 @@ fn errors_invalid_params_agrees_with_the_parser() {
         );
     }
 }
+
+// ---------------------------------------------------------------- fleet report
+
+/// The fleet schema, its `$ref`s to report.v1 resolved from `schemas/` (never fetched).
+fn fleet_schema() -> jsonschema::Validator {
+    struct Local;
+    impl jsonschema::Retrieve for Local {
+        fn retrieve(
+            &self,
+            uri: &jsonschema::Uri<String>,
+        ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+            let name = uri
+                .as_str()
+                .strip_prefix("https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/")
+                .ok_or_else(|| format!("not one of ours: {}", uri.as_str()))?;
+            let text = std::fs::read_to_string(root().join("schemas").join(name))?;
+            Ok(serde_json::from_str(&text)?)
+        }
+    }
+    let name = "fleet-report.v1.schema.json";
+    let text = std::fs::read_to_string(root().join("schemas").join(name)).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(
+        v["$id"],
+        format!("https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/{name}")
+    );
+    jsonschema::options()
+        .should_validate_formats(true)
+        .with_retriever(Local)
+        .build(&v)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A fleet document rendered from real runs: the clean and the malformed fixture, one
+/// result of the legacy lane, an unreachable member and a cross-server result.
+fn rendered_fleet() -> Value {
+    use mcpward::model::{FleetMember, FleetReport, Report};
+    let (clean, _) = fixture_report("clean");
+    let (failing, _) = fixture_report("malformed");
+    let mut clean: Report = serde_json::from_value(clean).unwrap();
+    clean.results[0].era = Some("legacy".into());
+    let failing: Report = serde_json::from_value(failing).unwrap();
+    let cross = serde_json::from_value(json!([{
+        "id": "collision/description-collision", "family": "collision", "status": "warn",
+        "severity": "warning", "message": "near-identical descriptions", "location": "a, b"
+    }]))
+    .unwrap();
+    let fleet = FleetReport::new(
+        vec!["a".into(), "b".into(), "gone".into()],
+        Some(mcpward::model::Shard { index: 1, count: 1 }),
+        vec![
+            FleetMember::tested("a", clean, vec![json!({"name": "echo"})]),
+            FleetMember::tested("b", failing, vec![]),
+            FleetMember::incomplete("gone", "connect: connection refused", None),
+        ],
+        cross,
+        mcpward::model::timestamp_now(),
+    );
+    let text = mcpward::report::render_fleet(
+        mcpward::report::ReporterKind::Json,
+        &fleet,
+        &mcpward::report::RenderContext::default(),
+    );
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn rendered_fleets_validate_and_malformed_ones_do_not() {
+    let v = fleet_schema();
+    let good = rendered_fleet();
+    assert_valid(&v, &good, "fleet document");
+    assert_eq!(good["summary"]["exitCode"], 2);
+    // The era of a result is part of report.v1 too.
+    assert_valid(
+        &schema("report.v1.schema.json"),
+        &good["servers"][0]["report"],
+        "member report",
+    );
+
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    let bad_cases: Vec<(&str, Mutation)> = vec![
+        (
+            "fleetSchemaVersion 2",
+            Box::new(|f| f["fleetSchemaVersion"] = json!(2)),
+        ),
+        (
+            "no order",
+            Box::new(|f| {
+                f.as_object_mut().unwrap().remove("order");
+            }),
+        ),
+        (
+            "exit code 3",
+            Box::new(|f| f["summary"]["exitCode"] = json!(3)),
+        ),
+        ("shard 0", Box::new(|f| f["shard"]["index"] = json!(0))),
+        (
+            "status fine",
+            Box::new(|f| f["servers"][0]["status"] = json!("fine")),
+        ),
+        (
+            "incomplete without reason",
+            Box::new(|f| {
+                f["servers"][2].as_object_mut().unwrap().remove("reason");
+            }),
+        ),
+        (
+            "tested without report",
+            Box::new(|f| {
+                f["servers"][0].as_object_mut().unwrap().remove("report");
+            }),
+        ),
+        (
+            "reason on a passed member",
+            Box::new(|f| f["servers"][0]["reason"] = json!("x")),
+        ),
+        // The member report is checked against report.v1 (the $ref is followed).
+        (
+            "member report without schemaVersion",
+            Box::new(|f| {
+                f["servers"][1]["report"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("schemaVersion");
+            }),
+        ),
+        (
+            "member result severity critical",
+            Box::new(|f| f["servers"][1]["report"]["results"][0]["severity"] = json!("critical")),
+        ),
+        (
+            "era with markup",
+            Box::new(|f| f["servers"][0]["report"]["results"][0]["era"] = json!("<b>")),
+        ),
+        (
+            "cross result status ok",
+            Box::new(|f| f["results"][0]["status"] = json!("ok")),
+        ),
+        (
+            "summary count negative",
+            Box::new(|f| f["summary"]["results"]["failed"] = json!(-1)),
+        ),
+    ];
+    for (what, f) in bad_cases {
+        let mut doc = good.clone();
+        f(&mut doc);
+        assert!(!v.is_valid(&doc), "{what} should be rejected");
+    }
+    // A single-server report is not a fleet document.
+    let (single, _) = fixture_report("clean");
+    assert!(!v.is_valid(&single));
+}

@@ -7,11 +7,13 @@
 
 use serde_json::Value;
 
-use super::common::group_by_family;
+use super::common::{
+    count_of, era_suffix, exit_explanation, group_by_family, group_results, CROSS_SERVER,
+};
 use super::json;
 use super::text::{self, SegmentKind};
 use super::types::{RenderContext, Reporter};
-use crate::model::{Finding, Report, Severity, Status};
+use crate::model::{Finding, FleetReport, MemberStatus, Report, Severity, Status, Summary};
 use crate::surface::drift_vocab::DriftClass;
 
 pub struct ConsoleReporter;
@@ -78,69 +80,199 @@ pub fn yellow(s: &str, colour: bool) -> String {
 impl Reporter for ConsoleReporter {
     fn render(&self, report: &Report, ctx: &RenderContext) -> String {
         let p = Paint(ctx.colour);
-        let mut out: Vec<String> = vec![
-            String::new(),
-            format!(
-                "{} {}",
-                p.s(Sgr::Bold, "mcpward"),
-                p.s(
-                    Sgr::Dim,
-                    &format!("v{}", text::terminal_safe(&report.version))
-                )
-            ),
-            p.s(Sgr::Dim, &"─".repeat(RULE_LINE_WIDTH)),
-            format!(
-                "{} {} {}",
-                p.s(Sgr::Bold, "Server:"),
-                text::terminal_safe(&report.server.name),
-                p.s(
-                    Sgr::Dim,
-                    &format!("v{}", text::terminal_safe(&report.server.version))
-                )
-            ),
-            format!(
-                "{} {}",
-                p.s(Sgr::Bold, "Protocol:"),
-                text::terminal_safe(&report.server.protocol_version)
-            ),
-            String::new(),
-        ];
-
-        for (family, results) in group_by_family(report) {
-            render_family(&mut out, p, family, &results, ctx.verbose);
-        }
-
-        out.push(String::new());
-        let s = &report.summary;
-        let parts: Vec<String> = [
-            (s.passed, "passed", Sgr::Green),
-            (s.failed, "failed", Sgr::Red),
-            (s.warnings, "warnings", Sgr::Yellow),
-            (s.skipped, "skipped", Sgr::Dim),
-        ]
-        .into_iter()
-        .filter(|(n, _, _)| *n > 0)
-        .map(|(n, label, style)| p.s(style, &format!("{n} {label}")))
-        .collect();
-        out.push(format!(
-            "{} {}",
-            p.s(Sgr::Bold, "Summary:"),
-            parts.join(&p.s(Sgr::Dim, " | "))
-        ));
-        out.push(p.s(Sgr::Dim, &format!("Total: {} checks", s.total)));
-        out.push(String::new());
-        out.push(if s.failed > 0 {
-            p.all(
-                &[Sgr::Red, Sgr::Bold],
-                &format!("{} check(s) failed", s.failed),
-            )
-        } else if s.warnings > 0 {
-            p.all(&[Sgr::Yellow, Sgr::Bold], "All checks passed with warnings")
-        } else {
-            p.all(&[Sgr::Green, Sgr::Bold], "All checks passed")
-        });
+        let mut out = header(p, &report.version);
+        server_body(&mut out, p, report, ctx.verbose);
         out.join("\n")
     }
+
+    /// A fleet header, each server under its name (its single-server rendering, or why it
+    /// was not fully tested), the cross-server results, then the fleet summary with the
+    /// exit code and why.
+    fn render_fleet(&self, fleet: &FleetReport, ctx: &RenderContext) -> String {
+        let p = Paint(ctx.colour);
+        let s = &fleet.summary;
+        let mut out = header(p, &fleet.version);
+        out.push(format!(
+            "{} {}",
+            p.s(Sgr::Bold, "Fleet:"),
+            member_counts(p, s.servers, s.passed, s.failed, s.incomplete)
+        ));
+        if let Some(shard) = &fleet.shard {
+            out.push(format!(
+                "{} {}/{} {}",
+                p.s(Sgr::Bold, "Shard:"),
+                shard.index,
+                shard.count,
+                p.s(
+                    Sgr::Dim,
+                    &format!(
+                        "({} of {} in the fleet)",
+                        count_of(fleet.servers.len(), "server", "servers"),
+                        fleet.order.len()
+                    )
+                )
+            ));
+        }
+        for m in &fleet.servers {
+            out.push(String::new());
+            out.push(member_heading(p, &text::terminal_safe(&m.name)));
+            if m.status == MemberStatus::Incomplete {
+                out.push(p.all(
+                    &[Sgr::Red, Sgr::Bold],
+                    &format!(
+                        "Not fully tested: {}",
+                        text::terminal_safe(m.reason.as_deref().unwrap_or(""))
+                    ),
+                ));
+            }
+            if let Some(report) = &m.report {
+                server_body(&mut out, p, report, ctx.verbose);
+            }
+        }
+        out.push(String::new());
+        out.push(member_heading(p, CROSS_SERVER));
+        if fleet.results.is_empty() {
+            out.push(p.s(Sgr::Dim, "No cross-server findings"));
+        } else {
+            out.push(String::new());
+            for (family, results) in group_results(&fleet.results) {
+                render_family(&mut out, p, family, &results, ctx.verbose);
+            }
+            out.pop();
+        }
+        out.push(String::new());
+        out.push(p.s(Sgr::Dim, &"─".repeat(RULE_LINE_WIDTH)));
+        out.push(format!(
+            "{} {}",
+            p.s(Sgr::Bold, "Fleet summary:"),
+            member_counts(p, s.servers, s.passed, s.failed, s.incomplete)
+        ));
+        out.push(format!(
+            "{} {}",
+            p.s(Sgr::Bold, "Checks:"),
+            result_counts(p, &s.results)
+        ));
+        out.push(p.s(Sgr::Dim, &format!("Total: {} checks", s.results.total)));
+        out.push(String::new());
+        let why = format!(
+            "Exit code {}",
+            exit_explanation(fleet, text::terminal_safe, text::terminal_safe)
+        );
+        let style = match s.exit_code {
+            0 => Sgr::Green,
+            1 => Sgr::Red,
+            _ => Sgr::Yellow,
+        };
+        out.push(p.all(&[style, Sgr::Bold], &why));
+        out.join("\n")
+    }
+}
+
+/// The blank line, `mcpward v…` and the rule line every rendering starts with.
+fn header(p: Paint, version: &str) -> Vec<String> {
+    vec![
+        String::new(),
+        format!(
+            "{} {}",
+            p.s(Sgr::Bold, "mcpward"),
+            p.s(Sgr::Dim, &format!("v{}", text::terminal_safe(version)))
+        ),
+        p.s(Sgr::Dim, &"─".repeat(RULE_LINE_WIDTH)),
+    ]
+}
+
+/// `━━ name ━━━…` (the rule filled up to the line width).
+fn member_heading(p: Paint, name: &str) -> String {
+    let fill = RULE_LINE_WIDTH
+        .saturating_sub(text::char_len(name) + 4)
+        .max(3);
+    p.all(
+        &[Sgr::Bold, Sgr::Cyan],
+        &format!("━━ {name} {}", "━".repeat(fill)),
+    )
+}
+
+fn member_counts(
+    p: Paint,
+    servers: usize,
+    passed: usize,
+    failed: usize,
+    incomplete: usize,
+) -> String {
+    let parts: Vec<String> = [
+        (passed, "passed", Sgr::Green),
+        (failed, "failed", Sgr::Red),
+        (incomplete, "incomplete", Sgr::Yellow),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .map(|(n, label, style)| p.s(style, &format!("{n} {label}")))
+    .collect();
+    let total = count_of(servers, "server", "servers");
+    if parts.is_empty() {
+        total
+    } else {
+        format!("{total} {}", p.s(Sgr::Dim, "—")) + " " + &parts.join(&p.s(Sgr::Dim, " | "))
+    }
+}
+
+fn result_counts(p: Paint, s: &Summary) -> String {
+    let parts: Vec<String> = [
+        (s.passed, "passed", Sgr::Green),
+        (s.failed, "failed", Sgr::Red),
+        (s.warnings, "warnings", Sgr::Yellow),
+        (s.skipped, "skipped", Sgr::Dim),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .map(|(n, label, style)| p.s(style, &format!("{n} {label}")))
+    .collect();
+    parts.join(&p.s(Sgr::Dim, " | "))
+}
+
+/// One server's rendering after the header: server, protocol, families, summary, verdict.
+fn server_body(out: &mut Vec<String>, p: Paint, report: &Report, verbose: bool) {
+    out.extend([
+        format!(
+            "{} {} {}",
+            p.s(Sgr::Bold, "Server:"),
+            text::terminal_safe(&report.server.name),
+            p.s(
+                Sgr::Dim,
+                &format!("v{}", text::terminal_safe(&report.server.version))
+            )
+        ),
+        format!(
+            "{} {}",
+            p.s(Sgr::Bold, "Protocol:"),
+            text::terminal_safe(&report.server.protocol_version)
+        ),
+        String::new(),
+    ]);
+
+    for (family, results) in group_by_family(report) {
+        render_family(out, p, family, &results, verbose);
+    }
+
+    out.push(String::new());
+    let s = &report.summary;
+    out.push(format!(
+        "{} {}",
+        p.s(Sgr::Bold, "Summary:"),
+        result_counts(p, s)
+    ));
+    out.push(p.s(Sgr::Dim, &format!("Total: {} checks", s.total)));
+    out.push(String::new());
+    out.push(if s.failed > 0 {
+        p.all(
+            &[Sgr::Red, Sgr::Bold],
+            &format!("{} check(s) failed", s.failed),
+        )
+    } else if s.warnings > 0 {
+        p.all(&[Sgr::Yellow, Sgr::Bold], "All checks passed with warnings")
+    } else {
+        p.all(&[Sgr::Green, Sgr::Bold], "All checks passed")
+    });
 }
 
 fn render_family(
@@ -196,7 +328,10 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
     };
     out.push(format!(
         "  {icon} {}",
-        p.s(msg_style, &text::terminal_safe(&r.message))
+        p.s(
+            msg_style,
+            &text::terminal_safe(&format!("{}{}", r.message, era_suffix(r)))
+        )
     ));
     if let Some(loc) = &r.location {
         out.push(p.s(Sgr::Dim, &format!("    at {}", text::terminal_safe(loc))));

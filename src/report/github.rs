@@ -6,9 +6,10 @@
 //! command early nor start a new command line. The runner reads these only from the step
 //! log, so this reporter always writes to stdout (it ignores `--out`).
 
+use super::common::{era_suffix, exit_explanation, fleet_results, incomplete_members, Scope};
 use super::types::{RenderContext, Reporter};
 use super::{json, text};
-use crate::model::{Finding, Report, Status};
+use crate::model::{Finding, FleetReport, Report, Status};
 
 pub struct GithubReporter;
 
@@ -17,7 +18,7 @@ impl Reporter for GithubReporter {
         let mut lines: Vec<String> = report
             .results
             .iter()
-            .filter_map(|r| annotation(r, &ctx.artifact_path))
+            .filter_map(|r| annotation(r, Scope::Single, &ctx.artifact_path))
             .collect();
         let s = &report.summary;
         lines.push(format!(
@@ -26,15 +27,47 @@ impl Reporter for GithubReporter {
         ));
         lines.join("\n")
     }
+
+    /// Every annotation's title names its server (`mcpward [api] security/…`); a server
+    /// that was not fully tested is an error annotation of its own; then the fleet's counts
+    /// and its exit code with why.
+    fn render_fleet(&self, fleet: &FleetReport, ctx: &RenderContext) -> String {
+        let file = escape_property(&ctx.artifact_path);
+        let mut lines: Vec<String> = incomplete_members(fleet)
+            .map(|(name, reason)| {
+                format!(
+                    "::error file={file},title={}::{}",
+                    escape_property(&format!("mcpward [{name}] not fully tested")),
+                    escape_data(&clean(reason))
+                )
+            })
+            .collect();
+        lines.extend(
+            fleet_results(fleet)
+                .into_iter()
+                .filter_map(|(scope, r)| annotation(r, scope, &ctx.artifact_path)),
+        );
+        let s = &fleet.summary;
+        let r = &s.results;
+        lines.push(format!(
+            "mcpward: {} servers: {} passed, {} failed, {} incomplete; {} checks: {} passed, {} failed, {} warnings, {} skipped",
+            s.servers, s.passed, s.failed, s.incomplete, r.total, r.passed, r.failed, r.warnings, r.skipped
+        ));
+        lines.push(format!(
+            "mcpward: exit code {}",
+            exit_explanation(fleet, text::terminal_safe, text::terminal_safe)
+        ));
+        lines.join("\n")
+    }
 }
 
-fn annotation(r: &Finding, file: &str) -> Option<String> {
+fn annotation(r: &Finding, scope: Scope, file: &str) -> Option<String> {
     let level = match r.status {
         Status::Fail => "error",
         Status::Warn => "warning",
         Status::Pass | Status::Skip => return None,
     };
-    let mut body = r.message.clone();
+    let mut body = format!("{}{}", r.message, era_suffix(r));
     if let Some(l) = &r.location {
         body.push_str(&format!("\nLocation: {l}"));
     }
@@ -47,7 +80,7 @@ fn annotation(r: &Finding, file: &str) -> Option<String> {
     Some(format!(
         "::{level} file={},title={}::{}",
         escape_property(file),
-        escape_property(&format!("mcpward {}", r.id)),
+        escape_property(&format!("mcpward {}{}", scope.prefix(), r.id)),
         escape_data(&clean(&body))
     ))
 }

@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::common::{era_suffix, fleet_results, incomplete_members, Scope, INCOMPLETE_ID};
 use super::json;
 use super::types::{RenderContext, Reporter};
-use crate::model::{Finding, Report, Severity, Status};
+use crate::model::{Finding, FleetReport, Report, Severity, Status};
 
 pub struct GitlabReporter;
 
@@ -40,37 +41,61 @@ struct Lines {
 
 impl Reporter for GitlabReporter {
     fn render(&self, report: &Report, ctx: &RenderContext) -> String {
-        let mut seen: BTreeMap<(&str, &str, &str), u32> = BTreeMap::new();
-        let issues: Vec<Issue> = report
-            .results
-            .iter()
-            .filter(|r| matches!(r.status, Status::Fail | Status::Warn))
-            .map(|r| {
-                let loc = r.location.as_deref().unwrap_or("");
-                let n = seen.entry((&r.id, loc, &r.message)).or_insert(0);
-                *n += 1;
-                issue(r, loc, *n, &ctx.artifact_path)
+        let entries = report.results.iter().map(|r| (Scope::Single, r)).collect();
+        json::to_pretty(&issues(entries, &ctx.artifact_path))
+    }
+
+    /// Every description starts with its server (`[api] …`) and every fingerprint
+    /// includes it; a server that was not fully tested is a `major` issue
+    /// (`fleet/incomplete`) of its own.
+    fn render_fleet(&self, fleet: &FleetReport, ctx: &RenderContext) -> String {
+        let path = &ctx.artifact_path;
+        let mut out: Vec<Issue> = incomplete_members(fleet)
+            .map(|(name, reason)| Issue {
+                description: format!("[{name}] not fully tested: {reason}"),
+                check_name: INCOMPLETE_ID.to_string(),
+                fingerprint: fingerprint_with(&["server", name], INCOMPLETE_ID, "", "", 1),
+                severity: "major",
+                location: Location {
+                    path: path.to_string(),
+                    lines: Lines { begin: 1 },
+                },
             })
             .collect();
-        json::to_pretty(&issues)
+        out.extend(issues(fleet_results(fleet), path));
+        json::to_pretty(&out)
     }
 }
 
-fn issue(r: &Finding, loc: &str, occurrence: u32, path: &str) -> Issue {
-    let description = match &r.location {
-        Some(l) => format!("{} (at {l})", r.message),
-        None => r.message.clone(),
-    };
-    Issue {
-        description,
-        check_name: r.id.clone(),
-        fingerprint: fingerprint(&r.id, loc, &r.message, occurrence),
-        severity: severity(r),
-        location: Location {
-            path: path.to_string(),
-            lines: Lines { begin: 1 },
-        },
-    }
+fn issues(entries: Vec<(Scope, &Finding)>, path: &str) -> Vec<Issue> {
+    let mut seen: BTreeMap<(Vec<&str>, &str, &str, &str), u32> = BTreeMap::new();
+    entries
+        .into_iter()
+        .filter(|(_, r)| matches!(r.status, Status::Fail | Status::Warn))
+        .map(|(scope, r)| {
+            let loc = r.location.as_deref().unwrap_or("");
+            let extra = scope.fingerprint_parts(r);
+            let n = seen
+                .entry((extra.clone(), &r.id, loc, &r.message))
+                .or_insert(0);
+            *n += 1;
+            let message = format!("{}{}{}", scope.prefix(), r.message, era_suffix(r));
+            let description = match &r.location {
+                Some(l) => format!("{message} (at {l})"),
+                None => message,
+            };
+            Issue {
+                description,
+                check_name: r.id.clone(),
+                fingerprint: fingerprint_with(&extra, &r.id, loc, &r.message, *n),
+                severity: severity(r),
+                location: Location {
+                    path: path.to_string(),
+                    lines: Lines { begin: 1 },
+                },
+            }
+        })
+        .collect()
 }
 
 fn severity(r: &Finding) -> &'static str {
@@ -84,8 +109,20 @@ fn severity(r: &Finding) -> &'static str {
 
 /// Fields are length-prefixed so no two different inputs share a hash preimage.
 pub fn fingerprint(id: &str, location: &str, message: &str, occurrence: u32) -> String {
+    fingerprint_with(&[], id, location, message, occurrence)
+}
+
+/// [`fingerprint`] with more parts (a fleet result's server, a result's era); with none it
+/// is exactly [`fingerprint`], so single-server fingerprints stay.
+pub fn fingerprint_with(
+    extra: &[&str],
+    id: &str,
+    location: &str,
+    message: &str,
+    occurrence: u32,
+) -> String {
     let mut h = Sha256::new();
-    for part in [id, location, message] {
+    for part in [id, location, message].iter().chain(extra) {
         h.update((part.len() as u64).to_be_bytes());
         h.update(part.as_bytes());
     }

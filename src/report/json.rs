@@ -15,13 +15,18 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
 use super::types::{RenderContext, Reporter};
-use crate::model::Report;
+use crate::model::{FleetReport, Report};
 
 pub struct JsonReporter;
 
 impl Reporter for JsonReporter {
     fn render(&self, report: &Report, _ctx: &RenderContext) -> String {
         to_pretty(report)
+    }
+
+    /// The fleet document itself (`schemas/fleet-report.v1.schema.json`).
+    fn render_fleet(&self, fleet: &FleetReport, _ctx: &RenderContext) -> String {
+        to_pretty(fleet)
     }
 }
 

@@ -6,10 +6,10 @@
 //! the escaping. Server-supplied text is stripped of characters XML 1.0 forbids, and
 //! `]]>` inside CDATA is split, so the document is always well-formed.
 
-use super::common::group_by_family;
+use super::common::{era_suffix, group_by_family, group_results, CROSS_SERVER, INCOMPLETE_ID};
 use super::json;
 use super::types::{RenderContext, Reporter};
-use crate::model::{Finding, Report, Status};
+use crate::model::{Finding, FleetReport, MemberStatus, Report, Status};
 
 pub struct JunitReporter;
 
@@ -22,24 +22,76 @@ impl Reporter for JunitReporter {
             .into_iter()
             .map(|(family, results)| suite(family, &results))
             .collect();
-        format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-             <testsuites name=\"mcpward\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{TIME}\">\n\
-             {}\n\
-             </testsuites>",
-            s.total,
-            s.failed,
-            s.skipped,
-            suites.join("\n")
-        )
+        document(s.total, s.failed, 0, s.skipped, &suites)
+    }
+
+    /// One `<testsuite>` per server × family (`api / security`), a server that was not
+    /// fully tested as one errored testcase (classname `fleet/incomplete`) in a suite of
+    /// its name, then the cross-server results (`cross-server / collision`).
+    fn render_fleet(&self, fleet: &FleetReport, _ctx: &RenderContext) -> String {
+        let mut suites = Vec::new();
+        let mut errors = 0;
+        for m in &fleet.servers {
+            if m.status == MemberStatus::Incomplete {
+                errors += 1;
+                suites.push(incomplete_suite(&m.name, m.reason.as_deref().unwrap_or("")));
+            }
+            if let Some(report) = &m.report {
+                for (family, results) in group_by_family(report) {
+                    suites.push(suite(&format!("{} / {family}", m.name), &results));
+                }
+            }
+        }
+        for (family, results) in group_results(&fleet.results) {
+            suites.push(suite(&format!("{CROSS_SERVER} / {family}"), &results));
+        }
+        let s = &fleet.summary.results;
+        document(s.total + errors, s.failed, errors, s.skipped, &suites)
     }
 }
 
-fn suite(family: &str, results: &[&Finding]) -> String {
+fn document(
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+    suites: &[String],
+) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <testsuites name=\"mcpward\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{TIME}\">\n\
+         {}\n\
+         </testsuites>",
+        suites.join("\n")
+    )
+}
+
+fn incomplete_suite(name: &str, reason: &str) -> String {
+    [
+        format!(
+            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"{TIME}\">",
+            attr(name)
+        ),
+        format!(
+            "    <testcase name=\"{}: not fully tested\" classname=\"{INCOMPLETE_ID}\" time=\"{TIME}\">",
+            attr(name)
+        ),
+        format!(
+            "      <error message=\"{}\" type=\"Incomplete\">{}</error>",
+            attr(reason),
+            cdata(reason)
+        ),
+        "    </testcase>".to_string(),
+        "  </testsuite>".to_string(),
+    ]
+    .join("\n")
+}
+
+fn suite(name: &str, results: &[&Finding]) -> String {
     let count = |st: Status| results.iter().filter(|r| r.status == st).count();
     let mut lines = vec![format!(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{TIME}\">",
-        attr(family),
+        attr(name),
         results.len(),
         count(Status::Fail),
         count(Status::Skip)
@@ -47,7 +99,7 @@ fn suite(family: &str, results: &[&Finding]) -> String {
     for r in results {
         lines.push(format!(
             "    <testcase name=\"{}\" classname=\"{}\" time=\"{TIME}\">",
-            attr(&r.message),
+            attr(&format!("{}{}", r.message, era_suffix(r))),
             attr(&r.id)
         ));
         match r.status {

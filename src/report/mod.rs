@@ -1,4 +1,4 @@
-//! Reporters: render a (redacted) [`Report`] as console text, JSON, JUnit XML, SARIF,
+//! Reporters: render a (redacted) [`Report`] (or a fleet's [`FleetReport`]) as console text, JSON, JUnit XML, SARIF,
 //! Markdown, GitHub workflow annotations or a GitLab Code Quality report
 //! (reporters.md §1.3–§7, cli.md §2.3/§2.4).
 //!
@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::model::Report;
+use crate::model::{FleetReport, Report};
 
 mod common;
 pub mod console;
@@ -124,6 +124,11 @@ pub fn reporter(kind: ReporterKind) -> Box<dyn Reporter> {
 /// Convenience: `reporter(kind).render(report, ctx)`.
 pub fn render(kind: ReporterKind, report: &Report, ctx: &RenderContext) -> String {
     reporter(kind).render(report, ctx)
+}
+
+/// Convenience: `reporter(kind).render_fleet(fleet, ctx)`.
+pub fn render_fleet(kind: ReporterKind, fleet: &FleetReport, ctx: &RenderContext) -> String {
+    reporter(kind).render_fleet(fleet, ctx)
 }
 
 /// The stdout confirmation after writing `--out` (cli.md §2.4), uncoloured; `None` for

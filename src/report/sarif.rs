@@ -15,11 +15,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::common::encode_uri_path;
+use super::common::{
+    encode_uri_path, era_suffix, fleet_results, incomplete_members, Scope, CROSS_SERVER,
+};
 use super::json;
 use super::text::truncate_chars;
 use super::types::{RenderContext, Reporter, PROJECT_URL, RULES_DOC_URL};
-use crate::model::{Finding, Report, Severity, Status};
+use crate::model::{Finding, FleetReport, Report, Severity, Status};
 
 pub const SARIF_SCHEMA_URI: &str =
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json";
@@ -155,6 +157,8 @@ struct ResultProperties {
     #[serde(skip_serializing_if = "Option::is_none")]
     actual: Option<Value>,
     family: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    era: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -174,83 +178,141 @@ struct Notification {
 
 impl Reporter for SarifReporter {
     fn render(&self, report: &Report, ctx: &RenderContext) -> String {
-        let mut seen = BTreeSet::new();
-        let mut ids: Vec<&str> = Vec::new();
-        for r in &report.results {
-            if seen.insert(r.id.as_str()) {
-                ids.push(&r.id);
-            }
-        }
-        let mut notes = Vec::new();
-        if ids.len() > MAX_RULES {
-            notes.push(format!(
-                "{} rule descriptors omitted (GitHub code scanning accepts at most {MAX_RULES} per run)",
-                ids.len() - MAX_RULES
-            ));
-            ids.truncate(MAX_RULES);
-        }
-        let kept: BTreeSet<&str> = ids.iter().copied().collect();
-        let rules = ids.iter().map(|id| rule_descriptor(id)).collect();
+        let entries = report.results.iter().map(|r| (Scope::Single, r)).collect();
+        let run = RunInput {
+            version: &report.version,
+            timestamp: &report.timestamp,
+            successful: report.summary.failed == 0,
+            notes: Vec::new(),
+        };
+        document(entries, run, ctx)
+    }
 
-        let uri = encode_uri_path(&ctx.artifact_path);
-        let mut listed: Vec<(usize, &Finding)> = report
-            .results
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| matches!(r.status, Status::Fail | Status::Warn))
-            .filter(|(_, r)| kept.contains(r.id.as_str()))
-            .collect();
-        if listed.len() > MAX_RESULTS {
-            notes.push(format!(
-                "{} results omitted (GitHub code scanning accepts at most {MAX_RESULTS} per run); see the JSON report for all of them",
-                listed.len() - MAX_RESULTS
-            ));
-            // Keep the most severe, then restore report order.
-            listed.sort_by_key(|(i, r)| (severity_rank(r.severity), *i));
-            listed.truncate(MAX_RESULTS);
-            listed.sort_by_key(|(i, _)| *i);
-        }
-        // Two results with the same rule, location and message would share a fingerprint
-        // (GitHub would fold them into one alert); the occurrence number keeps them apart.
-        let mut occurrences: BTreeMap<String, usize> = BTreeMap::new();
-        let results = listed
-            .into_iter()
-            .map(|(_, r)| {
-                let hash = fingerprint(r);
-                let n = occurrences.entry(hash.clone()).or_insert(0);
-                *n += 1;
-                sarif_result(r, &uri, ctx.config_line(r), format!("{hash}:{n}"))
+    /// **One** run for the whole fleet (GitHub rejects several runs of one tool and
+    /// category in a file): every member's results and the cross-server ones, each message
+    /// prefixed with its server (`[api] …`), the server as a logical location (kind
+    /// `server`) and in the fingerprint, so one finding on two servers is two alerts. A
+    /// server that was not fully tested is an error notification of the invocation.
+    fn render_fleet(&self, fleet: &FleetReport, ctx: &RenderContext) -> String {
+        let notes = incomplete_members(fleet)
+            .map(|(name, reason)| Note {
+                level: "error",
+                text: format!("[{name}] not fully tested: {reason}"),
             })
             .collect();
-
-        let log = Log {
-            schema: SARIF_SCHEMA_URI,
-            version: "2.1.0",
-            runs: vec![Run {
-                tool: Tool {
-                    driver: Driver {
-                        name: "mcpward",
-                        version: report.version.clone(),
-                        information_uri: PROJECT_URL,
-                        rules,
-                    },
-                },
-                results,
-                invocations: vec![Invocation {
-                    execution_successful: report.summary.failed == 0,
-                    end_time_utc: report.timestamp.clone(),
-                    tool_execution_notifications: notes
-                        .into_iter()
-                        .map(|text| Notification {
-                            level: "warning",
-                            message: Message { text },
-                        })
-                        .collect(),
-                }],
-            }],
+        let run = RunInput {
+            version: &fleet.version,
+            timestamp: &fleet.timestamp,
+            successful: fleet.summary.exit_code == 0,
+            notes,
         };
-        json::to_pretty(&log)
+        document(fleet_results(fleet), run, ctx)
     }
+}
+
+/// What a run says besides its results.
+struct RunInput<'a> {
+    version: &'a str,
+    timestamp: &'a str,
+    successful: bool,
+    notes: Vec<Note>,
+}
+
+struct Note {
+    level: &'static str,
+    text: String,
+}
+
+fn document(entries: Vec<(Scope, &Finding)>, input: RunInput, ctx: &RenderContext) -> String {
+    let mut seen = BTreeSet::new();
+    let mut ids: Vec<&str> = Vec::new();
+    for (_, r) in &entries {
+        if seen.insert(r.id.as_str()) {
+            ids.push(&r.id);
+        }
+    }
+    let mut notes = input.notes;
+    if ids.len() > MAX_RULES {
+        notes.push(Note {
+            level: "warning",
+            text: format!(
+                "{} rule descriptors omitted (GitHub code scanning accepts at most {MAX_RULES} per run)",
+                ids.len() - MAX_RULES
+            ),
+        });
+        ids.truncate(MAX_RULES);
+    }
+    let kept: BTreeSet<&str> = ids.iter().copied().collect();
+    let rules = ids.iter().map(|id| rule_descriptor(id)).collect();
+
+    let uri = encode_uri_path(&ctx.artifact_path);
+    let mut listed: Vec<(usize, Scope, &Finding)> = entries
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (_, r))| matches!(r.status, Status::Fail | Status::Warn))
+        .filter(|(_, (_, r))| kept.contains(r.id.as_str()))
+        .map(|(i, (scope, r))| (i, scope, r))
+        .collect();
+    if listed.len() > MAX_RESULTS {
+        notes.push(Note {
+            level: "warning",
+            text: format!(
+                "{} results omitted (GitHub code scanning accepts at most {MAX_RESULTS} per run); see the JSON report for all of them",
+                listed.len() - MAX_RESULTS
+            ),
+        });
+        // Keep the most severe, then restore report order.
+        listed.sort_by_key(|(i, _, r)| (severity_rank(r.severity), *i));
+        listed.truncate(MAX_RESULTS);
+        listed.sort_by_key(|(i, _, _)| *i);
+    }
+    // Two results with the same rule, location and message would share a fingerprint
+    // (GitHub would fold them into one alert); the occurrence number keeps them apart.
+    let mut occurrences: BTreeMap<String, usize> = BTreeMap::new();
+    let results = listed
+        .into_iter()
+        .map(|(_, scope, r)| {
+            let hash = fingerprint(r, scope);
+            let n = occurrences.entry(hash.clone()).or_insert(0);
+            *n += 1;
+            let line = match scope {
+                Scope::Single => ctx.config_line(r),
+                Scope::Server(name) => ctx.member_config_line(name, r),
+                Scope::Cross => ctx.cross_config_line(r),
+            };
+            sarif_result(r, scope, &uri, line, format!("{hash}:{n}"))
+        })
+        .collect();
+
+    let log = Log {
+        schema: SARIF_SCHEMA_URI,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "mcpward",
+                    version: input.version.to_string(),
+                    information_uri: PROJECT_URL,
+                    rules,
+                },
+            },
+            results,
+            invocations: vec![Invocation {
+                execution_successful: input.successful,
+                end_time_utc: input.timestamp.to_string(),
+                tool_execution_notifications: notes
+                    .into_iter()
+                    .map(|n| Notification {
+                        level: n.level,
+                        message: Message {
+                            text: truncate_chars(&n.text, MAX_TEXT_CHARS),
+                        },
+                    })
+                    .collect(),
+            }],
+        }],
+    };
+    json::to_pretty(&log)
 }
 
 fn severity_rank(s: Severity) -> u8 {
@@ -265,7 +327,10 @@ fn severity_rank(s: Severity) -> u8 {
 /// the tool and the kind of finding, so an unchanged finding keeps its alert across runs and
 /// distinct findings on one config line get distinct alerts. The kind is the message with
 /// its numbers blanked: a latency of 812 ms one run and 790 ms the next is the same alert.
-fn fingerprint(r: &Finding) -> String {
+/// A fleet result adds its server (or the cross-server mark) and a result its era, so the
+/// same finding on two servers or in two eras are two alerts; a single-era single-server
+/// result hashes exactly as before.
+fn fingerprint(r: &Finding, scope: Scope) -> String {
     use sha2::{Digest, Sha256};
     let kind: String = r
         .message
@@ -273,7 +338,8 @@ fn fingerprint(r: &Finding) -> String {
         .map(|c| if c.is_ascii_digit() { '#' } else { c })
         .collect();
     let mut h = Sha256::new();
-    for part in [r.id.as_str(), r.location.as_deref().unwrap_or(""), &kind] {
+    let base = [r.id.as_str(), r.location.as_deref().unwrap_or(""), &kind];
+    for part in base.into_iter().chain(scope.fingerprint_parts(r)) {
         h.update(part.as_bytes());
         h.update([0]);
     }
@@ -286,7 +352,30 @@ fn fingerprint(r: &Finding) -> String {
 /// GitHub rejects a whole upload when one result has no location, so every result points
 /// at the config file (the line of the key it is about); the tool, where there is one, is
 /// its logical location.
-fn sarif_result(r: &Finding, uri: &str, line: usize, fingerprint: String) -> SarifResult {
+fn sarif_result(
+    r: &Finding,
+    scope: Scope,
+    uri: &str,
+    line: usize,
+    fingerprint: String,
+) -> SarifResult {
+    let owner = match scope {
+        Scope::Single => None,
+        Scope::Server(name) => Some(LogicalLocation {
+            name: truncate_chars(name, MAX_TEXT_CHARS),
+            kind: "server",
+        }),
+        Scope::Cross => Some(LogicalLocation {
+            name: CROSS_SERVER.to_string(),
+            kind: "fleet",
+        }),
+    };
+    // A cross-server result's location names servers, not a tool.
+    let location_kind = if scope == Scope::Cross {
+        "servers"
+    } else {
+        "tool"
+    };
     let locations = vec![Location {
         physical_location: PhysicalLocation {
             artifact_location: ArtifactLocation {
@@ -295,20 +384,22 @@ fn sarif_result(r: &Finding, uri: &str, line: usize, fingerprint: String) -> Sar
             },
             region: Region { start_line: line },
         },
-        logical_locations: r
-            .location
-            .iter()
-            .map(|loc| LogicalLocation {
+        logical_locations: owner
+            .into_iter()
+            .chain(r.location.iter().map(|loc| LogicalLocation {
                 name: truncate_chars(loc, MAX_TEXT_CHARS),
-                kind: "tool",
-            })
+                kind: location_kind,
+            }))
             .collect(),
     }];
     SarifResult {
         rule_id: sarif_rule_id(&r.id),
         level: result_level(r.severity),
         message: Message {
-            text: truncate_chars(&r.message, MAX_TEXT_CHARS),
+            text: truncate_chars(
+                &format!("{}{}{}", scope.prefix(), r.message, era_suffix(r)),
+                MAX_TEXT_CHARS,
+            ),
         },
         locations,
         partial_fingerprints: Fingerprints {
@@ -318,6 +409,7 @@ fn sarif_result(r: &Finding, uri: &str, line: usize, fingerprint: String) -> Sar
             expected: r.expected.as_ref().map(cap_strings),
             actual: r.actual.as_ref().map(cap_strings),
             family: r.family.clone(),
+            era: r.era.clone(),
         },
     }
 }

@@ -730,3 +730,512 @@ fn artifact_paths() {
         );
     }
 }
+
+// ---- fleet documents (#15) ------------------------------------------------------------------
+
+use super::test_report::{fixed_fleet, hostile_fleet, NASTY};
+use crate::model::FleetReport;
+
+#[test]
+fn fleet_snapshots() {
+    let f = fixed_fleet();
+    let ctx = plain();
+    insta::assert_snapshot!(
+        "fleet_console",
+        render_fleet(ReporterKind::Console, &f, &ctx)
+    );
+    insta::assert_snapshot!(
+        "fleet_console_verbose",
+        render_fleet(ReporterKind::Console, &f, &verbose())
+    );
+    insta::assert_snapshot!("fleet_json", render_fleet(ReporterKind::Json, &f, &ctx));
+    insta::assert_snapshot!("fleet_junit", render_fleet(ReporterKind::Junit, &f, &ctx));
+    insta::assert_snapshot!("fleet_sarif", render_fleet(ReporterKind::Sarif, &f, &ctx));
+    insta::assert_snapshot!(
+        "fleet_markdown",
+        render_fleet(ReporterKind::Markdown, &f, &ctx)
+    );
+    insta::assert_snapshot!("fleet_github", render_fleet(ReporterKind::Github, &f, &ctx));
+    insta::assert_snapshot!("fleet_gitlab", render_fleet(ReporterKind::Gitlab, &f, &ctx));
+}
+
+#[test]
+fn fleet_json_reads_back_as_the_same_document() {
+    for f in [fixed_fleet(), hostile_fleet()] {
+        let text = render_fleet(ReporterKind::Json, &f, &plain());
+        assert_eq!(FleetReport::from_json(&text).unwrap(), f);
+    }
+    let v: Value =
+        serde_json::from_str(&render_fleet(ReporterKind::Json, &fixed_fleet(), &plain())).unwrap();
+    let names: Vec<&str> = v["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["files", "api", "db"], "member order as given");
+    assert_eq!(v["summary"]["exitCode"], 2);
+}
+
+#[test]
+fn fleet_exit_code_is_explained_in_every_summary() {
+    let f = fixed_fleet();
+    let console = render_fleet(ReporterKind::Console, &f, &plain());
+    assert!(
+        console.ends_with(
+            "Exit code 2 — 1 server not fully tested: db (connect: connection refused (http://127.0.0.1:9/mcp))"
+        ),
+        "{console}"
+    );
+    let mut failing = f.clone();
+    failing.servers.pop();
+    failing.order.pop();
+    let failing = FleetReport::new(
+        failing.order,
+        None,
+        failing.servers,
+        failing.results,
+        failing.timestamp,
+    );
+    let console = render_fleet(ReporterKind::Console, &failing, &plain());
+    assert!(
+        console.ends_with(
+            "Exit code 1 — checks failed on 1 server: api (2); 1 cross-server check failed"
+        ),
+        "{console}"
+    );
+    let md = render_fleet(ReporterKind::Markdown, &failing, &plain());
+    assert!(md.contains("\n**Exit code 1** — checks failed on 1 server: `api` (2); 1 cross-server check failed\n"), "{md}");
+    let gh = render_fleet(ReporterKind::Github, &failing, &plain());
+    assert!(gh.ends_with("\nmcpward: exit code 1 — checks failed on 1 server: api (2); 1 cross-server check failed"), "{gh}");
+    let passing = FleetReport::new(
+        vec!["files".into()],
+        None,
+        vec![f.servers[0].clone()],
+        vec![],
+        f.timestamp.clone(),
+    );
+    let console = render_fleet(ReporterKind::Console, &passing, &plain());
+    assert!(
+        console.ends_with("Exit code 0 — 1 server fully tested, no check failed"),
+        "{console}"
+    );
+    // Many incomplete servers: five are named, the rest counted; long reasons are cut.
+    let gone: Vec<crate::model::FleetMember> = (0..7)
+        .map(|i| crate::model::FleetMember::incomplete(format!("s{i}"), "r".repeat(300), None))
+        .collect();
+    let many = FleetReport::new(vec![], None, gone, vec![], f.timestamp.clone());
+    let console = render_fleet(ReporterKind::Console, &many, &plain());
+    let last = console.lines().last().unwrap();
+    assert!(
+        last.starts_with("Exit code 2 — 7 servers not fully tested: s0 ("),
+        "{last}"
+    );
+    assert!(
+        last.ends_with(&format!("s4 ({}…), and 2 more", "r".repeat(100))),
+        "{last}"
+    );
+}
+
+#[test]
+fn fleet_console_groups_by_server_and_colours_only_when_enabled() {
+    let f = fixed_fleet();
+    let plain_out = render_fleet(ReporterKind::Console, &f, &plain());
+    let files = plain_out.find("━━ files ━").unwrap();
+    let api = plain_out.find("━━ api ━").unwrap();
+    let db = plain_out.find("━━ db ━").unwrap();
+    let cross = plain_out.find("━━ cross-server ━").unwrap();
+    assert!(files < api && api < db && db < cross, "{plain_out}");
+    assert!(plain_out[db..].contains("Not fully tested: connect: connection refused"));
+    // The single rendering of a member, reused as is.
+    let single = render(
+        ReporterKind::Console,
+        &f.servers[1].clone().report.unwrap(),
+        &plain(),
+    );
+    let body = &single[single.find("Server:").unwrap()..];
+    assert!(plain_out[api..db].contains(body), "{plain_out}");
+    // Era suffix on the legacy lane's result only.
+    assert!(
+        plain_out.contains("  ⚠ New tool \"search\" was added [legacy]\n"),
+        "{plain_out}"
+    );
+    let coloured = render_fleet(ReporterKind::Console, &f, &RenderContext::new(true, false));
+    assert!(coloured.contains('\u{1b}'));
+    let stripped = regex::Regex::new("\x1b\\[[0-9]+m")
+        .unwrap()
+        .replace_all(&coloured, "");
+    assert_eq!(stripped, plain_out);
+    for kind in ReporterKind::ALL {
+        let out = render_fleet(kind, &f, &RenderContext::new(true, true));
+        assert_eq!(
+            out.contains('\u{1b}'),
+            kind == ReporterKind::Console,
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn fleet_sarif_is_one_run_github_accepts() {
+    let validator = sarif_validator();
+    for f in [fixed_fleet(), hostile_fleet()] {
+        for path in ["mcpward.yaml", "my checks/ci#prod.yaml"] {
+            let ctx = plain().with_artifact_path(path);
+            let doc = render_fleet(ReporterKind::Sarif, &f, &ctx);
+            assert_valid_sarif(&validator, &doc);
+            let problems = sarif_github::github_problems(&doc);
+            assert!(problems.is_empty(), "GitHub would reject it: {problems:#?}");
+            let v: Value = serde_json::from_str(&doc).unwrap();
+            assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+        }
+    }
+    let v: Value =
+        serde_json::from_str(&render_fleet(ReporterKind::Sarif, &fixed_fleet(), &plain())).unwrap();
+    let run = &v["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    // files: 1 warning; api: 2 failures + 1 warning; cross-server: 1 warning + 1 failure.
+    assert_eq!(results.len(), 6);
+    assert_eq!(
+        results[0]["message"]["text"],
+        "[files] New tool \"search\" was added [legacy]"
+    );
+    assert_eq!(
+        results[0]["locations"][0]["logicalLocations"],
+        serde_json::json!([{"name": "files", "kind": "server"}, {"name": "search", "kind": "tool"}])
+    );
+    assert_eq!(results[0]["properties"]["era"], "legacy");
+    assert_eq!(
+        results[4]["locations"][0]["logicalLocations"],
+        serde_json::json!([{"name": "cross-server", "kind": "fleet"}, {"name": "api, files", "kind": "servers"}])
+    );
+    assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+    let note = &run["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(note["level"], "error");
+    assert_eq!(
+        note["message"]["text"],
+        "[db] not fully tested: connect: connection refused (http://127.0.0.1:9/mcp)"
+    );
+}
+
+/// The fingerprint of every SARIF result of a rendering.
+fn sarif_prints(doc: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(doc).unwrap();
+    v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["partialFingerprints"]["primaryLocationLineHash"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_finding_on_two_servers_or_two_eras_is_two_alerts() {
+    let finding = Finding::fail("security/injection-pattern", "bad").location("t");
+    let report = |era: Option<&str>| {
+        let mut f = finding.clone();
+        f.era = era.map(str::to_string);
+        Report::new(
+            fixed_report().server,
+            vec![f],
+            "2024-01-15T10:30:00.000Z".into(),
+        )
+    };
+    let member = |name: &str| crate::model::FleetMember::tested(name, report(None), vec![]);
+    let fleet = FleetReport::new(
+        vec!["a".into(), "b".into()],
+        None,
+        vec![member("a"), member("b")],
+        vec![],
+        "2024-01-15T10:30:00.000Z".into(),
+    );
+    let sarif = sarif_prints(&render_fleet(ReporterKind::Sarif, &fleet, &plain()));
+    assert_eq!(sarif.len(), 2);
+    assert_ne!(sarif[0], sarif[1]);
+    assert!(
+        sarif[0].ends_with(":1") && sarif[1].ends_with(":1"),
+        "{sarif:?}"
+    );
+    let single = sarif_prints(&render(ReporterKind::Sarif, &report(None), &plain()));
+    assert!(
+        !sarif.contains(&single[0]),
+        "a fleet result hashes its server"
+    );
+    // Eras: same finding in two lanes, two alerts; no era: the fingerprint of before.
+    let legacy = sarif_prints(&render(
+        ReporterKind::Sarif,
+        &report(Some("legacy")),
+        &plain(),
+    ));
+    let modern = sarif_prints(&render(
+        ReporterKind::Sarif,
+        &report(Some("modern")),
+        &plain(),
+    ));
+    assert!(legacy[0] != modern[0] && legacy[0] != single[0] && modern[0] != single[0]);
+    // GitLab likewise.
+    let gl = |doc: String| -> Vec<String> {
+        let v: Value = serde_json::from_str(&doc).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["fingerprint"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let prints = gl(render_fleet(ReporterKind::Gitlab, &fleet, &plain()));
+    assert_eq!(prints.len(), 2);
+    assert_ne!(prints[0], prints[1]);
+    let single = gl(render(ReporterKind::Gitlab, &report(None), &plain()));
+    assert_eq!(
+        single[0],
+        gitlab::fingerprint("security/injection-pattern", "t", "bad", 1)
+    );
+    assert!(!prints.contains(&single[0]));
+    let legacy = gl(render(
+        ReporterKind::Gitlab,
+        &report(Some("legacy")),
+        &plain(),
+    ));
+    assert_ne!(legacy[0], single[0]);
+}
+
+#[test]
+fn era_suffix_in_single_reports_and_absent_without_era() {
+    let mut f = Finding::fail("schema/tool-name", "bad name").location("t");
+    f.era = Some("legacy".into());
+    let r = Report::new(
+        fixed_report().server,
+        vec![f],
+        "2024-01-15T10:30:00.000Z".into(),
+    );
+    let console = render(ReporterKind::Console, &r, &plain());
+    assert!(console.contains("  ✗ bad name [legacy]\n"), "{console}");
+    let junit = render(ReporterKind::Junit, &r, &plain());
+    assert!(
+        junit.contains("<testcase name=\"bad name [legacy]\" classname=\"schema/tool-name\""),
+        "{junit}"
+    );
+    let sarif = render(ReporterKind::Sarif, &r, &plain());
+    assert!(sarif.contains("\"text\": \"bad name [legacy]\""), "{sarif}");
+    // The shared fixture has no era: none of its renderings says one.
+    for kind in ReporterKind::ALL {
+        assert!(!render(kind, &shared_report(), &plain()).contains("[legacy]"));
+    }
+}
+
+#[test]
+fn fleet_junit_has_a_suite_per_server_and_family_and_validates() {
+    let xml = render_fleet(ReporterKind::Junit, &fixed_fleet(), &plain());
+    let suites: Vec<&str> = xml
+        .lines()
+        .filter_map(|l| l.strip_prefix("  <testsuite name=\""))
+        .map(|l| &l[..l.find('"').unwrap()])
+        .collect();
+    assert_eq!(
+        suites,
+        [
+            "files / compliance",
+            "files / drift",
+            "files / latency",
+            "api / compliance",
+            "api / schema",
+            "api / security",
+            "api / drift",
+            "api / behavioral",
+            "api / errors",
+            "api / latency",
+            "db",
+            "cross-server / collision",
+            "cross-server / security"
+        ]
+    );
+    assert!(
+        xml.contains(
+            "<testsuites name=\"mcpward\" tests=\"14\" failures=\"3\" errors=\"1\" skipped=\"2\""
+        ),
+        "{xml}"
+    );
+    assert!(xml.contains("    <testcase name=\"db: not fully tested\" classname=\"fleet/incomplete\" time=\"0.001\">\n      <error message=\"connect: connection refused (http://127.0.0.1:9/mcp)\" type=\"Incomplete\">"), "{xml}");
+    assert!(
+        xml.contains("<testcase name=\"New tool &quot;search&quot; was added [legacy]\""),
+        "{xml}"
+    );
+    let have = std::process::Command::new("xmllint")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !have && std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_none() {
+        eprintln!("skipping JUnit XSD validation: xmllint not found");
+        return;
+    }
+    for f in [fixed_fleet(), hostile_fleet()] {
+        let xml = render_fleet(ReporterKind::Junit, &f, &plain());
+        if let Err(e) = xmllint_validate(&xml) {
+            panic!("fleet JUnit XML does not validate: {e}\n{xml}");
+        }
+    }
+}
+
+#[test]
+fn hostile_fleet_cannot_inject_in_any_format() {
+    let f = hostile_fleet();
+    // Console and GitHub: no escape sequence, no line a runner would take for a command.
+    for kind in [ReporterKind::Console, ReporterKind::Github] {
+        let out = render_fleet(kind, &f, &verbose());
+        assert!(!out.contains('\u{1b}') && !out.contains('\u{0}'), "{kind}");
+        for line in out.lines() {
+            let t = line.trim_start();
+            let ours = kind == ReporterKind::Github
+                && (t.starts_with("::error file=") || t.starts_with("::warning file="));
+            assert!(ours || !t.starts_with("::"), "{kind}: {line:?}");
+        }
+    }
+    let gh = render_fleet(ReporterKind::Github, &f, &plain());
+    // 1 incomplete + 1 failure + 1 warning + 1 cross warning, then two summary lines.
+    assert_eq!(gh.lines().count(), 6, "{gh}");
+    // JUnit: well-formed whatever the names.
+    let xml = render_fleet(ReporterKind::Junit, &f, &plain());
+    assert!(!xml.contains('\u{0}') && !xml.contains('\u{1b}'));
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("not well-formed: {e}\n{xml}"),
+        }
+    }
+    // GitLab: valid JSON, every description names its server.
+    let gl: Value =
+        serde_json::from_str(&render_fleet(ReporterKind::Gitlab, &f, &plain())).unwrap();
+    assert_eq!(gl.as_array().unwrap().len(), 4);
+    for i in gl.as_array().unwrap() {
+        assert!(i["description"].as_str().unwrap().starts_with('['), "{i}");
+    }
+    // Markdown: nothing server-supplied is live outside code spans, tables keep their shape.
+    let md = render_fleet(ReporterKind::Markdown, &f, &plain());
+    for line in md.lines() {
+        if line.starts_with("<sub>Generated by [mcpward](")
+            || line == crate::report::markdown::MARKER
+        {
+            continue;
+        }
+        let live = strip_code_spans(line);
+        for bad in ["<img", "<script", "](", "https://", "@octocat"] {
+            assert!(!live.contains(bad), "{bad:?} live in {line:?}");
+        }
+        if line.starts_with('|') {
+            let cells = unescaped_pipes(line);
+            let want = if line.starts_with("| Passed")
+                || line.starts_with("|---:")
+                || line.chars().nth(2).is_some_and(|c| c.is_ascii_digit())
+            {
+                6
+            } else {
+                7
+            };
+            assert_eq!(cells, want, "{line:?}");
+        }
+        assert!(
+            !line.starts_with('#')
+                || line.starts_with("## ⚠️ mcpward fleet")
+                || line.starts_with("### ")
+                || line.starts_with("#### "),
+            "{line:?}"
+        );
+    }
+    assert!(!md.contains(NASTY));
+}
+
+fn unescaped_pipes(line: &str) -> usize {
+    let mut n = 0;
+    let mut prev = ' ';
+    for c in line.chars() {
+        if c == '|' && prev != '\\' {
+            n += 1;
+        }
+        prev = c;
+    }
+    n
+}
+
+/// Removes inline code spans (single backticks) from a rendered line.
+fn strip_code_spans(line: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    let mut prev_backslash = false;
+    for c in line.chars() {
+        if c == '`' && !prev_backslash {
+            inside = !inside;
+        } else if !inside {
+            out.push(c);
+        }
+        prev_backslash = c == '\\' && !prev_backslash;
+    }
+    out
+}
+
+#[test]
+fn registered_secret_never_reaches_any_fleet_rendering() {
+    let canary = "canary-51be0d7a-secret";
+    let mut f = fixed_fleet();
+    f.servers[2].reason = Some(format!("401 with token {canary}"));
+    f.servers[0]
+        .tools
+        .push(serde_json::json!({"name": "t", "description": canary}));
+    f.servers[1].report.as_mut().unwrap().results[1].message = format!("leaked {canary}");
+    f.results[0].location = Some(format!("a, {canary}"));
+    let mut redactor = Redactor::new();
+    redactor.register(canary);
+    redactor.redact_fleet(&mut f);
+    for kind in ReporterKind::ALL {
+        for ctx in [plain(), verbose()] {
+            let out = render_fleet(kind, &f, &ctx);
+            assert!(
+                !out.contains("51be0d7a"),
+                "{kind} leaked the canary:\n{out}"
+            );
+        }
+    }
+    assert!(render_fleet(ReporterKind::Json, &f, &plain()).contains("[REDACTED]"));
+}
+
+#[test]
+fn fleet_regions_point_at_the_member_block() {
+    let lines: std::collections::BTreeMap<String, usize> = [
+        ("servers", 3),
+        ("servers.api", 4),
+        ("servers.api.checks.security", 8),
+        ("checks.security", 20),
+        ("checks", 19),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let ctx = plain().with_config_lines(lines);
+    let f = |id: &str| Finding::new(id, Status::Fail, Severity::Error, "m");
+    assert_eq!(
+        ctx.member_config_line("api", &f("security/injection-pattern")),
+        8
+    );
+    assert_eq!(
+        ctx.member_config_line("files", &f("security/injection-pattern")),
+        20
+    );
+    assert_eq!(ctx.member_config_line("api", &f("compliance/handshake")), 4);
+    assert_eq!(
+        ctx.member_config_line("files", &f("compliance/handshake")),
+        1
+    );
+    assert_eq!(ctx.cross_config_line(&f("security/tool-shadowing")), 20);
+    // checks.collision is not spelled out: the servers block.
+    assert_eq!(
+        ctx.cross_config_line(&f("collision/description-collision")),
+        3
+    );
+    assert_eq!(plain().cross_config_line(&f("a/b")), 1);
+}

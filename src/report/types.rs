@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Finding, Report};
+use crate::model::{Finding, FleetReport, Report};
 
 /// The port's home page (SARIF `informationUri`, Markdown footer).
 pub const PROJECT_URL: &str = "https://github.com/mcpward/mcpward-rs";
@@ -73,10 +73,59 @@ impl RenderContext {
             .find_map(|k| self.config_lines.get(k).copied())
             .unwrap_or(1)
     }
+
+    /// The keys [`config_line`](Self::config_line) tries for `f`, most specific first.
+    fn keys_of(f: &Finding) -> Vec<String> {
+        let suite = match (&f.location, f.family == "behavioral") {
+            (Some(tool), true) => Some(format!("suites.{tool}")),
+            _ => None,
+        };
+        suite
+            .into_iter()
+            .chain(
+                crate::rules::config_keys(&f.id)
+                    .into_iter()
+                    .map(str::to_string),
+            )
+            .collect()
+    }
+
+    /// [`config_line`](Self::config_line) for a result of fleet member `server`: each key
+    /// under `servers.<server>` (its own override) before the top-level one, and the
+    /// member's block `servers.<server>` in place of `server`; line 1 when none is known.
+    pub fn member_config_line(&self, server: &str, f: &Finding) -> usize {
+        let member = format!("servers.{server}");
+        Self::keys_of(f)
+            .into_iter()
+            .flat_map(|k| {
+                if k == "server" {
+                    vec![member.clone()]
+                } else {
+                    vec![format!("{member}.{k}"), k]
+                }
+            })
+            .chain([member.clone()])
+            .find_map(|k| self.config_lines.get(&k).copied())
+            .unwrap_or(1)
+    }
+
+    /// [`config_line`](Self::config_line) for a cross-server result: the rule's keys, then
+    /// the `servers:` (or `servers_from:`) block; line 1 when none is known.
+    pub fn cross_config_line(&self, f: &Finding) -> usize {
+        Self::keys_of(f)
+            .into_iter()
+            .filter(|k| k != "server")
+            .chain(["servers".to_string(), "servers_from".to_string()])
+            .find_map(|k| self.config_lines.get(&k).copied())
+            .unwrap_or(1)
+    }
 }
 
 /// One output format.
 pub trait Reporter {
     /// The rendered document, without a trailing newline (the caller adds one on stdout).
     fn render(&self, report: &Report, ctx: &RenderContext) -> String;
+    /// A fleet document (#15): every member, the cross-server results and the fleet
+    /// summary with its exit code, in the member order given; without a trailing newline.
+    fn render_fleet(&self, fleet: &FleetReport, ctx: &RenderContext) -> String;
 }
