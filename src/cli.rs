@@ -76,6 +76,12 @@ pub enum Command {
         #[arg(long)]
         update_golden: bool,
     },
+    /// Combine the JSON fleet reports of shards (--shard) into one report of the whole fleet
+    Merge {
+        /// Fleet reports written by `run --json` on shards of one fleet
+        #[arg(required = true, value_name = "REPORT")]
+        reports: Vec<PathBuf>,
+    },
 }
 
 /// How a command ended: the process exit code.
@@ -175,7 +181,8 @@ fn try_main() -> Result<Exit, Error> {
     }
     let Some(command) = cli.command.as_ref() else {
         return Err(Error::Verbatim(
-            "error: a command is required (init, run, baseline, diff); see `mcpward --help`".into(),
+            "error: a command is required (init, run, baseline, diff, merge); see `mcpward --help`"
+                .into(),
         ));
     };
     match command {
@@ -188,6 +195,7 @@ fn try_main() -> Result<Exit, Error> {
         )),
         Command::Baseline => with_runtime(run(&cli, Mode::Baseline)),
         Command::Diff => with_runtime(run(&cli, Mode::Diff)),
+        Command::Merge { reports } => with_runtime(merge(&cli, reports)),
     }
 }
 
@@ -646,13 +654,14 @@ async fn run_fleet(
             f.location = Some(redactor.redact_str(l));
         }
     }
-    let report = fleet::fleet_document(order, shard, members, cross);
+    let mut report = FleetReport::new(order, shard, members, cross, crate::model::timestamp_now());
+    redactor.redact_fleet(&mut report);
     let exit = match report.summary.exit_code {
         0 => Exit::Pass,
         1 => Exit::Fail,
         _ => Exit::Incomplete,
     };
-    let outcome = emit_fleet(&report, kind, cli, &fleet_cfg).map(|()| exit);
+    let outcome = emit_fleet(&report, kind, cli, &fleet_cfg.path).map(|()| exit);
     if let Some(ctx) = &pr {
         post_fleet_comment(ctx, &report, &redactor).await;
     }
@@ -664,11 +673,11 @@ fn emit_fleet(
     report: &FleetReport,
     kind: ReporterKind,
     cli: &Cli,
-    fleet_cfg: &Fleet,
+    config_path: &Path,
 ) -> Result<(), Error> {
     let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
     let ctx = RenderContext::new(colour, cli.verbose)
-        .with_artifact_path(report::artifact_path_from_env(&fleet_cfg.path));
+        .with_artifact_path(report::artifact_path_from_env(config_path));
     let text = report::render_fleet(kind, report, &ctx);
     write_rendered(&text, kind, cli, colour)
 }
@@ -676,6 +685,60 @@ fn emit_fleet(
 async fn post_fleet_comment(ctx: &PrContext, report: &FleetReport, redactor: &Redactor) {
     let body = report::render_fleet(ReporterKind::Markdown, report, &RenderContext::default());
     publish_comment(ctx, &body, redactor).await;
+}
+
+/// The largest fleet report `merge` reads (a fleet of thousands of servers stays far below).
+const MAX_FLEET_REPORT: u64 = 1 << 30;
+
+/// `mcpward merge A.json B.json …`: the shards' fleet documents as the one document a run of
+/// the whole fleet writes, rendered by any reporter. The cross-server findings are computed
+/// again over every server, with the config's top-level checks (the defaults when there is
+/// no config file).
+async fn merge(cli: &Cli, files: &[PathBuf]) -> Result<Exit, Error> {
+    use std::io::Read;
+    let kind = reporter_kind(cli);
+    let mut reports = Vec::with_capacity(files.len());
+    for f in files {
+        let mut text = String::new();
+        std::fs::File::open(f)
+            .and_then(|file| file.take(MAX_FLEET_REPORT + 1).read_to_string(&mut text))
+            .map_err(|e| Error::Fatal(format!("cannot read {}: {e}", f.display())))?;
+        if text.len() as u64 > MAX_FLEET_REPORT {
+            return Err(Error::Fatal(format!(
+                "{} is larger than {MAX_FLEET_REPORT} bytes; not a fleet report",
+                f.display()
+            )));
+        }
+        let report = FleetReport::from_json(&text)
+            .map_err(|e| Error::Fatal(format!("{}: {e}", f.display())))?;
+        reports.push(report);
+    }
+    let checks = match config::load_any(&cli.config) {
+        Ok(LoadedAny::Fleet(f)) => f.checks,
+        Ok(LoadedAny::Single(l)) => l.config.checks,
+        Err(config::ConfigError::NotFound { .. }) => config::Checks::default(),
+        Err(e) => {
+            return Err(Error::Fatal(format!(
+                "{e}\n(merge reads the config's checks to compute the cross-server findings; pass the shards' config with -c)"
+            )))
+        }
+    };
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let mut redactor = Redactor::new();
+    let pr = pr_comment_context(cli, &mut redactor);
+    let cross = |members: &[crate::model::FleetMember]| fleet::cross_server(members, &checks);
+    let merged =
+        crate::model::merge(reports, &cross).map_err(|e| Error::Fatal(e.describe(&names)))?;
+    let exit = match merged.exit_code() {
+        0 => Exit::Pass,
+        1 => Exit::Fail,
+        _ => Exit::Incomplete,
+    };
+    let outcome = emit_fleet(&merged, kind, cli, &cli.config).map(|()| exit);
+    if let Some(ctx) = &pr {
+        post_fleet_comment(ctx, &merged, &redactor).await;
+    }
+    outcome
 }
 
 /// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,

@@ -144,13 +144,3 @@ pub fn written_line(kind: ReporterKind, path: &Path) -> Option<String> {
     };
     Some(format!("{what} written to {}", path.display()))
 }
-
-/// A fleet document. Foundation: the JSON document; the other formats land with the fleet
-/// reporters.
-pub fn render_fleet(
-    _kind: ReporterKind,
-    fleet: &crate::model::FleetReport,
-    _ctx: &RenderContext,
-) -> String {
-    serde_json::to_string_pretty(fleet).unwrap_or_default()
-}
