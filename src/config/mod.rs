@@ -5,6 +5,8 @@
 //! its dot path, defaults apply only inside present objects, and unknown keys become warnings
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
+mod clients;
+mod fleet;
 pub mod lines;
 mod raw;
 mod schema;
@@ -17,12 +19,18 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod fleet_tests;
+
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::init_template;
+
+pub use clients::{input_env_name, INPUT_ENV_PREFIX, MAX_CLIENT_FILE_BYTES};
+pub use fleet::{valid_name, FLEET_BASELINE, SERVER_PLACEHOLDER};
 
 pub use types::{Checks, Config, Expect, Server, Timeouts, Transport};
 
@@ -60,6 +68,14 @@ pub struct Loaded {
 /// single-server [`Loaded`] whose `config.server` is that server and whose `checks` /
 /// `timeouts` are the top-level ones with the server's own overrides merged over them
 /// (`checks.drift.baseline` with `{server}` already replaced by `name`).
+///
+/// In `loaded`: `path` / `dir` are the fleet file's; `secrets` are this member's (the
+/// `${VAR}` values its derived config uses, its literal credentials and, for a
+/// `servers_from` entry, every resolved variable and every env/header value); `warnings`
+/// are its unknown keys (real paths) and its client entry's notes; `key_lines` are in
+/// single-server terms (`server`, `server.command`, `checks.drift`, `suites.<tool>`) and
+/// point into the fleet file (`server` is the `servers.<name>` key, or the `servers_from`
+/// entry that imported it). [`Member::baseline`] is its lockfile path.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
     /// `[A-Za-z0-9_.-]+`, unique in the fleet.
@@ -90,9 +106,31 @@ pub enum LoadedAny {
 }
 
 /// Load a config of either shape from disk, resolving `${VAR}` from the process environment.
+/// A `server:` config loads exactly as [`load`] does; `servers:` / `servers_from:` make a
+/// fleet (`servers_from` files are read relative to the config file's directory).
 pub fn load_any(path: &Path) -> Result<LoadedAny, ConfigError> {
-    // Foundation: fleets are parsed by the `servers:` work; a single server loads as before.
-    load(path).map(LoadedAny::Single)
+    let text = read_config(path)?;
+    load_any_str(&text, path, &process_var)
+}
+
+/// [`load_any`] over `text` as if read from `path` (client files are still read from disk).
+pub fn load_any_str(
+    text: &str,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<LoadedAny, ConfigError> {
+    let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut pre_issues = Vec::new();
+    let root = tree::parse(stripped, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+        path: path.to_path_buf(),
+        message,
+    })?;
+    match fleet::shape(&root) {
+        fleet::Shape::Fleet => {
+            fleet::load(stripped, root, pre_issues, path, env).map(LoadedAny::Fleet)
+        }
+        _ => load_str(text, path, env).map(LoadedAny::Single),
+    }
 }
 
 /// Every load failure; `Display` is the stderr text after the CLI's `Error: ` prefix.
@@ -115,6 +153,12 @@ pub enum ConfigError {
     /// All validation issues, each `path: reason` (or just `reason` at the root).
     #[error("Invalid config:\n{}", issues.join("\n"))]
     Invalid { issues: Vec<String> },
+    /// [`load`] was given a fleet config (`servers:` / `servers_from:`); use [`load_any`].
+    #[error(
+        "{} names several servers (servers: / servers_from:), not one server:; it must be loaded as a fleet",
+        path.display()
+    )]
+    Fleet { path: PathBuf },
 }
 
 fn at_suffix(at: &str) -> String {
@@ -127,21 +171,21 @@ fn at_suffix(at: &str) -> String {
 
 /// Load from disk, resolving `${VAR}` from the real process environment.
 pub fn load(path: &Path) -> Result<Loaded, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ConfigError::NotFound {
-                path: path.to_path_buf(),
-            })
-        }
-        Err(source) => {
-            return Err(ConfigError::Read {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
-    };
+    let text = read_config(path)?;
     load_str(&text, path, &process_var)
+}
+
+fn read_config(path: &Path) -> Result<String, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ConfigError::NotFound {
+            path: path.to_path_buf(),
+        }),
+        Err(source) => Err(ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 /// A process variable; names the OS cannot hold count as unset, never a panic.
@@ -164,6 +208,19 @@ pub fn load_str(
         path: path.to_path_buf(),
         message,
     })?;
+    match fleet::shape(&root) {
+        fleet::Shape::Single => {}
+        fleet::Shape::Both => {
+            return Err(ConfigError::Invalid {
+                issues: vec![fleet::BOTH_ISSUE.to_string()],
+            })
+        }
+        fleet::Shape::Fleet => {
+            return Err(ConfigError::Fleet {
+                path: path.to_path_buf(),
+            })
+        }
+    }
     let mut secrets = Vec::new();
     let written = secrets::secret_entries(&root);
     tree::interpolate(&mut root, "", env, &mut secrets)
