@@ -5,7 +5,7 @@
 //! so every key keeps its meaning and its defaults; issue paths are then mapped back to the
 //! real ones (`server.command` → `servers.api.command`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use super::clients::{self, ClientError, ClientFile, Converted};
@@ -241,15 +241,31 @@ fn real_unknown(origin: &Origin, u: &Unknown) -> Unknown {
     }
 }
 
-fn push_unique(list: &mut Vec<String>, line: String) {
-    if !list.contains(&line) {
-        list.push(line);
-    }
+/// Lines in first-seen order without duplicates; hashed, since a hostile fleet can hold
+/// tens of thousands of members.
+#[derive(Default)]
+struct Unique {
+    list: Vec<String>,
+    seen: HashSet<String>,
 }
 
-fn push_secret(list: &mut Vec<String>, s: &str) {
-    if !list.iter().any(|x| x == s) {
-        list.push(s.to_string());
+impl Unique {
+    fn from(list: Vec<String>) -> Self {
+        let mut u = Unique::default();
+        for l in list {
+            u.push(&l);
+        }
+        u
+    }
+
+    fn push(&mut self, line: &str) {
+        if self.seen.insert(line.to_string()) {
+            self.list.push(line.to_string());
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
     }
 }
 
@@ -266,15 +282,15 @@ struct Candidate {
 }
 
 /// The `servers_from` paths, as `(key path, path)`.
-fn from_paths(node: &Node, issues: &mut Vec<String>) -> Vec<(String, String)> {
-    let one = |n: &Node, at: String, issues: &mut Vec<String>| match n {
+fn from_paths(node: &Node, issues: &mut Unique) -> Vec<(String, String)> {
+    let one = |n: &Node, at: String, issues: &mut Unique| match n {
         Node::Str(s) if !s.trim().is_empty() => Some((at, s.clone())),
         Node::Str(_) => {
-            issues.push(format!("{at}: must not be empty"));
+            issues.push(&format!("{at}: must not be empty"));
             None
         }
         other => {
-            issues.push(format!(
+            issues.push(&format!(
                 "{at}: expected a path to an MCP client config file, got {}",
                 other.describe()
             ));
@@ -334,16 +350,18 @@ impl Member {
 pub(super) fn load(
     text: &str,
     root: Node,
-    mut issues: Vec<String>,
+    pre_issues: Vec<String>,
     path: &Path,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Fleet, ConfigError> {
     // Interpolate the whole file once: the first unset variable is named by its real path,
     // in document order. Members interpolate their own derived trees for their secrets.
     let mut interpolated = root.clone();
-    let mut all_secrets = Vec::new();
-    tree::interpolate(&mut interpolated, "", env, &mut all_secrets)
+    let mut file_secrets = Vec::new();
+    tree::interpolate(&mut interpolated, "", env, &mut file_secrets)
         .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+    let mut all_secrets = Unique::from(file_secrets);
+    let mut issues = Unique::from(pre_issues);
     let (Node::Map(raw_top), Node::Map(top)) = (&root, &interpolated) else {
         unreachable!("shape() is Fleet only for a mapping")
     };
@@ -352,7 +370,8 @@ pub(super) fn load(
         _ => PathBuf::from("."),
     };
     let base_dir = path.parent().unwrap_or(Path::new(""));
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings = Unique::default();
+    let mut taken: HashSet<String> = HashSet::new();
     let shared: Vec<(String, Node)> = raw_top
         .iter()
         .filter(|(k, _)| k != "servers" && k != "servers_from")
@@ -366,13 +385,13 @@ pub(super) fn load(
                 for (name, block) in entries {
                     let prefix = join("servers", name);
                     if !valid_name(name) {
-                        issues.push(format!(
+                        issues.push(&format!(
                             "{prefix}: server names use only letters, digits, '_', '.' and '-' (and are not '.' or '..')"
                         ));
                         continue;
                     }
                     let Node::Map(block) = block else {
-                        issues.push(format!(
+                        issues.push(&format!(
                             "{prefix}: expected a mapping with a transport, got {}",
                             block.describe()
                         ));
@@ -395,6 +414,7 @@ pub(super) fn load(
                         set(&mut tree, k, merged);
                     }
                     tree.insert(0, ("server".to_string(), Node::Map(server)));
+                    taken.insert(name.clone());
                     candidates.push(Candidate {
                         name: name.clone(),
                         origin: Origin::Yaml { prefix, overrides },
@@ -405,7 +425,7 @@ pub(super) fn load(
                     });
                 }
             }
-            other => issues.push(format!(
+            other => issues.push(&format!(
                 "servers: expected a mapping of server names to server blocks, got {}",
                 other.describe()
             )),
@@ -419,7 +439,7 @@ pub(super) fn load(
             let file: ClientFile = match clients::read(&file_path, &display) {
                 Ok(f) => f,
                 Err(issue) => {
-                    issues.push(format!("{key}: {issue}"));
+                    issues.push(&format!("{key}: {issue}"));
                     continue;
                 }
             };
@@ -429,50 +449,45 @@ pub(super) fn load(
                 if !valid_name(&name) {
                     let clean = sanitize(&name);
                     if !valid_name(&clean) {
-                        push_unique(
-                            &mut warnings,
-                            format!("{label} skipped: its name cannot be made a server name"),
-                        );
+                        warnings.push(&format!(
+                            "{label} skipped: its name cannot be made a server name"
+                        ));
                         continue;
                     }
-                    push_unique(
-                        &mut warnings,
-                        format!(
+                    warnings.push(&format!(
                             "{label} is named \"{clean}\" (server names use only letters, digits, '_', '.' and '-')"
                         ),
                     );
                     name = clean;
                 }
-                if candidates.iter().any(|c| c.name == name) {
-                    push_unique(
-                        &mut warnings,
-                        format!(
-                            "{label} skipped: a server named \"{name}\" is already in the fleet"
-                        ),
-                    );
+                if taken.contains(&name) {
+                    warnings.push(&format!(
+                        "{label} skipped: a server named \"{name}\" is already in the fleet"
+                    ));
                     continue;
                 }
                 match clients::convert(&file, entry, env) {
-                    Ok(Converted::Skip(why)) => {
-                        push_unique(&mut warnings, format!("{label} skipped: {why}"))
-                    }
+                    Ok(Converted::Skip(why)) => warnings.push(&format!("{label} skipped: {why}")),
                     Ok(Converted::Server {
                         block,
                         secrets,
                         warnings: w,
-                    }) => candidates.push(Candidate {
-                        name,
-                        origin: Origin::Client {
-                            display: display.clone(),
-                            json_path: entry.json_path.clone(),
-                            key: line_key(&key),
-                        },
-                        tree: shared.clone(),
-                        client_block: Some(block),
-                        client_secrets: secrets,
-                        warnings: w,
-                    }),
-                    Err(ClientError::Invalid(issue)) => issues.push(issue),
+                    }) => {
+                        taken.insert(name.clone());
+                        candidates.push(Candidate {
+                            name,
+                            origin: Origin::Client {
+                                display: display.clone(),
+                                json_path: entry.json_path.clone(),
+                                key: line_key(&key),
+                            },
+                            tree: shared.clone(),
+                            client_block: Some(block),
+                            client_secrets: secrets,
+                            warnings: w,
+                        })
+                    }
+                    Err(ClientError::Invalid(issue)) => issues.push(&issue),
                     Err(ClientError::Var { name, at }) => {
                         return Err(ConfigError::EnvVar { name, at });
                     }
@@ -483,7 +498,8 @@ pub(super) fn load(
 
     let file_lines = lines::key_lines(text);
     let mut members: Vec<Member> = Vec::new();
-    let mut unknown_lines: Vec<String> = Vec::new();
+    let mut unknown_lines = Unique::default();
+    let top_lines = top_level_lines(&file_lines);
     for c in candidates {
         let mut derived = Node::Map(c.tree);
         // The fleet's default lockfile, one per member.
@@ -512,16 +528,18 @@ pub(super) fn load(
             m.insert(0, ("server".into(), block));
         }
         for s in &c.client_secrets {
-            push_secret(&mut member_secrets, s);
+            if !member_secrets.contains(s) {
+                member_secrets.push(s.clone());
+            }
         }
         for s in &member_secrets {
-            push_secret(&mut all_secrets, s);
+            all_secrets.push(s);
         }
         let outcome = validate::validate(&derived);
         let mut skip: Option<String> = None;
         for issue in &outcome.issues {
             match real_issue(&c.origin, issue) {
-                Ok(real) => push_unique(&mut issues, real),
+                Ok(real) => issues.push(&real),
                 Err(why) => {
                     skip.get_or_insert(why);
                 }
@@ -533,10 +551,10 @@ pub(super) fn load(
             .map(|u| real_unknown(&c.origin, u))
             .collect();
         for u in &unknown {
-            push_unique(&mut unknown_lines, u.as_issue());
+            unknown_lines.push(&u.as_issue());
         }
         if let Some(why) = skip {
-            push_unique(&mut warnings, redact(&why, &member_secrets));
+            warnings.push(&redact(&why, &member_secrets));
             continue;
         }
         let Some(mut config) = outcome.config else {
@@ -547,7 +565,7 @@ pub(super) fn load(
         }
         let mut member_warnings = c.warnings.clone();
         member_warnings.extend(unknown.iter().map(|u| u.as_warning()));
-        let key_lines = member_lines(&file_lines, &c.origin, &config);
+        let key_lines = member_lines(&file_lines, top_lines.clone(), &c.origin, &config);
         members.push(Member {
             name: c.name,
             loaded: Loaded {
@@ -562,20 +580,17 @@ pub(super) fn load(
     }
 
     // Two members writing one lockfile would overwrite each other.
-    let mut by_file: BTreeMap<PathBuf, Vec<&str>> = BTreeMap::new();
-    for m in &members {
-        by_file
-            .entry(normal(&m.baseline()))
-            .or_default()
-            .push(&m.name);
+    let mut by_file: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+    for (i, m) in members.iter().enumerate() {
+        by_file.entry(normal(&m.baseline())).or_default().push(i);
     }
     let mut shared_files: Vec<(usize, String)> = by_file
         .iter()
-        .filter(|(_, names)| names.len() > 1)
-        .map(|(file, names)| {
-            let first = members.iter().position(|m| m.name == names[0]).unwrap_or(0);
+        .filter(|(_, at)| at.len() > 1)
+        .map(|(file, at)| {
+            let names: Vec<&str> = at.iter().map(|&i| members[i].name.as_str()).collect();
             (
-                first,
+                at[0],
                 format!(
                     "checks.drift.baseline: servers {} would all write {}; put {SERVER_PLACEHOLDER} in the path (the fleet default is {FLEET_BASELINE})",
                     names.join(", "),
@@ -585,27 +600,37 @@ pub(super) fn load(
         })
         .collect();
     shared_files.sort();
-    issues.extend(shared_files.into_iter().map(|(_, i)| i));
+    for (_, issue) in shared_files {
+        issues.push(&issue);
+    }
 
     if issues.is_empty() && members.is_empty() {
         issues.push(if warnings.is_empty() {
-            "servers: the fleet names no server to test".to_string()
+            "servers: the fleet names no server to test"
         } else {
-            "servers_from: no server to test, every entry was skipped:".to_string()
+            "servers_from: no server to test, every entry was skipped:"
         });
-        issues.extend(warnings.iter().map(|w| format!("  {w}")));
+        for w in &warnings.list {
+            issues.push(&format!("  {w}"));
+        }
     }
     if !issues.is_empty() {
         // Unknown keys often explain a "required" issue (`comand:`), so list them too.
-        issues.extend(unknown_lines);
+        for u in &unknown_lines.list {
+            issues.push(u);
+        }
         return Err(ConfigError::Invalid {
-            issues: issues.iter().map(|i| redact(i, &all_secrets)).collect(),
+            issues: issues
+                .list
+                .iter()
+                .map(|i| redact(i, &all_secrets.list))
+                .collect(),
         });
     }
 
     for m in &members {
         for w in &m.loaded.warnings {
-            push_unique(&mut warnings, w.clone());
+            warnings.push(w);
         }
     }
     Ok(Fleet {
@@ -613,8 +638,8 @@ pub(super) fn load(
         members,
         path: path.to_path_buf(),
         dir,
-        secrets: all_secrets,
-        warnings,
+        secrets: all_secrets.list,
+        warnings: warnings.list,
     })
 }
 
@@ -651,23 +676,28 @@ fn fleet_checks(shared: &[(String, Node)], env: &dyn Fn(&str) -> Option<String>)
         .unwrap_or_default()
 }
 
+/// The file's key lines outside `servers` / `servers_from` (every member's base).
+fn top_level_lines(file: &BTreeMap<String, usize>) -> BTreeMap<String, usize> {
+    file.iter()
+        .filter(|(k, _)| {
+            let first = k.split(['.', '[']).next().unwrap_or("");
+            first != "servers" && first != "servers_from"
+        })
+        .map(|(k, v)| (k.clone(), *v))
+        .collect()
+}
+
 /// The member's key lines in single-server terms (`server`, `checks.drift.baseline`, …),
 /// pointing into the fleet file: the top-level keys, then the member's own block over them
 /// (`servers.api.command` → `server.command`); a `servers_from` member's `server` is its
 /// `servers_from` entry. Plus `suites.<tool>` as for a single config.
 fn member_lines(
     file: &BTreeMap<String, usize>,
+    top: BTreeMap<String, usize>,
     origin: &Origin,
     config: &super::Config,
 ) -> BTreeMap<String, usize> {
-    let mut out: BTreeMap<String, usize> = file
-        .iter()
-        .filter(|(k, _)| {
-            let first = k.split(['.', '[']).next().unwrap_or("");
-            first != "servers" && first != "servers_from"
-        })
-        .map(|(k, v)| (k.clone(), *v))
-        .collect();
+    let mut out = top;
     match origin {
         Origin::Yaml { prefix, .. } => {
             if let Some(&line) = file.get(prefix.as_str()) {

@@ -951,3 +951,33 @@ fn load_any_reads_the_file_from_disk() {
         Err(ConfigError::NotFound { .. })
     ));
 }
+
+#[test]
+fn a_large_client_file_loads_every_entry_once() {
+    // 10,000 entries: names, secrets and warnings are hashed, not compared pairwise.
+    let mut text = String::from("{\"mcpServers\": {");
+    for i in 0..10_000 {
+        if i > 0 {
+            text.push(',');
+        }
+        if i % 2 == 0 {
+            text.push_str(&format!(
+                "\"s{i}\": {{\"command\": \"x\", \"env\": {{\"K\": \"value-{i}\"}}}}"
+            ));
+        } else {
+            text.push_str(&format!(
+                "\"s{i}\": {{\"command\": \"x\", \"disabled\": true}}"
+            ));
+        }
+    }
+    text.push_str("}}");
+    let (_t, dir) = temp_client("big.json", text.as_bytes());
+    let Ok(LoadedAny::Fleet(f)) = any_in("servers_from: [big.json, big.json]\n", &dir, &vec![])
+    else {
+        panic!("expected a fleet")
+    };
+    assert_eq!(f.members.len(), 5_000);
+    assert_eq!(f.secrets.len(), 5_000);
+    // 5,000 disabled entries, then 5,000 names already taken (the file listed twice).
+    assert_eq!(f.warnings.len(), 10_000);
+}
