@@ -9,9 +9,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use super::clients::{self, ClientError, ClientFile, Converted};
+use super::lines;
+use super::secrets::{self, redact};
 use super::tree::{self, join, Node};
+use super::types::{Checks, Config};
 use super::validate::{self, suggest, Unknown, UnknownKind};
-use super::{lines, redact, secrets, Checks, ConfigError, Fleet, Loaded, Member};
 
 /// Keys of a `servers.<name>` block merged over the top-level ones (everything else is the
 /// server block itself).
@@ -334,16 +336,37 @@ fn normal(p: &str) -> PathBuf {
         .collect()
 }
 
-impl Member {
-    /// The lockfile `baseline` writes and `diff` reads for this member:
-    /// `checks.drift.baseline` when drift is configured (`{server}` already replaced),
-    /// else the fleet default `./mcpward.lock.<name>.json`.
-    pub fn baseline(&self) -> String {
-        match &self.loaded.config.checks.drift {
-            Some(d) => d.baseline.clone(),
-            None => FLEET_BASELINE.replace(SERVER_PLACEHOLDER, &self.name),
-        }
+/// A member's lockfile (`Member::baseline`): drift's baseline when drift is configured,
+/// else the fleet default with the name in it.
+pub(super) fn member_baseline(name: &str, config: &Config) -> String {
+    match &config.checks.drift {
+        Some(d) => d.baseline.clone(),
+        None => FLEET_BASELINE.replace(SERVER_PLACEHOLDER, name),
     }
+}
+
+/// A loaded fleet, for `config::mod` to wrap in its public types.
+pub(super) struct Built {
+    pub members: Vec<BuiltMember>,
+    pub checks: Checks,
+    pub dir: PathBuf,
+    pub secrets: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+pub(super) struct BuiltMember {
+    pub name: String,
+    pub config: Config,
+    pub secrets: Vec<String>,
+    pub warnings: Vec<String>,
+    pub key_lines: BTreeMap<String, usize>,
+}
+
+pub(super) enum Failure {
+    /// As `ConfigError::EnvVar`.
+    EnvVar { name: String, at: String },
+    /// As `ConfigError::Invalid`, already redacted.
+    Invalid(Vec<String>),
 }
 
 /// Load a fleet config whose parsed document is `root` (see [`shape`]).
@@ -353,17 +376,20 @@ pub(super) fn load(
     pre_issues: Vec<String>,
     path: &Path,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Fleet, ConfigError> {
+) -> Result<Built, Failure> {
     // Interpolate the whole file once: the first unset variable is named by its real path,
     // in document order. Members interpolate their own derived trees for their secrets.
     let mut interpolated = root.clone();
     let mut file_secrets = Vec::new();
     tree::interpolate(&mut interpolated, "", env, &mut file_secrets)
-        .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+        .map_err(|(name, at)| Failure::EnvVar { name, at })?;
     let mut all_secrets = Unique::from(file_secrets);
     let mut issues = Unique::from(pre_issues);
     let (Node::Map(raw_top), Node::Map(top)) = (&root, &interpolated) else {
-        unreachable!("shape() is Fleet only for a mapping")
+        // `shape` is `Fleet` only for a mapping, and interpolation keeps the shape.
+        return Err(Failure::Invalid(vec![
+            "expected a mapping at the top level".into(),
+        ]));
     };
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -489,7 +515,7 @@ pub(super) fn load(
                     }
                     Err(ClientError::Invalid(issue)) => issues.push(&issue),
                     Err(ClientError::Var { name, at }) => {
-                        return Err(ConfigError::EnvVar { name, at });
+                        return Err(Failure::EnvVar { name, at });
                     }
                 }
             }
@@ -497,7 +523,7 @@ pub(super) fn load(
     }
 
     let file_lines = lines::key_lines(text);
-    let mut members: Vec<Member> = Vec::new();
+    let mut members: Vec<BuiltMember> = Vec::new();
     let mut unknown_lines = Unique::default();
     let top_lines = top_level_lines(&file_lines);
     for c in candidates {
@@ -518,7 +544,7 @@ pub(super) fn load(
         let mut member_secrets = Vec::new();
         // Cannot fail: every string here is part of the file, interpolated above.
         tree::interpolate(&mut derived, "", env, &mut member_secrets)
-            .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+            .map_err(|(name, at)| Failure::EnvVar { name, at })?;
         secrets::register_literals(
             &written,
             &secrets::secret_entries(&derived),
@@ -566,23 +592,22 @@ pub(super) fn load(
         let mut member_warnings = c.warnings.clone();
         member_warnings.extend(unknown.iter().map(|u| u.as_warning()));
         let key_lines = member_lines(&file_lines, top_lines.clone(), &c.origin, &config);
-        members.push(Member {
+        members.push(BuiltMember {
             name: c.name,
-            loaded: Loaded {
-                config,
-                path: path.to_path_buf(),
-                dir: dir.clone(),
-                secrets: member_secrets,
-                warnings: member_warnings,
-                key_lines,
-            },
+            config,
+            secrets: member_secrets,
+            warnings: member_warnings,
+            key_lines,
         });
     }
 
     // Two members writing one lockfile would overwrite each other.
     let mut by_file: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
     for (i, m) in members.iter().enumerate() {
-        by_file.entry(normal(&m.baseline())).or_default().push(i);
+        by_file
+            .entry(normal(&member_baseline(&m.name, &m.config)))
+            .or_default()
+            .push(i);
     }
     let mut shared_files: Vec<(usize, String)> = by_file
         .iter()
@@ -619,24 +644,23 @@ pub(super) fn load(
         for u in &unknown_lines.list {
             issues.push(u);
         }
-        return Err(ConfigError::Invalid {
-            issues: issues
+        return Err(Failure::Invalid(
+            issues
                 .list
                 .iter()
                 .map(|i| redact(i, &all_secrets.list))
                 .collect(),
-        });
+        ));
     }
 
     for m in &members {
-        for w in &m.loaded.warnings {
+        for w in &m.warnings {
             warnings.push(w);
         }
     }
-    Ok(Fleet {
+    Ok(Built {
         checks: fleet_checks(&shared, env),
         members,
-        path: path.to_path_buf(),
         dir,
         secrets: all_secrets.list,
         warnings: warnings.list,
@@ -695,7 +719,7 @@ fn member_lines(
     file: &BTreeMap<String, usize>,
     top: BTreeMap<String, usize>,
     origin: &Origin,
-    config: &super::Config,
+    config: &Config,
 ) -> BTreeMap<String, usize> {
     let mut out = top;
     match origin {

@@ -126,10 +126,46 @@ pub fn load_any_str(
         message,
     })?;
     match fleet::shape(&root) {
-        fleet::Shape::Fleet => {
-            fleet::load(stripped, root, pre_issues, path, env).map(LoadedAny::Fleet)
-        }
-        _ => load_str(text, path, env).map(LoadedAny::Single),
+        fleet::Shape::Fleet => match fleet::load(stripped, root, pre_issues, path, env) {
+            Ok(built) => Ok(LoadedAny::Fleet(fleet_of(built, path))),
+            Err(fleet::Failure::EnvVar { name, at }) => Err(ConfigError::EnvVar { name, at }),
+            Err(fleet::Failure::Invalid(issues)) => Err(ConfigError::Invalid { issues }),
+        },
+        _ => load_parsed(stripped, root, pre_issues, path, env).map(LoadedAny::Single),
+    }
+}
+
+fn fleet_of(built: fleet::Built, path: &Path) -> Fleet {
+    Fleet {
+        members: built
+            .members
+            .into_iter()
+            .map(|m| Member {
+                name: m.name,
+                loaded: Loaded {
+                    config: m.config,
+                    path: path.to_path_buf(),
+                    dir: built.dir.clone(),
+                    secrets: m.secrets,
+                    warnings: m.warnings,
+                    key_lines: m.key_lines,
+                },
+            })
+            .collect(),
+        checks: built.checks,
+        path: path.to_path_buf(),
+        dir: built.dir,
+        secrets: built.secrets,
+        warnings: built.warnings,
+    }
+}
+
+impl Member {
+    /// The lockfile `baseline` writes and `diff` reads for this member:
+    /// `checks.drift.baseline` when drift is configured (`{server}` already replaced),
+    /// else the fleet default `./mcpward.lock.<name>.json`.
+    pub fn baseline(&self) -> String {
+        fleet::member_baseline(&self.name, &self.loaded.config)
     }
 }
 
@@ -204,10 +240,21 @@ pub fn load_str(
 ) -> Result<Loaded, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut pre_issues = Vec::new();
-    let mut root = tree::parse(text, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+    let root = tree::parse(text, &mut pre_issues).map_err(|message| ConfigError::Yaml {
         path: path.to_path_buf(),
         message,
     })?;
+    load_parsed(text, root, pre_issues, path, env)
+}
+
+/// [`load_str`] after parsing: `text` (without its BOM) is only read for key lines.
+fn load_parsed(
+    text: &str,
+    mut root: tree::Node,
+    pre_issues: Vec<String>,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Loaded, ConfigError> {
     match fleet::shape(&root) {
         fleet::Shape::Single => {}
         fleet::Shape::Both => {
@@ -238,7 +285,10 @@ pub fn load_str(
                 issues.push("invalid configuration".to_string());
             }
             return Err(ConfigError::Invalid {
-                issues: issues.iter().map(|i| redact(i, &secrets)).collect(),
+                issues: issues
+                    .iter()
+                    .map(|i| secrets::redact(i, &secrets))
+                    .collect(),
             });
         }
     };
@@ -262,46 +312,6 @@ pub fn load_str(
         warnings: outcome.unknown.iter().map(|u| u.as_warning()).collect(),
         key_lines,
     })
-}
-
-/// Error text can quote values; interpolated ones may be secrets. Messages quote values
-/// `{:?}`-escaped and cut at 60 characters (`tree::quote_short`), so both spellings are
-/// redacted, longest first, and so is a secret's beginning where a quote was cut (`"…`).
-fn redact(text: &str, secrets: &[String]) -> String {
-    let mut forms: Vec<String> = secrets
-        .iter()
-        .flat_map(|s| {
-            let quoted = format!("{s:?}");
-            [s.clone(), quoted[1..quoted.len() - 1].to_string()]
-        })
-        .collect();
-    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    let mut out = text.to_string();
-    for f in &forms {
-        out = out.replace(f.as_str(), "[REDACTED]");
-    }
-    const CUT: &str = "\"…";
-    for f in &forms {
-        let mut from = 0;
-        while let Some(at) = out[from..].find(CUT).map(|i| from + i) {
-            let before = &out[..at];
-            // The longest beginning of the secret (4 characters or more) right before the cut.
-            let cut_prefix = f
-                .char_indices()
-                .map(|(i, _)| i)
-                .chain([f.len()])
-                .filter(|&n| f[..n].chars().count() >= 4 && before.ends_with(&f[..n]))
-                .max();
-            match cut_prefix {
-                Some(n) => {
-                    out.replace_range(at - n..at, "[REDACTED]");
-                    from = at - n + "[REDACTED]".len() + CUT.len();
-                }
-                None => from = at + CUT.len(),
-            }
-        }
-    }
-    out
 }
 
 /// mcpward's own credentials, never passed to a stdio server (config.md §8).
