@@ -404,6 +404,11 @@ pub(super) fn load(
         .cloned()
         .collect();
 
+    let (fleet_checks, shared_issues) = shared_checks(top);
+    for issue in &shared_issues {
+        issues.push(issue);
+    }
+
     let mut candidates: Vec<Candidate> = Vec::new();
     if let Some(servers) = get(raw_top, "servers") {
         match servers {
@@ -417,8 +422,16 @@ pub(super) fn load(
                         continue;
                     }
                     let Node::Map(block) = block else {
+                        // `servers: {transport: stdio, …}` is one server under the wrong key.
+                        let hint = if validate::STDIO_KEYS.contains(&name.as_str())
+                            || validate::HTTP_KEYS.contains(&name.as_str())
+                        {
+                            " (one server is written under `server:`; `servers:` maps names to servers)"
+                        } else {
+                            ""
+                        };
                         issues.push(&format!(
-                            "{prefix}: expected a mapping with a transport, got {}",
+                            "{prefix}: expected a mapping with a transport, got {}{hint}",
                             block.describe()
                         ));
                         continue;
@@ -659,7 +672,7 @@ pub(super) fn load(
         }
     }
     Ok(Built {
-        checks: fleet_checks(&shared, env),
+        checks: fleet_checks,
         members,
         dir,
         secrets: all_secrets.list,
@@ -667,20 +680,24 @@ pub(super) fn load(
     })
 }
 
-/// The top-level `checks`, validated alone (its issues were already reported per member).
-fn fleet_checks(shared: &[(String, Node)], env: &dyn Fn(&str) -> Option<String>) -> Checks {
-    let Some(checks) = get(shared, "checks") else {
-        return Checks::default();
-    };
-    let mut checks = checks.clone();
-    if let Node::Map(m) = &mut checks {
-        if let Some((_, Node::Map(drift))) = m.iter_mut().find(|(k, _)| k == "drift") {
+/// The top-level keys validated alone, as a single config without its server: their
+/// issues (a member's override may hide a bad top-level value from that member's tree,
+/// but the file is still wrong) and the fleet's own `checks` (`{server}` unreplaced).
+fn shared_checks(top: &[(String, Node)]) -> (Checks, Vec<String>) {
+    let mut tree: Vec<(String, Node)> = top
+        .iter()
+        .filter(|(k, _)| k != "servers" && k != "servers_from")
+        .cloned()
+        .collect();
+    if let Some(Node::Map(checks)) = tree.iter_mut().find(|(k, _)| k == "checks").map(|(_, v)| v) {
+        if let Some((_, Node::Map(drift))) = checks.iter_mut().find(|(k, _)| k == "drift") {
             if get(drift, "baseline").is_none() {
                 drift.push(("baseline".into(), Node::Str(FLEET_BASELINE.into())));
             }
         }
     }
-    let mut tree = Node::Map(vec![
+    tree.insert(
+        0,
         (
             "server".into(),
             Node::Map(vec![
@@ -688,16 +705,10 @@ fn fleet_checks(shared: &[(String, Node)], env: &dyn Fn(&str) -> Option<String>)
                 ("command".into(), Node::Str(String::new())),
             ]),
         ),
-        ("checks".into(), checks),
-    ]);
-    let mut ignored = Vec::new();
-    if tree::interpolate(&mut tree, "", env, &mut ignored).is_err() {
-        return Checks::default();
-    }
-    validate::validate(&tree)
-        .config
-        .map(|c| c.checks)
-        .unwrap_or_default()
+    );
+    let outcome = validate::validate(&Node::Map(tree));
+    let checks = outcome.config.map(|c| c.checks).unwrap_or_default();
+    (checks, outcome.issues)
 }
 
 /// The file's key lines outside `servers` / `servers_from` (every member's base).

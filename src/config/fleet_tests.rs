@@ -222,6 +222,10 @@ fn malformed_servers_blocks_are_config_errors_with_real_paths() {
         "Invalid config:\nservers.api.protocol_era: must be \"auto\", \"modern\", \"legacy\" or \"both\", got \"sideways\""
     );
     assert_eq!(
+        fail("servers: {transport: stdio, command: x}\n"),
+        "Invalid config:\nservers.transport: expected a mapping with a transport, got a string (\"stdio\") (one server is written under `server:`; `servers:` maps names to servers)\nservers.command: expected a mapping with a transport, got a string (\"x\") (one server is written under `server:`; `servers:` maps names to servers)"
+    );
+    assert_eq!(
         fail("servers: {}\n"),
         "Invalid config:\nservers: the fleet names no server to test"
     );
@@ -980,4 +984,41 @@ fn a_large_client_file_loads_every_entry_once() {
     assert_eq!(f.secrets.len(), 5_000);
     // 5,000 disabled entries, then 5,000 names already taken (the file listed twice).
     assert_eq!(f.warnings.len(), 10_000);
+}
+
+#[test]
+fn odd_fleets_are_config_errors_never_panics() {
+    let cases = [
+        (
+            "servers:\n  a: {transport: stdio, command: x, checks: [1]}\n",
+            "servers.a.checks: expected a mapping, got a list",
+        ),
+        (
+            "servers:\n  a: {transport: stdio, command: x, checks: {drift: {baseline: 5}}}\n",
+            "servers.a.checks.drift.baseline: expected a string, got a number (5)",
+        ),
+        // A bad top-level value is an error even when every member overrides it.
+        (
+            "checks: [1]\nservers:\n  a: {transport: stdio, command: x, checks: {schema: false}}\n",
+            "Invalid config:\nchecks: expected a mapping, got a list",
+        ),
+        (
+            "servers:\n  a: {transport: stdio, command: x, suites: {}}\n",
+            "servers.a.suites: expected a list, got a mapping",
+        ),
+        (
+            "servers: 5\nservers_from: []\n",
+            "servers: expected a mapping of server names to server blocks, got a number (5)",
+        ),
+        (
+            "servers_from: [[a]]\n",
+            "servers_from.0: expected a path to an MCP client config file, got a list",
+        ),
+        ("servers_from: \"\"\n", "servers_from: must not be empty"),
+    ];
+    for (yaml, want) in cases {
+        let e = fail(yaml);
+        assert!(e.contains(want), "{yaml}: {e}");
+    }
+    assert!(fail("servers_from: []\n").contains("servers: the fleet names no server to test"));
 }
