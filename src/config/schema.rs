@@ -344,7 +344,7 @@ pub fn config_schema() -> Value {
                     "baseline": {
                         "type": "string",
                         "default": drift.baseline,
-                        "description": "Lockfile path, relative to the working directory."
+                        "description": "Lockfile path, relative to the working directory. In a fleet, `{server}` is replaced by each server's name, and the default is ./mcpward.lock.{server}.json."
                     },
                     "fail_on": {
                         "description": "A level (every change at or above it fails) or a list of drift classes that fail.",
