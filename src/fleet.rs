@@ -601,7 +601,7 @@ async fn test_member(
                 Err(s) => Some(s),
             }
         }
-        Mode::Diff => match diff_member(loaded, opts, &redactor, &sink, interrupt).await {
+        Mode::Diff => match diff_member(member, opts, &redactor, &sink, interrupt).await {
             Ok((report, invalid)) => {
                 if invalid {
                     out.reason =
@@ -612,7 +612,7 @@ async fn test_member(
             }
             Err(s) => Some(s),
         },
-        Mode::Baseline => match baseline_member(loaded, opts, &redactor, interrupt).await {
+        Mode::Baseline => match baseline_member(member, opts, &redactor, interrupt).await {
             Ok(lines) => {
                 out.baseline = Some(lines);
                 None
@@ -645,14 +645,22 @@ async fn connect_for(
     client.map_err(|e| connect_failure(&e, opts.mode, redactor))
 }
 
+/// The member's drift config with its own lockfile (the fleet default when drift is off).
+fn member_drift(member: &Member) -> checks::drift::DriftConfig {
+    let mut dcfg = drift_run::drift_config(&member.loaded);
+    dcfg.baseline = member.baseline();
+    dcfg
+}
+
 async fn diff_member(
-    loaded: &Loaded,
+    member: &Member,
     opts: &FleetOptions,
     redactor: &Redactor,
     sink: &Sink<'_>,
     interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
 ) -> Result<(Report, bool), Stop> {
-    let dcfg = drift_run::drift_config(loaded);
+    let loaded = &member.loaded;
+    let dcfg = member_drift(member);
     let path = std::path::PathBuf::from(&dcfg.baseline);
     let state = lockfile::load(&path);
     if let Some(refused) = baseline_refused(&state) {
@@ -689,12 +697,13 @@ async fn diff_member(
 }
 
 async fn baseline_member(
-    loaded: &Loaded,
+    member: &Member,
     opts: &FleetOptions,
     redactor: &Redactor,
     interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
 ) -> Result<String, Stop> {
-    let dcfg = drift_run::drift_config(loaded);
+    let loaded = &member.loaded;
+    let dcfg = member_drift(member);
     let client = connect_for(loaded, opts, redactor, interrupt).await?;
     let run_ms = loaded.config.timeouts.run_ms;
     let outcome = tokio::select! {

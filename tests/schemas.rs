@@ -612,3 +612,47 @@ fn rendered_fleets_validate_and_malformed_ones_do_not() {
     let (single, _) = fixture_report("clean");
     assert!(!v.is_valid(&single));
 }
+
+/// Fleet configs (#15): (parser accepts, schema accepts), through `load_any_str`; client
+/// files are the fixtures under tests/fixtures/clients/.
+fn fleet_verdicts(v: &jsonschema::Validator, text: &str) -> (bool, bool) {
+    let path = root().join("tests/fixtures/clients/mcpward.yaml");
+    let parser = mcpward::config::load_any_str(text, &path, &|name: &str| match name {
+        "FIXTURE_PORT" => Some("1234".into()),
+        "MCPWARD_INPUT_API_KEY" => Some("secret-input".into()),
+        "CURSOR_FIXTURE_TOKEN" => Some("cursor-token".into()),
+        other => env_for_urls(other),
+    });
+    (parser.is_ok(), v.is_valid(&yaml(text)))
+}
+
+#[test]
+fn fleet_configs_agree_with_the_parser() {
+    let v = schema("config.v1.schema.json");
+    let accepted = [
+        "servers:\n  api: {transport: stdio, command: node}\n  web: {transport: http, url: \"http://127.0.0.1:1/mcp\", protocol_era: both}\n",
+        "servers:\n  a.b_C-9: {transport: stdio, command: node, checks: {latency: {samples: 2}, drift: null}, timeouts: {call_ms: 5}, suites: [{tool: t, cases: []}]}\n",
+        "servers:\n  a: {transport: stdio, command: node, checks: }\n",
+        "servers_from: claude_desktop_config.json\n",
+        "servers_from: [vscode-mcp.json, cursor-mcp.json, mcp-servers.json]\nchecks: {drift: {baseline: \"locks/{server}.json\"}}\n",
+        "servers: {x: {transport: stdio, command: y}}\nservers_from: [claude_desktop_config.json]\n",
+    ];
+    for text in accepted {
+        assert_eq!(fleet_verdicts(&v, text), (true, true), "{text}");
+    }
+    let rejected = [
+        "server: {transport: stdio, command: node}\nservers:\n  api: {transport: stdio, command: node}\n",
+        "server: {transport: stdio, command: node}\nservers_from: claude_desktop_config.json\n",
+        "servers:\n  \"a b\": {transport: stdio, command: node}\n",
+        "servers:\n  \"..\": {transport: stdio, command: node}\n",
+        "servers:\n  api: {transport: stdio}\n",
+        "servers:\n  api: {transport: ftp, command: node}\n",
+        "servers: [a]\n",
+        "servers_from: 5\n",
+        "servers_from: [\"\"]\n",
+        "servers:\n  api: {transport: stdio, command: node, suites: 5}\n",
+    ];
+    for text in rejected {
+        assert_eq!(fleet_verdicts(&v, text), (false, false), "{text}");
+    }
+}

@@ -5,6 +5,8 @@
 //! its dot path, defaults apply only inside present objects, and unknown keys become warnings
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
+mod clients;
+mod fleet;
 pub mod lines;
 mod raw;
 mod schema;
@@ -17,12 +19,18 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod fleet_tests;
+
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::init_template;
+
+pub use clients::{input_env_name, INPUT_ENV_PREFIX, MAX_CLIENT_FILE_BYTES};
+pub use fleet::{valid_name, FLEET_BASELINE, SERVER_PLACEHOLDER};
 
 pub use types::{Checks, Config, Expect, Server, Timeouts, Transport};
 
@@ -60,6 +68,14 @@ pub struct Loaded {
 /// single-server [`Loaded`] whose `config.server` is that server and whose `checks` /
 /// `timeouts` are the top-level ones with the server's own overrides merged over them
 /// (`checks.drift.baseline` with `{server}` already replaced by `name`).
+///
+/// In `loaded`: `path` / `dir` are the fleet file's; `secrets` are this member's (the
+/// `${VAR}` values its derived config uses, its literal credentials and, for a
+/// `servers_from` entry, every resolved variable and every env/header value); `warnings`
+/// are its unknown keys (real paths) and its client entry's notes; `key_lines` are in
+/// single-server terms (`server`, `server.command`, `checks.drift`, `suites.<tool>`) and
+/// point into the fleet file (`server` is the `servers.<name>` key, or the `servers_from`
+/// entry that imported it). [`Member::baseline`] is its lockfile path.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
     /// `[A-Za-z0-9_.-]+`, unique in the fleet.
@@ -95,9 +111,67 @@ pub fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
 }
 
 /// Load a config of either shape from disk, resolving `${VAR}` from the process environment.
+/// A `server:` config loads exactly as [`load`] does; `servers:` / `servers_from:` make a
+/// fleet (`servers_from` files are read relative to the config file's directory).
 pub fn load_any(path: &Path) -> Result<LoadedAny, ConfigError> {
-    // Foundation: fleets are parsed by the `servers:` work; a single server loads as before.
-    load(path).map(LoadedAny::Single)
+    let text = read_config(path)?;
+    load_any_str(&text, path, &process_var)
+}
+
+/// [`load_any`] over `text` as if read from `path` (client files are still read from disk).
+pub fn load_any_str(
+    text: &str,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<LoadedAny, ConfigError> {
+    let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut pre_issues = Vec::new();
+    let root = tree::parse(stripped, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+        path: path.to_path_buf(),
+        message,
+    })?;
+    match fleet::shape(&root) {
+        fleet::Shape::Fleet => match fleet::load(stripped, root, pre_issues, path, env) {
+            Ok(built) => Ok(LoadedAny::Fleet(fleet_of(built, path))),
+            Err(fleet::Failure::EnvVar { name, at }) => Err(ConfigError::EnvVar { name, at }),
+            Err(fleet::Failure::Invalid(issues)) => Err(ConfigError::Invalid { issues }),
+        },
+        _ => load_parsed(stripped, root, pre_issues, path, env).map(LoadedAny::Single),
+    }
+}
+
+fn fleet_of(built: fleet::Built, path: &Path) -> Fleet {
+    Fleet {
+        members: built
+            .members
+            .into_iter()
+            .map(|m| Member {
+                name: m.name,
+                loaded: Loaded {
+                    config: m.config,
+                    path: path.to_path_buf(),
+                    dir: built.dir.clone(),
+                    secrets: m.secrets,
+                    warnings: m.warnings,
+                    key_lines: m.key_lines,
+                },
+            })
+            .collect(),
+        checks: built.checks,
+        path: path.to_path_buf(),
+        dir: built.dir,
+        secrets: built.secrets,
+        warnings: built.warnings,
+    }
+}
+
+impl Member {
+    /// The lockfile `baseline` writes and `diff` reads for this member:
+    /// `checks.drift.baseline` when drift is configured (`{server}` already replaced),
+    /// else the fleet default `./mcpward.lock.<name>.json`.
+    pub fn baseline(&self) -> String {
+        fleet::member_baseline(&self.name, &self.loaded.config)
+    }
 }
 
 /// Every load failure; `Display` is the stderr text after the CLI's `Error: ` prefix.
@@ -120,6 +194,12 @@ pub enum ConfigError {
     /// All validation issues, each `path: reason` (or just `reason` at the root).
     #[error("Invalid config:\n{}", issues.join("\n"))]
     Invalid { issues: Vec<String> },
+    /// [`load`] was given a fleet config (`servers:` / `servers_from:`); use [`load_any`].
+    #[error(
+        "{} names several servers (servers: / servers_from:), not one server:; it must be loaded as a fleet",
+        path.display()
+    )]
+    Fleet { path: PathBuf },
 }
 
 fn at_suffix(at: &str) -> String {
@@ -132,21 +212,21 @@ fn at_suffix(at: &str) -> String {
 
 /// Load from disk, resolving `${VAR}` from the real process environment.
 pub fn load(path: &Path) -> Result<Loaded, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ConfigError::NotFound {
-                path: path.to_path_buf(),
-            })
-        }
-        Err(source) => {
-            return Err(ConfigError::Read {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
-    };
+    let text = read_config(path)?;
     load_str(&text, path, &process_var)
+}
+
+fn read_config(path: &Path) -> Result<String, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ConfigError::NotFound {
+            path: path.to_path_buf(),
+        }),
+        Err(source) => Err(ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 /// A process variable; names the OS cannot hold count as unset, never a panic.
@@ -165,10 +245,34 @@ pub fn load_str(
 ) -> Result<Loaded, ConfigError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut pre_issues = Vec::new();
-    let mut root = tree::parse(text, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+    let root = tree::parse(text, &mut pre_issues).map_err(|message| ConfigError::Yaml {
         path: path.to_path_buf(),
         message,
     })?;
+    load_parsed(text, root, pre_issues, path, env)
+}
+
+/// [`load_str`] after parsing: `text` (without its BOM) is only read for key lines.
+fn load_parsed(
+    text: &str,
+    mut root: tree::Node,
+    pre_issues: Vec<String>,
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Loaded, ConfigError> {
+    match fleet::shape(&root) {
+        fleet::Shape::Single => {}
+        fleet::Shape::Both => {
+            return Err(ConfigError::Invalid {
+                issues: vec![fleet::BOTH_ISSUE.to_string()],
+            })
+        }
+        fleet::Shape::Fleet => {
+            return Err(ConfigError::Fleet {
+                path: path.to_path_buf(),
+            })
+        }
+    }
     let mut secrets = Vec::new();
     let written = secrets::secret_entries(&root);
     tree::interpolate(&mut root, "", env, &mut secrets)
@@ -186,7 +290,10 @@ pub fn load_str(
                 issues.push("invalid configuration".to_string());
             }
             return Err(ConfigError::Invalid {
-                issues: issues.iter().map(|i| redact(i, &secrets)).collect(),
+                issues: issues
+                    .iter()
+                    .map(|i| secrets::redact(i, &secrets))
+                    .collect(),
             });
         }
     };
@@ -210,46 +317,6 @@ pub fn load_str(
         warnings: outcome.unknown.iter().map(|u| u.as_warning()).collect(),
         key_lines,
     })
-}
-
-/// Error text can quote values; interpolated ones may be secrets. Messages quote values
-/// `{:?}`-escaped and cut at 60 characters (`tree::quote_short`), so both spellings are
-/// redacted, longest first, and so is a secret's beginning where a quote was cut (`"…`).
-fn redact(text: &str, secrets: &[String]) -> String {
-    let mut forms: Vec<String> = secrets
-        .iter()
-        .flat_map(|s| {
-            let quoted = format!("{s:?}");
-            [s.clone(), quoted[1..quoted.len() - 1].to_string()]
-        })
-        .collect();
-    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    let mut out = text.to_string();
-    for f in &forms {
-        out = out.replace(f.as_str(), "[REDACTED]");
-    }
-    const CUT: &str = "\"…";
-    for f in &forms {
-        let mut from = 0;
-        while let Some(at) = out[from..].find(CUT).map(|i| from + i) {
-            let before = &out[..at];
-            // The longest beginning of the secret (4 characters or more) right before the cut.
-            let cut_prefix = f
-                .char_indices()
-                .map(|(i, _)| i)
-                .chain([f.len()])
-                .filter(|&n| f[..n].chars().count() >= 4 && before.ends_with(&f[..n]))
-                .max();
-            match cut_prefix {
-                Some(n) => {
-                    out.replace_range(at - n..at, "[REDACTED]");
-                    from = at - n + "[REDACTED]".len() + CUT.len();
-                }
-                None => from = at + CUT.len(),
-            }
-        }
-    }
-    out
 }
 
 /// mcpward's own credentials, never passed to a stdio server (config.md §8).

@@ -106,6 +106,18 @@ fn protocol_era() -> Value {
     v
 }
 
+/// `[A-Za-z0-9_.-]+`, not `.` or `..` (`fleet::valid_name`).
+const FLEET_NAME_PATTERN: &str = r"^(?:[A-Za-z0-9_.-]*[A-Za-z0-9_-][A-Za-z0-9_.-]*|\.{3,})$";
+
+/// A member's override of a top-level mapping: described by the top-level schema, but any
+/// mapping (or null) is accepted, since a `null` anywhere inside removes that key.
+fn member_override(reference: &str, description: &str) -> Value {
+    json!({
+        "description": description,
+        "anyOf": [{"$ref": reference}, {"type": ["object", "null"]}]
+    })
+}
+
 /// The whole schema, in the order it is published.
 pub fn config_schema() -> Value {
     let checks = Checks::default();
@@ -130,15 +142,37 @@ pub fn config_schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": CONFIG_SCHEMA_ID,
         "title": "mcpward configuration (mcpward.yaml)",
-        "description": "Contract tests for an MCP server. Only `server` is required. Unknown keys are allowed (mcpward warns about them). `${VAR}` placeholders in string values are read from the environment.",
+        "description": "Contract tests for an MCP server, or a fleet of them. Either `server` (one server) or `servers` and/or `servers_from` (a fleet) is required, never both. Unknown keys are allowed (mcpward warns about them). `${VAR}` placeholders in string values are read from the environment.",
         "type": "object",
-        "required": ["server"],
+        "oneOf": [
+            {
+                "required": ["server"],
+                "not": {"anyOf": [{"required": ["servers"]}, {"required": ["servers_from"]}]}
+            },
+            {
+                "not": {"required": ["server"]},
+                "anyOf": [{"required": ["servers"]}, {"required": ["servers_from"]}]
+            }
+        ],
         "properties": {
             "server": {
                 "description": "The server under test, selected by `transport`.",
                 "oneOf": [
                     {"$ref": "#/$defs/stdioServer"},
                     {"$ref": "#/$defs/httpServer"}
+                ]
+            },
+            "servers": {
+                "type": "object",
+                "description": "A fleet: server name → a server block like `server`, plus optional overrides merged over the top-level keys.",
+                "propertyNames": {"pattern": FLEET_NAME_PATTERN},
+                "additionalProperties": {"$ref": "#/$defs/member"}
+            },
+            "servers_from": {
+                "description": "MCP client config files whose servers join the fleet (Claude Desktop, VS Code, Cursor, any `mcpServers` file), relative to this file's directory.",
+                "anyOf": [
+                    {"type": "string", "minLength": 1},
+                    {"type": "array", "items": {"type": "string", "minLength": 1}}
                 ]
             },
             "expect": {
@@ -240,6 +274,23 @@ pub fn config_schema() -> Value {
             }
         },
         "$defs": {
+            "member": {
+                "description": "One server of the fleet: a server block selected by `transport`, plus overrides of the top-level keys (mappings merge key by key, other values replace, null removes a key).",
+                "oneOf": [
+                    {"$ref": "#/$defs/stdioServer"},
+                    {"$ref": "#/$defs/httpServer"}
+                ],
+                "properties": {
+                    "checks": member_override("#/properties/checks", "Merged over the top-level `checks`."),
+                    "timeouts": member_override("#/properties/timeouts", "Merged over the top-level `timeouts`."),
+                    "limits": member_override("#/properties/limits", "Merged over the top-level `limits`."),
+                    "expect": member_override("#/properties/expect", "Merged over the top-level `expect`."),
+                    "suites": {
+                        "description": "Replaces the top-level `suites` for this server.",
+                        "anyOf": [{"$ref": "#/properties/suites"}, {"type": "null"}]
+                    }
+                }
+            },
             "placeholder": {
                 "type": "string",
                 "pattern": PLACEHOLDER_PATTERN,
@@ -293,7 +344,7 @@ pub fn config_schema() -> Value {
                     "baseline": {
                         "type": "string",
                         "default": drift.baseline,
-                        "description": "Lockfile path, relative to the working directory."
+                        "description": "Lockfile path, relative to the working directory. In a fleet, `{server}` is replaced by each server's name, and the default is ./mcpward.lock.{server}.json."
                     },
                     "fail_on": {
                         "description": "A level (every change at or above it fails) or a list of drift classes that fail.",
@@ -428,6 +479,7 @@ mod tests {
         let checks = &s["properties"]["checks"];
         let pairs: Vec<(&str, &Value, &[&str])> = vec![
             ("root", &s, validate::ROOT_KEYS),
+            ("member", &d["member"], super::super::fleet::OVERRIDE_KEYS),
             ("stdio", &d["stdioServer"], validate::STDIO_KEYS),
             ("http", &d["httpServer"], validate::HTTP_KEYS),
             ("expect", &s["properties"]["expect"], validate::EXPECT_KEYS),

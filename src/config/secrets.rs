@@ -113,3 +113,43 @@ fn literal_text(value: &str, auth: bool) -> String {
     }
     text.to_string()
 }
+
+/// Error text can quote values; interpolated ones may be secrets. Messages quote values
+/// `{:?}`-escaped and cut at 60 characters (`tree::quote_short`), so both spellings are
+/// redacted, longest first, and so is a secret's beginning where a quote was cut (`"…`).
+pub(crate) fn redact(text: &str, secrets: &[String]) -> String {
+    let mut forms: Vec<String> = secrets
+        .iter()
+        .flat_map(|s| {
+            let quoted = format!("{s:?}");
+            [s.clone(), quoted[1..quoted.len() - 1].to_string()]
+        })
+        .collect();
+    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    let mut out = text.to_string();
+    for f in &forms {
+        out = out.replace(f.as_str(), "[REDACTED]");
+    }
+    const CUT: &str = "\"…";
+    for f in &forms {
+        let mut from = 0;
+        while let Some(at) = out[from..].find(CUT).map(|i| from + i) {
+            let before = &out[..at];
+            // The longest beginning of the secret (4 characters or more) right before the cut.
+            let cut_prefix = f
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([f.len()])
+                .filter(|&n| f[..n].chars().count() >= 4 && before.ends_with(&f[..n]))
+                .max();
+            match cut_prefix {
+                Some(n) => {
+                    out.replace_range(at - n..at, "[REDACTED]");
+                    from = at - n + "[REDACTED]".len() + CUT.len();
+                }
+                None => from = at + CUT.len(),
+            }
+        }
+    }
+    out
+}

@@ -94,8 +94,16 @@ fn get<'a>(m: &'a Entries, key: &str) -> Option<&'a Node> {
     m.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-pub(super) const ROOT_KEYS: &[&str] =
-    &["server", "expect", "checks", "timeouts", "limits", "suites"];
+pub(super) const ROOT_KEYS: &[&str] = &[
+    "server",
+    "servers",
+    "servers_from",
+    "expect",
+    "checks",
+    "timeouts",
+    "limits",
+    "suites",
+];
 const SERVER_COMMON: &[&str] = &["transport", "protocol_era"];
 pub(super) const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
 pub(super) const HTTP_KEYS: &[&str] = &["transport", "protocol_era", "url", "headers"];
