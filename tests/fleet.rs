@@ -373,7 +373,7 @@ fn baseline_and_diff_run_per_member_with_their_own_lockfiles() {
     for n in ["api", "docs"] {
         let lock = w.path().join(format!("mcpward.lock.{n}.json"));
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
-        assert_eq!(v["lockfileVersion"], 2, "{n}");
+        assert_eq!(v["meta"]["schemaVersion"], 2, "{n}");
     }
     let api: Value = serde_json::from_str(
         &std::fs::read_to_string(w.path().join("mcpward.lock.api.json")).unwrap(),
@@ -396,4 +396,162 @@ fn baseline_and_diff_run_per_member_with_their_own_lockfiles() {
     assert_eq!(member_of(&doc, "api")["status"], "passed");
     assert_eq!(member_of(&doc, "docs")["status"], "failed");
     assert!(processes_with_tag(&tag).is_empty());
+}
+
+// ---------------------------------------------------------------- client config files
+
+/// mcpward in `w` with the fixture server on PATH as `mcpward-fixture` (the client files
+/// name it so) and `env` set.
+fn run_with(w: &Workdir, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let dir = fixture().parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut c = std::process::Command::new(mcpward());
+    c.args(args)
+        .current_dir(w.path())
+        .env("NO_COLOR", "1")
+        .env("PATH", path)
+        .env_remove("CI")
+        .stdin(std::process::Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn client_file(w: &Workdir, name: &str) {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/clients")
+        .join(name);
+    std::fs::copy(src, w.path().join(name)).unwrap();
+}
+
+fn statuses(doc: &Value) -> Vec<(String, String)> {
+    doc["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().unwrap().to_string(),
+                m["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every reporter's output and stderr, for secret checks.
+fn every_rendering(w: &Workdir, env: &[(&str, &str)]) -> String {
+    let mut all = String::new();
+    for r in [
+        "console", "json", "junit", "sarif", "markdown", "github", "gitlab",
+    ] {
+        let o = run_with(w, &["run", "-r", r, "-v"], env);
+        all.push_str(&String::from_utf8_lossy(&o.stdout));
+        all.push_str(&String::from_utf8_lossy(&o.stderr));
+    }
+    all
+}
+
+#[test]
+fn claude_desktop_config_entries_become_members_and_their_env_values_stay_secret() {
+    let w = Workdir::new();
+    client_file(&w, "claude_desktop_config.json");
+    w.write("mcpward.yaml", "servers_from: claude_desktop_config.json\n");
+    let o = run_with(&w, &["run", "--json"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc = json_report(&o);
+    assert_eq!(
+        statuses(&doc),
+        [
+            ("fixture-clean".to_string(), "passed".to_string()),
+            ("fixture-poisoned".to_string(), "failed".to_string())
+        ]
+    );
+    let all = every_rendering(&w, &[]);
+    assert!(!all.contains("claude-literal-key-1234"), "secret leaked");
+    assert!(all.contains("fixture-poisoned"));
+}
+
+#[test]
+fn vscode_mcp_json_with_inputs_env_references_and_http() {
+    let http = HttpFixture::start(&["--tools", "clean"]);
+    let port = http
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp");
+    let w = Workdir::new();
+    client_file(&w, "vscode-mcp.json");
+    w.write("mcpward.yaml", "servers_from: vscode-mcp.json\n");
+    let env = [
+        ("FIXTURE_PORT", port),
+        ("MCPWARD_INPUT_API_KEY", "vscode-input-secret-9876"),
+    ];
+    let o = run_with(&w, &["run", "--json"], &env);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc = json_report(&o);
+    assert_eq!(
+        statuses(&doc),
+        [
+            ("fixture".to_string(), "passed".to_string()),
+            ("fixture-http".to_string(), "passed".to_string())
+        ]
+    );
+    // `${input:region}` fell back to the input's default.
+    assert_eq!(
+        member_of(&doc, "fixture")["report"]["server"]["name"],
+        "eu-west"
+    );
+    // The legacy SSE entry is skipped with a warning, not tested.
+    assert!(stderr(&o).contains("old-sse"), "{}", stderr(&o));
+    let all = every_rendering(&w, &env);
+    assert!(!all.contains("vscode-input-secret-9876"), "secret leaked");
+    // An unset variable is a config error naming it.
+    let o = run_with(&w, &["run", "--json"], &[("FIXTURE_PORT", port)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("MCPWARD_INPUT_API_KEY"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn cursor_and_generic_mcp_servers_files_with_unreachable_and_skipped_entries() {
+    let w = Workdir::new();
+    client_file(&w, "cursor-mcp.json");
+    client_file(&w, "mcp-servers.json");
+    w.write(
+        "mcpward.yaml",
+        "servers_from: [cursor-mcp.json, mcp-servers.json]\ntimeouts: {connect_ms: 3000}\n",
+    );
+    let env = [("CURSOR_FIXTURE_TOKEN", "cursor-env-secret-4321")];
+    let o = run_with(&w, &["run", "--json"], &env);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let doc = json_report(&o);
+    let got = statuses(&doc);
+    let want: Vec<(String, String)> = [
+        ("fixture", "passed"),
+        ("remote", "incomplete"),
+        ("My-Fixture", "passed"),
+        ("streamable", "incomplete"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(got, want);
+    let e = stderr(&o);
+    for skipped in ["paused", "websocket", "typo"] {
+        assert!(e.contains(skipped), "{skipped} not reported: {e}");
+    }
+    let all = every_rendering(&w, &env);
+    for secret in ["cursor-env-secret-4321", "cursor-literal-header-5678"] {
+        assert!(!all.contains(secret), "{secret} leaked");
+    }
 }
