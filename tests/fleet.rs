@@ -502,10 +502,11 @@ fn vscode_mcp_json_with_inputs_env_references_and_http() {
             ("fixture-http".to_string(), "passed".to_string())
         ]
     );
-    // `${input:region}` fell back to the input's default.
+    // `${input:region}` fell back to the input's default (the server was named with it);
+    // a resolved reference is a secret, so the report shows it redacted.
     assert_eq!(
         member_of(&doc, "fixture")["report"]["server"]["name"],
-        "eu-west"
+        "[REDACTED]"
     );
     // The legacy SSE entry is skipped with a warning, not tested.
     assert!(stderr(&o).contains("old-sse"), "{}", stderr(&o));
