@@ -676,8 +676,13 @@ fn emit_fleet(
     config_path: &Path,
 ) -> Result<(), Error> {
     let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
+    // SARIF regions point at each member's block (`servers.<name>…`) of the file.
+    let key_lines = std::fs::read_to_string(config_path)
+        .map(|t| config::lines::key_lines(&t))
+        .unwrap_or_default();
     let ctx = RenderContext::new(colour, cli.verbose)
-        .with_artifact_path(report::artifact_path_from_env(config_path));
+        .with_artifact_path(report::artifact_path_from_env(config_path))
+        .with_config_lines(key_lines);
     let text = report::render_fleet(kind, report, &ctx);
     write_rendered(&text, kind, cli, colour)
 }

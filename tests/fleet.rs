@@ -556,3 +556,39 @@ fn cursor_and_generic_mcp_servers_files_with_unreachable_and_skipped_entries() {
         assert!(!all.contains(secret), "{secret} leaked");
     }
 }
+
+#[test]
+fn a_fleet_sarif_is_one_run_naming_each_server_at_its_block() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-sarif");
+    let cfg = format!(
+        "servers:\n{}{}",
+        member("api", &["--tools", "paginated"], &tag),
+        member("docs", &["--tools", "paginated"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "-r", "sarif"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let sarif: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = sarif["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let results = runs[0]["results"].as_array().unwrap();
+    let mut prints = std::collections::BTreeSet::new();
+    for r in results {
+        let server = r["locations"][0]["logicalLocations"][0]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(server == "api" || server == "docs", "{r}");
+        // Each result points at its member's block of the config.
+        let line = r["locations"][0]["physicalLocation"]["region"]["startLine"]
+            .as_u64()
+            .unwrap();
+        let want = if server == "api" { 2 } else { 9 };
+        assert_eq!(line, want, "{server}: {r}");
+        prints.insert(r["partialFingerprints"].to_string());
+    }
+    // The same finding on two servers is two alerts.
+    assert_eq!(prints.len(), results.len());
+    assert!(processes_with_tag(&tag).is_empty());
+}
