@@ -24,8 +24,10 @@ pub mod rules;
 pub use rules::RULES;
 
 mod config;
+mod fleet;
 
 pub use config::CollisionConfig;
+pub use fleet::check_fleet;
 
 pub const SUMMARY: &str = rules::SUMMARY.id;
 pub const LIST_TOOLS: &str = rules::LIST_TOOLS.id;
@@ -625,7 +627,11 @@ pub fn clusters(tools: &[Value], threshold: f64) -> Vec<Cluster> {
 }
 
 fn clusters_of(profiles: &[Profile], threshold: f64) -> Vec<Cluster> {
-    let edges = flagged(profiles, threshold);
+    clusters_from(profiles, flagged(profiles, threshold))
+}
+
+/// The clusters of the given flagged pairs (see [`clusters_of`]).
+fn clusters_from(profiles: &[Profile], edges: Vec<(usize, usize, Collision)>) -> Vec<Cluster> {
     // Union-find (path halving, union by index): components do not depend on edge order.
     let mut parent: Vec<usize> = (0..profiles.len()).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {
@@ -689,6 +695,37 @@ fn member_order(x: &[Member], y: &[Member]) -> Ordering {
 
 /// The flagged pairs as (i, j, collision) with i < j profile indices, in (i, j) order.
 fn flagged(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, Collision)> {
+    flagged_in(profiles, &Pairing::default(), threshold)
+}
+
+/// Which pairs a comparison keeps: all of them (one server), or only pairs of profiles in
+/// different groups (the servers of a fleet, #15), at most `budget` flagged pairs.
+pub(super) struct Pairing<'a> {
+    pub groups: Option<&'a [u32]>,
+    pub budget: usize,
+}
+
+impl Default for Pairing<'_> {
+    fn default() -> Self {
+        Pairing {
+            groups: None,
+            budget: usize::MAX,
+        }
+    }
+}
+
+impl Pairing<'_> {
+    fn apart(&self, i: usize, j: usize) -> bool {
+        self.groups.is_none_or(|g| g[i] != g[j])
+    }
+}
+
+/// [`flagged`] under a [`Pairing`].
+fn flagged_in(
+    profiles: &[Profile],
+    pairing: &Pairing,
+    threshold: f64,
+) -> Vec<(usize, usize, Collision)> {
     // Schema classes: equal signatures never diverge, so such pairs need no score at all.
     // Ordinary tool families (same shape, similar wording) are most similar pairs.
     let mut class_of: HashMap<&(Vec<String>, usize), u32> = HashMap::new();
@@ -703,7 +740,7 @@ fn flagged(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, Collision
         })
         .collect();
     let mut out = Vec::new();
-    for (i, j, s) in scored_pairs(profiles, &classes, threshold) {
+    for (i, j, s) in scored_pairs(profiles, &classes, pairing, threshold) {
         let (Some(si), Some(sj)) = (&profiles[i].signature, &profiles[j].signature) else {
             continue;
         };
@@ -871,23 +908,36 @@ fn may_diverge(classes: &[u32], i: usize, j: usize) -> bool {
 }
 
 /// Pairs (i < j) of different schema classes with score ≥ threshold, in (i, j) order.
-fn scored_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
+fn scored_pairs(
+    profiles: &[Profile],
+    classes: &[u32],
+    pairing: &Pairing,
+    threshold: f64,
+) -> Vec<(usize, usize, f64)> {
     if threshold.is_nan() || threshold > 1.0 {
         return Vec::new();
     }
     if threshold <= 0.0 {
         // Every pair passes, even those sharing nothing: nothing to prune.
-        return brute_pairs(profiles, classes, threshold);
+        return brute_pairs(profiles, classes, pairing, threshold);
     }
-    indexed_pairs(profiles, classes, threshold)
+    indexed_pairs(profiles, classes, pairing, threshold)
 }
 
-fn brute_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
+fn brute_pairs(
+    profiles: &[Profile],
+    classes: &[u32],
+    pairing: &Pairing,
+    threshold: f64,
+) -> Vec<(usize, usize, f64)> {
     let mut out = Vec::new();
     for i in 0..profiles.len() {
         for j in i + 1..profiles.len() {
-            if !may_diverge(classes, i, j) {
+            if !may_diverge(classes, i, j) || !pairing.apart(i, j) {
                 continue;
+            }
+            if out.len() >= pairing.budget {
+                return out;
             }
             let s = score(&profiles[i], &profiles[j]);
             if s >= threshold {
@@ -915,7 +965,12 @@ fn brute_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(us
 /// up the overlap the pair needs, a count sketch bounds the overlap before the exact merge,
 /// and the merge stops as soon as it cannot succeed. All of these are upper bounds, so no
 /// pair that reaches the threshold is lost (pinned against brute force by the tests).
-fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, usize, f64)> {
+fn indexed_pairs(
+    profiles: &[Profile],
+    classes: &[u32],
+    pairing: &Pairing,
+    t: f64,
+) -> Vec<(usize, usize, f64)> {
     const EPS: f64 = 1e-9;
     // Token ids: (trigram, occurrence number) → dense id, in first-seen order.
     let mut ids: HashMap<(u64, u32), u32> = HashMap::new();
@@ -996,6 +1051,9 @@ fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, u
         .collect();
     let need = |total: usize| need_table[total];
     for &x in &order {
+        if out.len() >= pairing.budget {
+            break;
+        }
         let rx = &records[x];
         let n = rx.len();
         let nf = n as f64;
@@ -1035,7 +1093,7 @@ fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, u
             }
         }
         for &y in &cands {
-            if acc[y] <= 0 {
+            if acc[y] <= 0 || !pairing.apart(x, y) {
                 continue;
             }
             let ry = &records[y];

@@ -2,7 +2,9 @@
 //! (security.md). Never calls a tool, never canonicalises text before scanning it.
 
 mod annotation;
+mod config;
 mod engine;
+mod fleet;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;
@@ -21,6 +23,8 @@ use text::{lookalike, overlaps_any, quote, raw_quotes, shape_hits, text_hits, Sp
 pub mod rules;
 #[cfg(test)]
 use crate::model::Severity;
+pub use config::{FleetConfig, ToxicFlow};
+pub use fleet::check_fleet;
 pub use rules::RULES;
 
 pub const SUMMARY: &str = rules::SUMMARY.id;
