@@ -3,8 +3,8 @@
 //! slug. Cross-server names there are real (GitHub's and GitLab's servers share tool names)
 //! and expected; a cross-server shadowing finding there is a false positive.
 //!
-//! `cargo test --test fleet_corpus -- --nocapture` prints the figures (docs/detection.md,
-//! "Cross-server findings on real servers").
+//! `cargo test --test fleet_corpus -- --nocapture` prints the figures (docs/decisions.md,
+//! "#15 cross-server findings").
 
 use mcpward::checks::{collision, security};
 use mcpward::model::Finding;
@@ -33,7 +33,7 @@ fn count(findings: &[Finding], id: &str) -> usize {
     findings.iter().filter(|f| f.id == id).count()
 }
 
-/// Measured (docs/detection.md): 52 tool names shared by two or more of the 57 servers,
+/// Measured (docs/decisions.md): 52 tool names shared by two or more of the 57 servers,
 /// toxic-flow pairs as printed, no cross-server shadowing.
 const CROSS_NAMES: usize = 52;
 
@@ -81,4 +81,60 @@ fn benign_corpus_as_one_fleet() {
         security::check_fleet(&reversed, &security::FleetConfig::default()),
         sec
     );
+}
+
+/// The table of tests/fixtures/fleet/README.md: which files, loaded together as one fleet,
+/// give which cross-server finding, and the clean counterparts nothing.
+#[test]
+fn fleet_fixtures_trigger_what_the_readme_says() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fleet");
+    let load = |f: &str| -> Vec<Value> {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{f}.json"))).unwrap())
+            .unwrap()
+    };
+    let run = |files: &[&str]| -> Vec<(String, String)> {
+        let tools: Vec<(String, Vec<Value>)> =
+            files.iter().map(|f| (f.to_string(), load(f))).collect();
+        let members: Vec<(&str, &[Value])> = tools
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_slice()))
+            .collect();
+        collision::check_fleet(&members, &collision::CollisionConfig::default())
+            .into_iter()
+            .chain(security::check_fleet(
+                &members,
+                &security::FleetConfig::default(),
+            ))
+            .map(|f| (f.id, f.location.unwrap_or_default()))
+            .collect()
+    };
+    let one = |id: &str, loc: &str| vec![(id.to_string(), loc.to_string())];
+    assert_eq!(
+        run(&["reader", "sender"]),
+        one("security/toxic-flow", "reader -> sender")
+    );
+    assert_eq!(
+        run(&["shadow", "sender"]),
+        one("security/tool-shadowing", "shadow:add_note")
+    );
+    assert_eq!(
+        run(&["dup-a", "dup-b"]),
+        one("collision/cross-server-name", "dup-a:search, dup-b:search")
+    );
+    assert_eq!(
+        run(&["similar-a", "similar-b"]),
+        one(
+            "collision/description-collision",
+            "similar-a:list_orders / similar-b:find_orders"
+        )
+    );
+    for clean in [
+        &["mention", "sender"][..],
+        &["reader-sender"],
+        &["reader-sender", "local"],
+        &["unique", "dup-a"],
+        &["reader", "local"],
+    ] {
+        assert_eq!(run(clean), vec![], "{clean:?}");
+    }
 }
