@@ -14,8 +14,9 @@
 //!
 //! Pure and order-independent: servers are sorted by name (UTF-16 code units).
 
+use super::config::{FleetConfig, ToxicFlow};
 use super::text::quote;
-use super::{normalize, rules, signals, walk, FleetConfig, ToxicFlow};
+use super::{normalize, rules, signals, walk};
 use crate::model::{Finding, Severity, Status};
 use crate::surface::json::utf16_cmp;
 use serde_json::{json, Value};
@@ -163,7 +164,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             }
             let mut params = Vec::new();
             if let Some(s) = obj.get("inputSchema") {
-                super::walk(s, String::new(), 0, &mut params);
+                walk::params(s, String::new(), 0, &mut params);
             }
             for (path, text) in params {
                 scan(
