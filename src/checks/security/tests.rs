@@ -806,7 +806,7 @@ fn cross_server_shadowing_counter_cases_stay_silent() {
         "notes",
         vec![described("n", "You must first call `send_email`.")],
     );
-    assert!(shadow_locs(&[alone.clone()]).is_empty());
+    assert!(shadow_locs(std::slice::from_ref(&alone)).is_empty());
     // checks.security: false.
     let off = FleetConfig::new(false, ToxicFlow::Fail);
     assert!(fleet_of(&[alone, mail()], &off).is_empty());
