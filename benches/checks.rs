@@ -1,5 +1,7 @@
 //! Security + collision on a generated 10,000-tool surface (std::time only; no criterion).
 //! Run: `cargo bench --bench checks`. Targets (release): total ≤ 500 ms, collision ≤ 300 ms.
+//! Then the cross-server findings (#15) on a generated fleet of 50 servers × 100 tools, on
+//! the benign corpus as one fleet, and on 200,000 minimal tools over two servers.
 
 use mcpward::checks::collision::{self, CollisionConfig};
 use mcpward::checks::security;
@@ -207,4 +209,81 @@ fn main() {
     );
     let pairs = 10_000usize * 9_999 / 2;
     println!("(brute force would score {pairs} pairs)");
+    fleet();
+}
+
+/// A fleet of 50 servers × 100 tools: each server a slice of the generated surface (so names
+/// and descriptions repeat across servers, as real fleets do), every tenth tool open-world.
+fn fleet_members() -> Vec<(String, Vec<Value>)> {
+    let base = surface(2_000);
+    (0..50)
+        .map(|s| {
+            let tools = (0..100)
+                .map(|i| {
+                    let mut t = base[(s * 37 + i) % base.len()].clone();
+                    if i % 10 == 0 {
+                        t["annotations"]["openWorldHint"] = json!(true);
+                    }
+                    t
+                })
+                .collect();
+            (format!("server-{s:02}"), tools)
+        })
+        .collect()
+}
+
+fn fleet() {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let run = |label: &str, members: &[(String, Vec<Value>)]| {
+        let m: Vec<(&str, &[Value])> = members
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_slice()))
+            .collect();
+        let cfg = CollisionConfig::default();
+        let (t_col, m_col, col) = time(11, || collision::check_fleet(&m, &cfg));
+        let sec_cfg = security::FleetConfig::default();
+        let (t_sec, m_sec, sec) = time(11, || security::check_fleet(&m, &sec_cfg));
+        let count =
+            |fs: &[mcpward::model::Finding], id: &str| fs.iter().filter(|f| f.id == id).count();
+        let tools: usize = members.iter().map(|m| m.1.len()).sum();
+        println!("fleet {label}: {} servers, {tools} tools", members.len());
+        println!(
+            "  collision::check_fleet: {:>7.1} / {:>7.1} ms  ({} cross-server names, {} description clusters, {} skips)",
+            ms(t_col),
+            ms(m_col),
+            count(&col, "collision/cross-server-name"),
+            count(&col, "collision/description-collision"),
+            count(&col, "collision/summary"),
+        );
+        println!(
+            "  security::check_fleet:  {:>7.1} / {:>7.1} ms  ({} cross-server shadowing, {} toxic-flow)",
+            ms(t_sec),
+            ms(m_sec),
+            count(&sec, "security/tool-shadowing"),
+            count(&sec, "security/toxic-flow"),
+        );
+    };
+    run("50 x 100 generated", &fleet_members());
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/benign");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    let corpus: Vec<(String, Vec<Value>)> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter_map(|p| {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()?;
+            let name = p.file_stem()?.to_string_lossy().into_owned();
+            Some((name, v["tools"].as_array()?.clone()))
+        })
+        .collect();
+    run("benign corpus", &corpus);
+    let many: Vec<Value> = (0..100_000)
+        .map(|i| json!({"name": format!("t{i}"), "description": "Returns the item.", "annotations": {"openWorldHint": true, "readOnlyHint": i % 2 == 0}}))
+        .collect();
+    run(
+        "200,000 minimal tools",
+        &[("a".to_string(), many.clone()), ("b".to_string(), many)],
+    );
 }

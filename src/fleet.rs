@@ -755,7 +755,14 @@ pub fn cross_server(members: &[FleetMember], checks_cfg: &config::Checks) -> Vec
         .filter(|m| m.report.is_some())
         .map(|m| (m.name.as_str(), m.tools.as_slice()))
         .collect();
-    // The families' fleet checks are wired in when they land (this commit has none).
-    let _ = (lists, checks_cfg);
-    Vec::new()
+    let mut out = Vec::new();
+    if checks_cfg.collision.enabled {
+        out.extend(checks::collision::check_fleet(
+            &lists,
+            &checks_cfg.collision,
+        ));
+    }
+    let security = checks::security::FleetConfig::new(checks_cfg.security, checks_cfg.toxic_flow);
+    out.extend(checks::security::check_fleet(&lists, &security));
+    out
 }

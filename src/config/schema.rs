@@ -118,6 +118,16 @@ fn member_override(reference: &str, description: &str) -> Value {
     })
 }
 
+/// `checks.toxic_flow` (#15).
+fn toxic_flow(default: crate::checks::security::ToxicFlow) -> Value {
+    let mut v = enum_or_placeholder(crate::checks::security::ToxicFlow::NAMES.to_vec());
+    v["default"] = json!(default.as_str());
+    v["description"] = json!(
+        "Fleet runs: what security/toxic-flow reports (one server reads untrusted content, another sends outward): off, info (a pass at info), warn or fail."
+    );
+    v
+}
+
 /// The whole schema, in the order it is published.
 pub fn config_schema() -> Value {
     let checks = Checks::default();
@@ -245,7 +255,8 @@ pub fn config_schema() -> Value {
                             "max_tools": positive_int(collision.max_tools, "Skip the lint above this many tools."),
                             "fail": boolean(collision.fail, "Report collisions as failures instead of warnings.")
                         }
-                    }
+                    },
+                    "toxic_flow": toxic_flow(checks.toxic_flow)
                 }
             },
             "timeouts": {

@@ -133,6 +133,7 @@ fn minimal_stdio_gets_every_default() {
                     max_tools: 500,
                     fail: false
                 },
+                toxic_flow: crate::checks::security::ToxicFlow::Info,
             },
             timeouts: Timeouts {
                 connect_ms: 10000,
@@ -1737,4 +1738,36 @@ fn drift_surface_is_a_part_or_a_list_with_did_you_mean() {
         "{i:?}"
     );
     assert!(!i[0].contains("did you mean"));
+}
+
+/// `checks.toxic_flow` (#15): what the fleet's toxic-flow hint reports, `info` by default.
+#[test]
+fn toxic_flow_is_off_info_warn_or_fail() {
+    use crate::checks::security::ToxicFlow;
+    assert_eq!(
+        ok(&with_checks("  schema: true\n"))
+            .config
+            .checks
+            .toxic_flow,
+        ToxicFlow::Info
+    );
+    for (v, want) in [
+        ("off", ToxicFlow::Off),
+        ("info", ToxicFlow::Info),
+        ("warn", ToxicFlow::Warn),
+        ("fail", ToxicFlow::Fail),
+    ] {
+        let c = ok(&with_checks(&format!("  toxic_flow: {v}\n")));
+        assert_eq!(c.config.checks.toxic_flow, want, "{v}");
+    }
+    assert_eq!(
+        issues(&with_checks("  toxic_flow: loud\n")),
+        vec![
+            "checks.toxic_flow: must be \"off\", \"info\", \"warn\" or \"fail\", got a string (\"loud\")"
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  toxic_flow: true\n")),
+        vec!["checks.toxic_flow: must be \"off\", \"info\", \"warn\" or \"fail\", got a boolean (true)"]
+    );
 }

@@ -9,6 +9,7 @@ use crate::checks::compliance::ComplianceConfig;
 use crate::checks::drift::DriftConfig;
 use crate::checks::errors::ErrorsConfig;
 use crate::checks::latency::LatencyConfig;
+use crate::checks::security::ToxicFlow;
 pub use crate::observed::Limits;
 use crate::protocol::versions::EraChoice;
 
@@ -70,6 +71,8 @@ pub struct Checks {
     /// `Some` = latency runs (the key was present).
     pub latency: Option<LatencyConfig>,
     pub collision: CollisionConfig,
+    /// `checks.toxic_flow` (#15): what a cross-server toxic-flow hint reports.
+    pub toxic_flow: ToxicFlow,
 }
 
 impl Default for Checks {
@@ -82,6 +85,7 @@ impl Default for Checks {
             drift: None,
             latency: None,
             collision: CollisionConfig::default(),
+            toxic_flow: ToxicFlow::default(),
         }
     }
 }

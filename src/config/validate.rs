@@ -14,6 +14,7 @@ use crate::checks::compliance::ComplianceConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
 use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
+use crate::checks::security::ToxicFlow;
 use crate::checks::tool_args::ToolArgs;
 use crate::protocol::versions::EraChoice;
 use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity, SurfaceSet};
@@ -116,6 +117,7 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "drift",
     "latency",
     "collision",
+    "toxic_flow",
 ];
 pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
 pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
@@ -616,7 +618,29 @@ impl V {
                 None => CollisionConfig::default(),
                 Some(n) => self.collision(n, &join(path, "collision")),
             },
+            toxic_flow: match get(m, "toxic_flow") {
+                None => d.toxic_flow,
+                Some(n) => self.toxic_flow(n, &join(path, "toxic_flow"), d.toxic_flow),
+            },
         }
+    }
+
+    /// `checks.toxic_flow` (#15): `off`, `info`, `warn` or `fail`.
+    fn toxic_flow(&mut self, n: &Node, path: &str, d: ToxicFlow) -> ToxicFlow {
+        let parsed = match n {
+            Node::Str(s) => ToxicFlow::parse(s),
+            _ => None,
+        };
+        parsed.unwrap_or_else(|| {
+            self.issue(
+                path,
+                format!(
+                    "must be \"off\", \"info\", \"warn\" or \"fail\", got {}",
+                    n.describe()
+                ),
+            );
+            d
+        })
     }
 
     /// `compliance: bool` or `{enabled, stability}` (#14); a bool sets `enabled` only.

@@ -625,7 +625,11 @@ pub fn clusters(tools: &[Value], threshold: f64) -> Vec<Cluster> {
 }
 
 fn clusters_of(profiles: &[Profile], threshold: f64) -> Vec<Cluster> {
-    let edges = flagged(profiles, threshold);
+    clusters_from(profiles, flagged(profiles, threshold))
+}
+
+/// The clusters of the given flagged pairs (see [`clusters_of`]).
+fn clusters_from(profiles: &[Profile], edges: Vec<(usize, usize, Collision)>) -> Vec<Cluster> {
     // Union-find (path halving, union by index): components do not depend on edge order.
     let mut parent: Vec<usize> = (0..profiles.len()).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {
@@ -689,6 +693,37 @@ fn member_order(x: &[Member], y: &[Member]) -> Ordering {
 
 /// The flagged pairs as (i, j, collision) with i < j profile indices, in (i, j) order.
 fn flagged(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, Collision)> {
+    flagged_in(profiles, &Pairing::default(), threshold)
+}
+
+/// Which pairs a comparison keeps: all of them (one server), or only pairs of profiles in
+/// different groups (the servers of a fleet, #15), at most `budget` flagged pairs.
+struct Pairing<'a> {
+    groups: Option<&'a [u32]>,
+    budget: usize,
+}
+
+impl Default for Pairing<'_> {
+    fn default() -> Self {
+        Pairing {
+            groups: None,
+            budget: usize::MAX,
+        }
+    }
+}
+
+impl Pairing<'_> {
+    fn apart(&self, i: usize, j: usize) -> bool {
+        self.groups.is_none_or(|g| g[i] != g[j])
+    }
+}
+
+/// [`flagged`] under a [`Pairing`].
+fn flagged_in(
+    profiles: &[Profile],
+    pairing: &Pairing,
+    threshold: f64,
+) -> Vec<(usize, usize, Collision)> {
     // Schema classes: equal signatures never diverge, so such pairs need no score at all.
     // Ordinary tool families (same shape, similar wording) are most similar pairs.
     let mut class_of: HashMap<&(Vec<String>, usize), u32> = HashMap::new();
@@ -703,7 +738,7 @@ fn flagged(profiles: &[Profile], threshold: f64) -> Vec<(usize, usize, Collision
         })
         .collect();
     let mut out = Vec::new();
-    for (i, j, s) in scored_pairs(profiles, &classes, threshold) {
+    for (i, j, s) in scored_pairs(profiles, &classes, pairing, threshold) {
         let (Some(si), Some(sj)) = (&profiles[i].signature, &profiles[j].signature) else {
             continue;
         };
@@ -871,23 +906,36 @@ fn may_diverge(classes: &[u32], i: usize, j: usize) -> bool {
 }
 
 /// Pairs (i < j) of different schema classes with score ≥ threshold, in (i, j) order.
-fn scored_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
+fn scored_pairs(
+    profiles: &[Profile],
+    classes: &[u32],
+    pairing: &Pairing,
+    threshold: f64,
+) -> Vec<(usize, usize, f64)> {
     if threshold.is_nan() || threshold > 1.0 {
         return Vec::new();
     }
     if threshold <= 0.0 {
         // Every pair passes, even those sharing nothing: nothing to prune.
-        return brute_pairs(profiles, classes, threshold);
+        return brute_pairs(profiles, classes, pairing, threshold);
     }
-    indexed_pairs(profiles, classes, threshold)
+    indexed_pairs(profiles, classes, pairing, threshold)
 }
 
-fn brute_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(usize, usize, f64)> {
+fn brute_pairs(
+    profiles: &[Profile],
+    classes: &[u32],
+    pairing: &Pairing,
+    threshold: f64,
+) -> Vec<(usize, usize, f64)> {
     let mut out = Vec::new();
     for i in 0..profiles.len() {
         for j in i + 1..profiles.len() {
-            if !may_diverge(classes, i, j) {
+            if !may_diverge(classes, i, j) || !pairing.apart(i, j) {
                 continue;
+            }
+            if out.len() >= pairing.budget {
+                return out;
             }
             let s = score(&profiles[i], &profiles[j]);
             if s >= threshold {
@@ -915,7 +963,12 @@ fn brute_pairs(profiles: &[Profile], classes: &[u32], threshold: f64) -> Vec<(us
 /// up the overlap the pair needs, a count sketch bounds the overlap before the exact merge,
 /// and the merge stops as soon as it cannot succeed. All of these are upper bounds, so no
 /// pair that reaches the threshold is lost (pinned against brute force by the tests).
-fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, usize, f64)> {
+fn indexed_pairs(
+    profiles: &[Profile],
+    classes: &[u32],
+    pairing: &Pairing,
+    t: f64,
+) -> Vec<(usize, usize, f64)> {
     const EPS: f64 = 1e-9;
     // Token ids: (trigram, occurrence number) → dense id, in first-seen order.
     let mut ids: HashMap<(u64, u32), u32> = HashMap::new();
@@ -996,6 +1049,9 @@ fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, u
         .collect();
     let need = |total: usize| need_table[total];
     for &x in &order {
+        if out.len() >= pairing.budget {
+            break;
+        }
         let rx = &records[x];
         let n = rx.len();
         let nf = n as f64;
@@ -1035,7 +1091,7 @@ fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, u
             }
         }
         for &y in &cands {
-            if acc[y] <= 0 {
+            if acc[y] <= 0 || !pairing.apart(x, y) {
                 continue;
             }
             let ry = &records[y];
@@ -1068,6 +1124,192 @@ fn indexed_pairs(profiles: &[Profile], classes: &[u32], t: f64) -> Vec<(usize, u
     }
     out.sort_by_key(|&(i, j, _)| (i, j));
     out
+}
+
+// ---------------------------------------------------------------------------------------
+// Cross-server collisions (#15): what an agent that loads every server of a fleet sees.
+//
+// * `collision/cross-server-name`: one tool name exposed by two or more servers.
+// * `collision/description-collision` across servers: the lint's own scorer, threshold,
+//   boilerplate discount (per server, as each server's own lint computes it) and schema
+//   divergence gate, keeping only pairs whose tools sit on different servers (pairs within
+//   one server are that server's own collision family's). Tools are named `server:tool`.
+//
+// Pure and order-independent: servers are sorted by name (UTF-16 code units), so the merge
+// of shards gives exactly the unsharded result whatever order the members come in.
+
+/// The fleet's description comparison covers at most this many times `max_tools` tools in
+/// all: past it the comparison is skipped (one `collision/summary` skip says so), as a
+/// single server over `max_tools` is.
+pub const FLEET_TOOLS_FACTOR: u64 = 20;
+/// Flagged cross-server pairs compared at most: a hostile fleet of k identical descriptions
+/// has k²/2 of them. Past it the comparison stops (the summary skip says so).
+pub const FLEET_PAIR_BUDGET: usize = 10_000;
+/// Servers named in a cross-server-name message at most (all of them are in `actual` and the
+/// location).
+const NAMED_SERVERS: usize = 10;
+
+/// The cross-server collision findings of a fleet: `members` are (server name, its tools as
+/// listed). Nothing when the lint is disabled. Names first (by tool name), then description
+/// clusters (by member names), then a `collision/summary` skip for each cut the
+/// description comparison made.
+pub fn check_fleet(members: &[(&str, &[Value])], cfg: &CollisionConfig) -> Vec<Finding> {
+    if !cfg.enabled {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by(|&a, &b| utf16_cmp(members[a].0, members[b].0).then(a.cmp(&b)));
+    let sorted: Vec<(&str, &[Value])> = order.iter().map(|&i| members[i]).collect();
+    let (status, severity) = if cfg.fail {
+        (Status::Fail, Severity::Error)
+    } else {
+        (Status::Warn, Severity::Warning)
+    };
+    let mut out = fleet_names(&sorted, status, severity);
+    fleet_descriptions(&sorted, cfg, status, severity, &mut out);
+    out
+}
+
+/// A tool's name when it is an object with a string name.
+fn fleet_name_of(tool: &Value) -> Option<&str> {
+    tool.as_object()?.get("name")?.as_str()
+}
+
+/// `collision/cross-server-name`: one finding per name listed by two or more servers.
+fn fleet_names(members: &[(&str, &[Value])], status: Status, severity: Severity) -> Vec<Finding> {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, (_, tools)) in members.iter().enumerate() {
+        for t in tools.iter() {
+            if let Some(n) = fleet_name_of(t) {
+                let servers = by_name.entry(n).or_default();
+                // A name listed twice by one server is schema/unique-names', not ours.
+                if servers.last() != Some(&i) {
+                    servers.push(i);
+                }
+            }
+        }
+    }
+    let mut shared: Vec<(&str, Vec<usize>)> =
+        by_name.into_iter().filter(|(_, s)| s.len() > 1).collect();
+    shared.sort_by(|a, b| utf16_cmp(a.0, b.0));
+    shared
+        .into_iter()
+        .map(|(name, servers)| {
+            let names: Vec<&str> = servers.iter().map(|&i| members[i].0).collect();
+            let mut listed: Vec<String> = names
+                .iter()
+                .take(NAMED_SERVERS)
+                .map(|s| format!("\"{s}\""))
+                .collect();
+            if names.len() > NAMED_SERVERS {
+                listed.push(format!("{} more", names.len() - NAMED_SERVERS));
+            }
+            rules::CROSS_SERVER_NAME
+                .finding(
+                    status,
+                    severity,
+                    format!(
+                        "Tool name \"{name}\" is exposed by {} servers of the fleet ({}): an agent that loads them all sees one name for different tools and may call the wrong server's tool.",
+                        names.len(),
+                        listed.join(", ")
+                    ),
+                )
+                .expected("Each tool name exposed by one server of the fleet")
+                .actual(json!({"name": name, "servers": names}))
+                .location(
+                    names
+                        .iter()
+                        .map(|s| format!("{s}:{name}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+        })
+        .collect()
+}
+
+/// Near-identical descriptions with divergent schemas on tools of different servers.
+fn fleet_descriptions(
+    members: &[(&str, &[Value])],
+    cfg: &CollisionConfig,
+    status: Status,
+    severity: Severity,
+    out: &mut Vec<Finding>,
+) {
+    let mut profiles: Vec<Profile> = Vec::new();
+    let mut groups: Vec<u32> = Vec::new();
+    let mut left_out: Vec<&str> = Vec::new();
+    let limit = cfg.max_tools.saturating_mul(FLEET_TOOLS_FACTOR);
+    let mut total: u64 = 0;
+    for (g, (server, tools)) in members.iter().enumerate() {
+        // A server over max_tools is not compared (its own lint is skipped too).
+        if tools.len() as u64 > cfg.max_tools {
+            left_out.push(server);
+            continue;
+        }
+        // The server's own candidates (collision.md §3.3), so the boilerplate discount is
+        // the one its own lint applies; a tool without a name cannot be called and pairs
+        // with nothing.
+        let candidates: Vec<(&Value, Option<&str>, &str)> = tools
+            .iter()
+            .filter_map(|t| {
+                let desc = t.get("description").and_then(Value::as_str)?;
+                (!crate::surface::text::is_blank(desc)).then_some((t, fleet_name_of(t), desc))
+            })
+            .collect();
+        total += candidates.iter().filter(|c| c.1.is_some()).count() as u64;
+        if total > limit {
+            out.push(
+                rules::SUMMARY
+                    .skip(format!(
+                        "Cross-server description comparison skipped: the fleet has more than {limit} described tools ({FLEET_TOOLS_FACTOR} × checks.collision.max_tools). Raise checks.collision.max_tools to run it."
+                    ))
+                    .severity(rules::SUMMARY.severity)
+                    .location("fleet"),
+            );
+            return;
+        }
+        let descs: Vec<&str> = candidates.iter().map(|c| c.2).collect();
+        for (&(tool, name, _), text) in candidates.iter().zip(discounted(&descs)) {
+            let Some(name) = name else { continue };
+            let mut p = Profile::new(tool, text);
+            p.name = format!("{server}:{name}");
+            profiles.push(p);
+            groups.push(g as u32);
+        }
+    }
+    let pairing = Pairing {
+        groups: Some(&groups),
+        budget: FLEET_PAIR_BUDGET,
+    };
+    let edges = flagged_in(&profiles, &pairing, cfg.threshold);
+    let stopped = edges.len() >= FLEET_PAIR_BUDGET;
+    for c in clusters_from(&profiles, edges) {
+        out.push(c.finding(status, severity));
+    }
+    if stopped {
+        out.push(
+            rules::SUMMARY
+                .skip(format!(
+                    "Cross-server description comparison stopped after {FLEET_PAIR_BUDGET} flagged pairs: the clusters above are incomplete."
+                ))
+                .severity(rules::SUMMARY.severity)
+                .location("fleet"),
+        );
+    }
+    if !left_out.is_empty() {
+        out.push(
+            rules::SUMMARY
+                .skip(format!(
+                    "Cross-server description comparison left out {} server(s) with more than max_tools ({}) tools: {}{}.",
+                    left_out.len(),
+                    cfg.max_tools,
+                    left_out.iter().take(NAMED_SERVERS).copied().collect::<Vec<_>>().join(", "),
+                    if left_out.len() > NAMED_SERVERS { ", …" } else { "" }
+                ))
+                .severity(rules::SUMMARY.severity)
+                .location("fleet"),
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------

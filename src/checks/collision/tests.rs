@@ -404,8 +404,8 @@ fn indexed_pairs_equal_brute_force() {
             .collect();
         for t in [0.05, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.999, 1.0] {
             for classes in [&distinct, &few] {
-                let fast = indexed_pairs(&profiles, classes, t);
-                let slow = brute_pairs(&profiles, classes, t);
+                let fast = indexed_pairs(&profiles, classes, &Pairing::default(), t);
+                let slow = brute_pairs(&profiles, classes, &Pairing::default(), t);
                 assert_eq!(fast, slow, "seed {seed} threshold {t}");
                 checked += slow.len();
             }
@@ -443,16 +443,23 @@ fn indexed_pairs_on_near_duplicates() {
         .collect();
     let classes: Vec<u32> = (0..profiles.len() as u32).collect();
     for t in [0.8, 0.9, 0.95, 0.97, 1.0] {
-        let slow = brute_pairs(&profiles, &classes, t);
+        let slow = brute_pairs(&profiles, &classes, &Pairing::default(), t);
         assert!(!slow.is_empty());
-        assert_eq!(indexed_pairs(&profiles, &classes, t), slow, "threshold {t}");
+        assert_eq!(
+            indexed_pairs(&profiles, &classes, &Pairing::default(), t),
+            slow,
+            "threshold {t}"
+        );
     }
 }
 
 #[test]
 fn rules_table() {
     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
-    assert_eq!(ids, [COLLISION, SUMMARY, LIST_TOOLS]);
+    assert_eq!(
+        ids,
+        [COLLISION, SUMMARY, LIST_TOOLS, rules::CROSS_SERVER_NAME.id]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -998,4 +1005,216 @@ fn too_many_prompts_skip_like_too_many_tools() {
     assert!(fs[0]
         .message
         .starts_with("Collision lint skipped: 4 prompts exceeds max_tools (3)"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Cross-server collisions (#15)
+
+fn fleet(members: &[(&str, Vec<Value>)], cfg: &CollisionConfig) -> Vec<Finding> {
+    let m: Vec<(&str, &[Value])> = members.iter().map(|(n, t)| (*n, t.as_slice())).collect();
+    check_fleet(&m, cfg)
+}
+
+fn named(name: &str) -> Value {
+    json!({"name": name, "description": format!("Does {name}."), "inputSchema": {"type": "object"}})
+}
+
+#[test]
+fn cross_server_name_names_the_servers() {
+    let members = [
+        ("docs", vec![named("search"), named("read_page")]),
+        ("api", vec![named("search"), named("post")]),
+        ("web", vec![named("fetch")]),
+    ];
+    let fs = fleet(&members, &CollisionConfig::default());
+    assert_eq!(fs.len(), 1, "{fs:#?}");
+    let f = &fs[0];
+    assert_eq!(f.id, rules::CROSS_SERVER_NAME.id);
+    assert_eq!((f.status, f.severity), (Status::Warn, Severity::Warning));
+    // Servers sorted by name, whatever the member order.
+    assert_eq!(f.location.as_deref(), Some("api:search, docs:search"));
+    assert!(
+        f.message.contains("\"search\" is exposed by 2 servers")
+            && f.message.contains("\"api\", \"docs\""),
+        "{}",
+        f.message
+    );
+    assert_eq!(
+        f.actual,
+        Some(json!({"name": "search", "servers": ["api", "docs"]}))
+    );
+    let mut reversed = members.to_vec();
+    reversed.reverse();
+    assert_eq!(fleet(&reversed, &CollisionConfig::default()), fs);
+    // checks.collision.fail makes it fail; enabled: false turns it off.
+    let failing = CollisionConfig {
+        fail: true,
+        ..CollisionConfig::default()
+    };
+    let f = &fleet(&members, &failing)[0];
+    assert_eq!((f.status, f.severity), (Status::Fail, Severity::Error));
+    let off = CollisionConfig {
+        enabled: false,
+        ..CollisionConfig::default()
+    };
+    assert!(fleet(&members, &off).is_empty());
+}
+
+#[test]
+fn one_name_on_one_server_is_no_cross_server_name() {
+    // Listed twice by the same server: schema/unique-names reports it, not the fleet.
+    let members = [
+        ("docs", vec![named("search"), named("search")]),
+        ("api", vec![named("post")]),
+    ];
+    assert!(fleet(&members, &CollisionConfig::default()).is_empty());
+    assert!(fleet(&[], &CollisionConfig::default()).is_empty());
+}
+
+#[test]
+fn description_collisions_across_servers_only() {
+    let a = tool(
+        "find_orders",
+        "Find orders matching the given filter.",
+        flat(),
+    );
+    let b = tool(
+        "search_orders",
+        "Find orders matching the given filter!",
+        nested(),
+    );
+    // Across two servers: one finding, tools named server:tool.
+    let fs = fleet(
+        &[("shop", vec![a.clone()]), ("crm", vec![b.clone()])],
+        &CollisionConfig::default(),
+    );
+    assert_eq!(fs.len(), 1, "{fs:#?}");
+    assert_eq!(fs[0].id, COLLISION);
+    assert_eq!(fs[0].status, Status::Warn);
+    assert_eq!(
+        fs[0].location.as_deref(),
+        Some("crm:search_orders / shop:find_orders")
+    );
+    assert!(fs[0]
+        .message
+        .contains("\"crm:search_orders\" and \"shop:find_orders\""));
+    // The same pair on one server is that server's own lint's, not the fleet's.
+    assert!(fleet(
+        &[("shop", vec![a, b]), ("crm", vec![])],
+        &CollisionConfig::default()
+    )
+    .is_empty());
+}
+
+#[test]
+fn fleet_pairs_skip_same_group_and_equal_brute_force() {
+    for seed in 0..4 {
+        let profiles = random_profiles(seed, 120);
+        let classes: Vec<u32> = (0..profiles.len() as u32).collect();
+        let groups: Vec<u32> = (0..profiles.len() as u32).map(|i| i % 3).collect();
+        let pairing = Pairing {
+            groups: Some(&groups),
+            budget: usize::MAX,
+        };
+        for t in [0.3, 0.6, 0.8, 1.0] {
+            let fast = indexed_pairs(&profiles, &classes, &pairing, t);
+            let slow = brute_pairs(&profiles, &classes, &pairing, t);
+            assert_eq!(fast, slow, "seed {seed} threshold {t}");
+            assert!(fast.iter().all(|&(i, j, _)| groups[i] != groups[j]));
+            // Without groups, the same pairs plus the same-group ones.
+            let all = indexed_pairs(&profiles, &classes, &Pairing::default(), t);
+            let cross: Vec<_> = all
+                .into_iter()
+                .filter(|&(i, j, _)| groups[i] != groups[j])
+                .collect();
+            assert_eq!(fast, cross);
+        }
+    }
+}
+
+#[test]
+fn hostile_fleets_do_not_panic_and_stay_bounded() {
+    let huge = "x".repeat(1 << 20);
+    let odd = vec![
+        json!(null),
+        json!(7),
+        json!("search"),
+        json!({"name": 3, "description": "Find orders."}),
+        json!({"description": "Find orders matching the given filter."}),
+        json!({"name": "big", "description": huge, "inputSchema": "nope"}),
+        json!({"name": "search", "description": {"a": 1}}),
+    ];
+    let fs = fleet(
+        &[("a", odd.clone()), ("b", odd.clone())],
+        &CollisionConfig::default(),
+    );
+    let names: Vec<&str> = fs.iter().filter_map(|f| f.location.as_deref()).collect();
+    assert!(
+        names.contains(&"a:big, b:big") && names.contains(&"a:search, b:search"),
+        "{names:?}"
+    );
+    // 200,000 tools: 400 servers of 500 (max_tools) sharing their names. Names are
+    // indexed; the description comparison is skipped past 20 × max_tools described tools
+    // (one summary skip says so).
+    let many: Vec<Value> = (0..500)
+        .map(|i| json!({"name": format!("t{i}"), "description": "Find orders matching the filter.", "inputSchema": {"type": "object", "required": [format!("p{}", i % 7)]}}))
+        .collect();
+    let servers: Vec<(String, Vec<Value>)> = (0..400)
+        .map(|i| (format!("s{i:03}"), many.clone()))
+        .collect();
+    let m: Vec<(&str, &[Value])> = servers
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_slice()))
+        .collect();
+    let fs = check_fleet(&m, &CollisionConfig::default());
+    let names: Vec<&Finding> = fs
+        .iter()
+        .filter(|f| f.id == rules::CROSS_SERVER_NAME.id)
+        .collect();
+    assert_eq!(names.len(), 500);
+    assert!(
+        names[0].message.contains("exposed by 400 servers")
+            && names[0].message.contains("390 more")
+    );
+    let skips: Vec<&Finding> = fs.iter().filter(|f| f.id == SUMMARY).collect();
+    assert_eq!(skips.len(), 1);
+    assert_eq!(skips[0].status, Status::Skip);
+    assert!(
+        skips[0].message.contains("more than 10000 described tools"),
+        "{}",
+        skips[0].message
+    );
+    // A server over max_tools is left out of the comparison (its own lint is skipped too).
+    let big: Vec<Value> = (0..501).map(|i| named(&format!("b{i}"))).collect();
+    let fs = fleet(
+        &[("big", big), ("small", vec![named("x")])],
+        &CollisionConfig::default(),
+    );
+    assert_eq!(fs.len(), 1);
+    assert!(
+        fs[0].message.contains("left out 1 server(s)") && fs[0].message.contains(": big."),
+        "{}",
+        fs[0].message
+    );
+    // Identical descriptions with divergent schemas across servers: the pair budget stops
+    // the comparison (k²/2 pairs otherwise).
+    let same: Vec<Value> = (0..300)
+        .map(|i| {
+            tool(
+                &format!("t{i}"),
+                "Find orders matching the given filter.",
+                schema_n(i % 50),
+            )
+        })
+        .collect();
+    let fs = fleet(
+        &[("a", same.clone()), ("b", same)],
+        &CollisionConfig::default(),
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.id == SUMMARY && f.message.contains("stopped after")),
+        "{:?}",
+        fs.iter().map(|f| &f.message).collect::<Vec<_>>()
+    );
 }

@@ -2,7 +2,9 @@
 //! (security.md). Never calls a tool, never canonicalises text before scanning it.
 
 mod annotation;
+mod config;
 mod engine;
+mod fleet;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;
@@ -21,6 +23,8 @@ use text::{lookalike, overlaps_any, quote, raw_quotes, shape_hits, text_hits, Sp
 pub mod rules;
 #[cfg(test)]
 use crate::model::Severity;
+pub use config::{FleetConfig, ToxicFlow};
+pub use fleet::check_fleet;
 pub use rules::RULES;
 
 pub const SUMMARY: &str = rules::SUMMARY.id;
@@ -30,9 +34,6 @@ pub const INJECTION: &str = rules::INJECTION_PATTERN.id;
 pub const HIDDEN_UNICODE: &str = rules::HIDDEN_UNICODE.id;
 pub const SECRET_IN_SCHEMA: &str = rules::SECRET_IN_SCHEMA.id;
 pub const ANNOTATION_MISMATCH: &str = rules::ANNOTATION_MISMATCH.id;
-
-/// Parameter-walk depth guard (security.md §8 step 1).
-const MAX_WALK_DEPTH: usize = 32;
 
 /// Compiles every pattern of the family now, so that no later scan pays for it (the fuzz
 /// targets' per-input CPU bound; a long-running caller may want it too).
@@ -141,7 +142,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     secrets::secrets(schema, name, out);
     let mut params = Vec::new();
     if let Some(s) = schema {
-        walk(s, String::new(), 0, &mut params);
+        walk::params(s, String::new(), 0, &mut params);
     }
     for (path, text) in params {
         hidden(text, name, Place::Param(&path), out);
@@ -365,84 +366,6 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
             location(name, path),
             out,
         );
-    }
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-/// Collects `(path, description)` of every parameter description (security.md §8), then —
-/// beyond the original, because a model reads them too — `prefixItems` (`[]`),
-/// `patternProperties` (`{}`), `not`/`if`/`then`/`else`/`dependentSchemas` (same path), and
-/// `$defs`/`definitions` entries (`$defs.<name>` from the schema they sit in).
-fn walk<'a>(node: &'a Value, path: String, depth: usize, out: &mut Vec<(String, &'a str)>) {
-    if depth > MAX_WALK_DEPTH {
-        return;
-    }
-    let Some(obj) = node.as_object() else {
-        return;
-    };
-    if !path.is_empty() {
-        if let Some(d) = non_empty_str(obj.get("description")) {
-            out.push((path.clone(), d));
-        }
-    }
-    if let Some(props) = obj.get("properties").and_then(Value::as_object) {
-        for (k, v) in props {
-            walk(v, join(&path, k), depth + 1, out);
-        }
-    }
-    match obj.get("items") {
-        Some(Value::Array(items)) => {
-            for it in items {
-                walk(it, format!("{path}[]"), depth + 1, out);
-            }
-        }
-        Some(it) => walk(it, format!("{path}[]"), depth + 1, out),
-        None => {}
-    }
-    if let Some(ap) = obj.get("additionalProperties") {
-        walk(ap, format!("{path}{{}}"), depth + 1, out);
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
-            for b in branches {
-                walk(b, path.clone(), depth + 1, out);
-            }
-        }
-    }
-    // Additions (not in the original).
-    if let Some(items) = obj.get("prefixItems").and_then(Value::as_array) {
-        for it in items {
-            walk(it, format!("{path}[]"), depth + 1, out);
-        }
-    }
-    if let Some(pp) = obj.get("patternProperties").and_then(Value::as_object) {
-        for v in pp.values() {
-            walk(v, format!("{path}{{}}"), depth + 1, out);
-        }
-    }
-    for key in ["not", "if", "then", "else"] {
-        if let Some(v) = obj.get(key) {
-            walk(v, path.clone(), depth + 1, out);
-        }
-    }
-    if let Some(ds) = obj.get("dependentSchemas").and_then(Value::as_object) {
-        for v in ds.values() {
-            walk(v, path.clone(), depth + 1, out);
-        }
-    }
-    for key in ["$defs", "definitions"] {
-        if let Some(defs) = obj.get(key).and_then(Value::as_object) {
-            for (k, v) in defs {
-                walk(v, join(&path, &format!("{key}.{k}")), depth + 1, out);
-            }
-        }
     }
 }
 

@@ -64,7 +64,7 @@ pub const TOOL_SHADOWING: Rule = Rule {
     id: "security/tool-shadowing",
     severity: Severity::Error,
     short: "Instructions about other tools",
-    description: "A tool's text (or a prompt's, a resource's, or the server instructions) tells the model how to use other tools: call another tool first with fixed arguments or a message to relay, redirect calls to itself or to a replacement with a false deprecation notice, prefer it over similarly named tools, or rewrite other tools' arguments and results. A tool that is never called can steer every other call this way (cross-tool shadowing). Instructions and prompts are there to say how to use the server's own tools: there, an order whose quoted words name one of the server's own tools or prompts is not reported.",
+    description: "A tool's text (or a prompt's, a resource's, or the server instructions) tells the model how to use other tools: call another tool first with fixed arguments or a message to relay, redirect calls to itself or to a replacement with a false deprecation notice, prefer it over similarly named tools, or rewrite other tools' arguments and results. A tool that is never called can steer every other call this way (cross-tool shadowing). Instructions and prompts are there to say how to use the server's own tools: there, an order whose quoted words name one of the server's own tools or prompts is not reported. In a fleet run (#15) the same order shapes are matched against the other servers' tool names: a tool whose text orders the model to call, avoid, prefer itself over, or change the arguments of another server's tool by name is reported (location `server:tool`, the message naming the target and its server); a name its own server lists, a tool merely named without an order, and \"the X tool\" where X is a common word are not.",
     fix: "Describe only what this tool (prompt, resource) does; in instructions, speak only of this server's own tools. Remove every instruction about when or how to call other tools, and any claim that another tool is deprecated or unsafe. If the text came from a dependency or a remote source, treat the server as compromised.",
 };
 
@@ -84,6 +84,14 @@ pub const CONFUSABLE_NAME: Rule = Rule {
     fix: "Use plain ASCII letters, digits, `_` and `-` in tool and prompt names.",
 };
 
+pub const TOXIC_FLOW: Rule = Rule {
+    id: "security/toxic-flow",
+    severity: Severity::Info,
+    short: "Untrusted input and an outward sink on different servers",
+    description: "In a fleet run (`servers:`, #15), from the tools' annotations alone: one server exposes a tool that reads untrusted content (`openWorldHint: true` and `readOnlyHint: true`: fetch, search, read a page) and another server exposes an outward sink (`openWorldHint: true` and not read-only: send, post, upload). An agent that loads both can be steered by what it reads with the first (an injected web page, issue or e-mail) into sending data out with the second, and neither server alone shows the risk. One finding per reading server and sink server pair (location `reader -> sink`), naming up to five tools on each side; at most 100 such findings per run, then one that counts the rest. A reader and a sink on the same server are not reported. A hint, not an attack: `checks.toxic_flow` sets what it reports (`off`, `info` — a pass at info, the default —, `warn` or `fail`); `checks.security: false` turns it off.",
+    fix: "Do not load an untrusted-content reader and an outward sink into the same agent unattended: require confirmation for the sink's calls, split the servers across agents, or set `checks.toxic_flow: off` once the pair is reviewed. Wrong annotations (a sender marked read-only, a local tool marked open-world) are a finding of their own: correct them.",
+};
+
 pub const RULES: &[Rule] = &[
     SUMMARY,
     LIST_TOOLS,
@@ -95,4 +103,5 @@ pub const RULES: &[Rule] = &[
     TOOL_SHADOWING,
     COMMAND_EXECUTION,
     CONFUSABLE_NAME,
+    TOXIC_FLOW,
 ];

@@ -476,6 +476,73 @@ fn other_tool(s: &Set, hay: &Hay, own: &str, g: &super::engine::GateHits) -> Opt
         .map(|(m, _)| m)
 }
 
+/// Orders about a tool named in the text, for the fleet (#15): the shapes of the shadowing
+/// signal that name the tool they are about, each with the tool reference (`{TOOLREF}`) once.
+/// An order to call a tool ("you must first call `x`"), what to do before, after or instead
+/// of calling it, not to use it, that it is deprecated, to prefer this tool over it, or to
+/// change its arguments. A tool merely named ("returns ids for `x`") is none of these.
+const FLEET_ORDERS: &[&str] = &[
+    OTHER_TOOL_P,
+    SHADOW_WHEN_P,
+    TAMPER_DIRECTED_P,
+    USE_OTHER_P,
+    r"\b(?:before|after|instead\s+of|rather\s+than|when(?:ever)?)\s+(?:you\s+)?(?:using|calling|invoking|running|executing|use|call|invoke|run)\s+(?:the\s+)?{TOOLREF}",
+    r"\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't|avoid)\s+(?:ever\s+)?(?:use|call|invoke|run|using|calling|invoking|trust)\s+(?:the\s+)?{TOOLREF}",
+    r"{TOOLREF}\s+(?:(?:tool|function)\s+)?(?:is|has\s+been|was)\s+(?:now\s+)?(?:deprecated|disabled|broken|unsafe|insecure|compromised|replaced|retired|unavailable|unreliable)\b",
+    r"\b(?:this|our)\s+(?:tool|function|server)\s+(?:\w+\s+){0,3}?(?:over|instead\s+of|rather\s+than)\s+(?:the\s+)?{TOOLREF}",
+];
+
+fn fleet_orders() -> &'static (Gate, Vec<Pattern>) {
+    static S: OnceLock<(Gate, Vec<Pattern>)> = OnceLock::new();
+    S.get_or_init(|| {
+        (
+            Gate::new(FLEET_ORDERS.iter().copied().map(expand)),
+            FLEET_ORDERS.iter().map(|p| re(p)).collect(),
+        )
+    })
+}
+
+/// How a tool is referred to in an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    /// Quoted or code-formatted.
+    Quoted,
+    /// A snake_case identifier.
+    Identifier,
+    /// "the X tool".
+    Named,
+}
+
+/// Every order about a named tool in `text` (normalized): the order's span, the name's span
+/// and how it was written, in text order, one per order span.
+pub fn tool_orders(text: &str) -> Vec<(Span, Span, RefKind)> {
+    let (gate, patterns) = fleet_orders();
+    let hay = Hay::new(text);
+    let g = gate.which(&hay);
+    let mut out: Vec<(Span, Span, RefKind)> = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
+        if !g.on(i) {
+            continue;
+        }
+        for kind in [RefKind::Quoted, RefKind::Identifier, RefKind::Named] {
+            let group = match kind {
+                RefKind::Quoted => "t",
+                RefKind::Identifier => "t2",
+                RefKind::Named => "t3",
+            };
+            for (m, name) in p.captures(&hay, &[group]) {
+                if let Some(n) = name {
+                    if !out.iter().any(|o| o.1 == n) {
+                        out.push((m, n, kind));
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|o| (o.1, o.0));
+    out
+}
+
 /// Compiles every pattern now (fuzz targets call it once, before their time bound).
 pub fn warm() {
     let c = set();
@@ -519,6 +586,7 @@ pub fn warm() {
     c.decode.warm();
     c.secret_supply.warm();
     c.shadow_extra.warm();
+    fleet_orders().0.warm();
 }
 
 #[cfg(test)]

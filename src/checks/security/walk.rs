@@ -180,6 +180,80 @@ struct Walker<'a> {
     other: &'static str,
 }
 
+/// Collects `(path, description)` of every parameter description (security.md §8), then —
+/// beyond the original, because a model reads them too — `prefixItems` (`[]`),
+/// `patternProperties` (`{}`), `not`/`if`/`then`/`else`/`dependentSchemas` (same path), and
+/// `$defs`/`definitions` entries (`$defs.<name>` from the schema they sit in).
+pub fn params<'a>(node: &'a Value, path: String, depth: usize, out: &mut Vec<(String, &'a str)>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Some(obj) = node.as_object() else {
+        return;
+    };
+    if !path.is_empty() {
+        if let Some(d) = obj
+            .get("description")
+            .and_then(Value::as_str)
+            .filter(|d| !d.is_empty())
+        {
+            out.push((path.clone(), d));
+        }
+    }
+    if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            params(v, join(&path, k), depth + 1, out);
+        }
+    }
+    match obj.get("items") {
+        Some(Value::Array(items)) => {
+            for it in items {
+                params(it, format!("{path}[]"), depth + 1, out);
+            }
+        }
+        Some(it) => params(it, format!("{path}[]"), depth + 1, out),
+        None => {}
+    }
+    if let Some(ap) = obj.get("additionalProperties") {
+        params(ap, format!("{path}{{}}"), depth + 1, out);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+            for b in branches {
+                params(b, path.clone(), depth + 1, out);
+            }
+        }
+    }
+    // Additions (not in the original).
+    if let Some(items) = obj.get("prefixItems").and_then(Value::as_array) {
+        for it in items {
+            params(it, format!("{path}[]"), depth + 1, out);
+        }
+    }
+    if let Some(pp) = obj.get("patternProperties").and_then(Value::as_object) {
+        for v in pp.values() {
+            params(v, format!("{path}{{}}"), depth + 1, out);
+        }
+    }
+    for key in ["not", "if", "then", "else"] {
+        if let Some(v) = obj.get(key) {
+            params(v, path.clone(), depth + 1, out);
+        }
+    }
+    if let Some(ds) = obj.get("dependentSchemas").and_then(Value::as_object) {
+        for v in ds.values() {
+            params(v, path.clone(), depth + 1, out);
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        if let Some(defs) = obj.get(key).and_then(Value::as_object) {
+            for (k, v) in defs {
+                params(v, join(&path, &format!("{key}.{k}")), depth + 1, out);
+            }
+        }
+    }
+}
+
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()

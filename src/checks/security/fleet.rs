@@ -1,0 +1,346 @@
+//! Cross-server security findings (#15), offline over every member's listed tools.
+//!
+//! * `security/tool-shadowing` across servers: a tool's text (its description, parameter
+//!   descriptions and every other string the tool scan reads) gives the model an order about
+//!   a tool of *another* server by name — the shadowing signal's order shapes
+//!   ([`signals::tool_orders`]) matched against the fleet's tool names. A name the tool's own
+//!   server lists is the server's own business (its scan reports what is wrong there); a
+//!   tool merely named, without an order, is not reported; "the X tool" counts only when X
+//!   reads as an identifier (`get_page`, `getPage`, `page-2`), not as a common word.
+//! * `security/toxic-flow`: from annotations alone, one server reads untrusted content
+//!   (`openWorldHint: true` and `readOnlyHint: true`) and another has an outward sink
+//!   (`openWorldHint: true`, not read-only). One finding per (reading server, sink server)
+//!   pair, at most [`MAX_FLOW_PAIRS`], tools listed up to [`LISTED_TOOLS`] per side.
+//!
+//! Pure and order-independent: servers are sorted by name (UTF-16 code units).
+
+use super::config::{FleetConfig, ToxicFlow};
+use super::text::quote;
+use super::{normalize, rules, signals, walk};
+use crate::model::{Finding, Severity, Status};
+use crate::surface::json::utf16_cmp;
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Toxic-flow findings per run at most; past it one more finding counts the rest.
+pub const MAX_FLOW_PAIRS: usize = 100;
+/// Tools named per side of a toxic-flow finding, and targets per shadowing finding.
+pub const LISTED_TOOLS: usize = 5;
+
+/// The cross-server security findings of a fleet: `members` are (server name, its tools as
+/// listed). Shadowing first (by server, then listing order), then toxic flows.
+pub fn check_fleet(members: &[(&str, &[Value])], cfg: &FleetConfig) -> Vec<Finding> {
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by(|&a, &b| utf16_cmp(members[a].0, members[b].0).then(a.cmp(&b)));
+    let sorted: Vec<(&str, &[Value])> = order.iter().map(|&i| members[i]).collect();
+    let mut out = Vec::new();
+    if cfg.shadowing {
+        shadowing(&sorted, &mut out);
+    }
+    toxic_flow(&sorted, cfg.toxic_flow, &mut out);
+    out
+}
+
+fn name_of(tool: &Value) -> Option<&str> {
+    tool.as_object()?.get("name")?.as_str()
+}
+
+/// A name written as an identifier rather than a word: a separator, a digit or an inner
+/// capital (`get_page`, `page-2`, `getPage`).
+fn identifier_like(n: &str) -> bool {
+    n.chars()
+        .any(|c| c == '_' || c == '-' || c == '.' || c.is_ascii_digit())
+        || n.chars().skip(1).any(char::is_uppercase)
+}
+
+/// Words a tool reference can capture that never name a tool.
+const NOT_NAMES: &[&str] = &[
+    "this",
+    "it",
+    "that",
+    "same",
+    "above",
+    "following",
+    "these",
+    "the",
+    "tool",
+    "any",
+    "a",
+    "an",
+    "you",
+    "other",
+];
+
+/// One order about another server's tool, found in one string of a tool.
+struct Target {
+    tool: String,
+    servers: Vec<usize>,
+    quote: String,
+}
+
+fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
+    // Lower-cased name → servers listing it (each once, in member order).
+    let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut own: Vec<HashSet<String>> = Vec::with_capacity(members.len());
+    for (i, (_, tools)) in members.iter().enumerate() {
+        let mut set = HashSet::new();
+        for n in tools.iter().filter_map(name_of) {
+            let lower = n.to_lowercase();
+            if set.insert(lower.clone()) {
+                index.entry(lower).or_default().push(i);
+            }
+        }
+        own.push(set);
+    }
+    if members.iter().filter(|m| !m.1.is_empty()).count() < 2 {
+        return;
+    }
+    let server_index: HashMap<&str, usize> =
+        members.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
+    for (i, (server, tools)) in members.iter().enumerate() {
+        for tool in tools.iter() {
+            let Some(obj) = tool.as_object() else {
+                continue;
+            };
+            let name = obj.get("name").and_then(Value::as_str).unwrap_or("");
+            let items = walk::strings(obj);
+            // A quoted word that names one of the tool's own properties is about that
+            // property ("use 'query' instead" in a search stage), not about a tool.
+            let props: HashSet<String> = items
+                .iter()
+                .filter(|it| it.kind == walk::Kind::PropertyName)
+                .map(|it| it.text.to_lowercase())
+                .collect();
+            let lookup = |raw: &str| -> Option<(String, Vec<usize>)> {
+                let n = raw.trim();
+                let lower = n.to_lowercase();
+                if lower.is_empty()
+                    || NOT_NAMES.contains(&lower.as_str())
+                    || lower == name.to_lowercase()
+                    || own[i].contains(&lower)
+                    || props.contains(&lower)
+                {
+                    return None;
+                }
+                if let Some(servers) = index.get(&lower) {
+                    let others: Vec<usize> = servers.iter().copied().filter(|&s| s != i).collect();
+                    return (!others.is_empty()).then(|| (n.to_string(), others));
+                }
+                // `server:tool` or `server/tool`, the way fleet locations name a tool.
+                let (srv, t) = n.rsplit_once([':', '/'])?;
+                let s = *server_index.get(srv.trim())?;
+                (s != i && own[s].contains(&t.trim().to_lowercase()))
+                    .then(|| (n.to_string(), vec![s]))
+            };
+            let mut scan = |text: &str, place: String, path: Option<&str>| {
+                let norm = normalize::Normalized::new(text);
+                let mut targets: Vec<Target> = Vec::new();
+                for (m, n, kind) in signals::tool_orders(&norm.text) {
+                    let raw = norm.text.get(n.0..n.1).unwrap_or("");
+                    if kind == signals::RefKind::Named && !identifier_like(raw) {
+                        continue;
+                    }
+                    let Some((tool_name, servers)) = lookup(raw) else {
+                        continue;
+                    };
+                    if targets
+                        .iter()
+                        .any(|t| t.tool.eq_ignore_ascii_case(&tool_name))
+                    {
+                        continue;
+                    }
+                    targets.push(Target {
+                        tool: tool_name,
+                        servers,
+                        quote: quote(text, &norm, m),
+                    });
+                }
+                if !targets.is_empty() {
+                    out.push(finding(members, server, name, &place, path, &targets));
+                }
+            };
+            if let Some(d) = obj.get("description").and_then(Value::as_str) {
+                scan(d, "description".into(), None);
+            }
+            let mut params = Vec::new();
+            if let Some(s) = obj.get("inputSchema") {
+                walk::params(s, String::new(), 0, &mut params);
+            }
+            for (path, text) in params {
+                scan(
+                    text,
+                    format!("parameter \"{path}\" description"),
+                    Some(&path),
+                );
+            }
+            for item in &items {
+                if item.kind.is_identifier() && !item.text.trim().contains(char::is_whitespace) {
+                    continue;
+                }
+                let path = (!item.path.is_empty()).then_some(item.path.as_str());
+                scan(item.text, item.place.clone(), path);
+            }
+        }
+    }
+}
+
+fn finding(
+    members: &[(&str, &[Value])],
+    server: &str,
+    name: &str,
+    place: &str,
+    path: Option<&str>,
+    targets: &[Target],
+) -> Finding {
+    let named = |t: &Target| {
+        let servers: Vec<String> = t
+            .servers
+            .iter()
+            .map(|&s| format!("\"{}\"", members[s].0))
+            .collect();
+        format!("\"{}\" of server {}", t.tool, servers.join(", "))
+    };
+    let mut listed: Vec<String> = targets.iter().take(LISTED_TOOLS).map(named).collect();
+    if targets.len() > LISTED_TOOLS {
+        listed.push(format!("{} more", targets.len() - LISTED_TOOLS));
+    }
+    let location = match path {
+        Some(p) => format!("{server}:{name}.{p}"),
+        None => format!("{server}:{name}"),
+    };
+    rules::TOOL_SHADOWING
+        .fail(format!(
+            "Tool \"{name}\" of server \"{server}\" {place} gives the model instructions about another server's tool ({}): {}",
+            listed.join("; "),
+            targets[0].quote
+        ))
+        .expected("No instructions about other servers' tools")
+        .actual(json!({
+            "server": server,
+            "tool": name,
+            "targets": targets.iter().map(|t| json!({
+                "tool": t.tool,
+                "servers": t.servers.iter().map(|&s| members[s].0).collect::<Vec<_>>(),
+                "quote": t.quote,
+            })).collect::<Vec<_>>(),
+        }))
+        .location(location)
+}
+
+/// A tool's behaviour hints: (reads untrusted content, is an outward sink).
+fn flow_role(tool: &Value) -> (bool, bool) {
+    let Some(a) = tool
+        .as_object()
+        .and_then(|o| o.get("annotations"))
+        .and_then(Value::as_object)
+    else {
+        return (false, false);
+    };
+    let open = a.get("openWorldHint") == Some(&Value::Bool(true));
+    let read_only = a.get("readOnlyHint") == Some(&Value::Bool(true));
+    (open && read_only, open && !read_only)
+}
+
+fn toxic_flow(members: &[(&str, &[Value])], level: ToxicFlow, out: &mut Vec<Finding>) {
+    let (status, severity) = match level {
+        ToxicFlow::Off => return,
+        ToxicFlow::Info => (Status::Pass, Severity::Info),
+        ToxicFlow::Warn => (Status::Warn, Severity::Warning),
+        ToxicFlow::Fail => (Status::Fail, Severity::Error),
+    };
+    // Per server: its readers and its sinks, sorted and each once.
+    let roles: Vec<(Vec<&str>, Vec<&str>)> = members
+        .iter()
+        .map(|(_, tools)| {
+            let (mut readers, mut sinks) = (Vec::new(), Vec::new());
+            for t in tools.iter() {
+                let Some(n) = name_of(t) else { continue };
+                match flow_role(t) {
+                    (true, _) => readers.push(n),
+                    (_, true) => sinks.push(n),
+                    _ => {}
+                }
+            }
+            for v in [&mut readers, &mut sinks] {
+                v.sort_by(|a, b| utf16_cmp(a, b));
+                v.dedup();
+            }
+            (readers, sinks)
+        })
+        .collect();
+    let (mut total, mut emitted) = (0usize, 0usize);
+    for (a, (readers, _)) in roles.iter().enumerate() {
+        if readers.is_empty() {
+            continue;
+        }
+        for (b, (_, sinks)) in roles.iter().enumerate() {
+            if a == b || sinks.is_empty() {
+                continue;
+            }
+            total += 1;
+            if emitted < MAX_FLOW_PAIRS {
+                emitted += 1;
+                out.push(flow_finding(
+                    members[a].0,
+                    readers,
+                    members[b].0,
+                    sinks,
+                    status,
+                    severity,
+                ));
+            }
+        }
+    }
+    if total > MAX_FLOW_PAIRS {
+        out.push(
+            rules::TOXIC_FLOW
+                .finding(
+                    status,
+                    severity,
+                    format!(
+                        "{} more toxic-flow server pair(s) not listed: at most {MAX_FLOW_PAIRS} toxic-flow findings are reported per run ({total} pairs in the fleet).",
+                        total - MAX_FLOW_PAIRS
+                    ),
+                )
+                .actual(json!({"pairs": total, "listed": MAX_FLOW_PAIRS}))
+                .location("fleet"),
+        );
+    }
+}
+
+fn listed(tools: &[&str]) -> String {
+    let mut v: Vec<String> = tools
+        .iter()
+        .take(LISTED_TOOLS)
+        .map(|t| format!("\"{t}\""))
+        .collect();
+    if tools.len() > LISTED_TOOLS {
+        v.push(format!("{} more", tools.len() - LISTED_TOOLS));
+    }
+    v.join(", ")
+}
+
+fn flow_finding(
+    reader: &str,
+    readers: &[&str],
+    sink: &str,
+    sinks: &[&str],
+    status: Status,
+    severity: Severity,
+) -> Finding {
+    rules::TOXIC_FLOW
+        .finding(
+            status,
+            severity,
+            format!(
+                "Toxic flow: server \"{reader}\" reads untrusted content ({}: openWorldHint and readOnlyHint true) and server \"{sink}\" sends outward ({}: openWorldHint true, not read-only). Content an agent reads with the first can carry instructions that make it send data out with the second. One finding per reading server and sink server pair, from annotations alone.",
+                listed(readers),
+                listed(sinks)
+            ),
+        )
+        .actual(json!({
+            "source": {"server": reader, "tools": &readers[..readers.len().min(LISTED_TOOLS)], "count": readers.len()},
+            "sink": {"server": sink, "tools": &sinks[..sinks.len().min(LISTED_TOOLS)], "count": sinks.len()},
+        }))
+        .location(format!("{reader} -> {sink}"))
+}

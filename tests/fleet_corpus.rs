@@ -1,0 +1,140 @@
+//! The cross-server findings (#15) on the benign corpus: the 57 real servers' published tool
+//! lists (`tests/corpus/benign/*.json`) loaded as one fleet, each file one server named by its
+//! slug. Cross-server names there are real (GitHub's and GitLab's servers share tool names)
+//! and expected; a cross-server shadowing finding there is a false positive.
+//!
+//! `cargo test --test fleet_corpus -- --nocapture` prints the figures (docs/decisions.md,
+//! "#15 cross-server findings").
+
+use mcpward::checks::{collision, security};
+use mcpward::model::Finding;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn benign() -> Vec<(String, Vec<Value>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/benign");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (stem, v["tools"].as_array().unwrap().clone())
+        })
+        .collect()
+}
+
+fn count(findings: &[Finding], id: &str) -> usize {
+    findings.iter().filter(|f| f.id == id).count()
+}
+
+/// Measured (docs/decisions.md): 52 tool names shared by two or more of the 57 servers,
+/// toxic-flow pairs as printed, no cross-server shadowing.
+const CROSS_NAMES: usize = 52;
+
+#[test]
+fn benign_corpus_as_one_fleet() {
+    let servers = benign();
+    let members: Vec<(&str, &[Value])> = servers
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_slice()))
+        .collect();
+    let tools: usize = servers.iter().map(|s| s.1.len()).sum();
+    let col = collision::check_fleet(&members, &collision::CollisionConfig::default());
+    let sec = security::check_fleet(&members, &security::FleetConfig::default());
+    for f in col.iter().chain(&sec) {
+        if f.id != "security/toxic-flow" || f.location.as_deref() == Some("fleet") {
+            println!(
+                "{} [{}] {}",
+                f.id,
+                f.location.as_deref().unwrap_or(""),
+                f.message
+            );
+        }
+    }
+    let names = count(&col, "collision/cross-server-name");
+    let descs = count(&col, "collision/description-collision");
+    let shadow = count(&sec, "security/tool-shadowing");
+    let flows = count(&sec, "security/toxic-flow");
+    println!(
+        "{} servers, {tools} tools: {names} cross-server names, {descs} cross-server description collisions, {shadow} cross-server shadowing, {flows} toxic-flow findings",
+        servers.len()
+    );
+    assert_eq!(names, CROSS_NAMES);
+    assert_eq!(
+        shadow, 0,
+        "cross-server shadowing false positives on real servers"
+    );
+    // Deterministic whatever the member order.
+    let mut reversed = members.clone();
+    reversed.reverse();
+    assert_eq!(
+        collision::check_fleet(&reversed, &collision::CollisionConfig::default()),
+        col
+    );
+    assert_eq!(
+        security::check_fleet(&reversed, &security::FleetConfig::default()),
+        sec
+    );
+}
+
+/// The table of tests/fixtures/fleet/README.md: which files, loaded together as one fleet,
+/// give which cross-server finding, and the clean counterparts nothing.
+#[test]
+fn fleet_fixtures_trigger_what_the_readme_says() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fleet");
+    let load = |f: &str| -> Vec<Value> {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{f}.json"))).unwrap())
+            .unwrap()
+    };
+    let run = |files: &[&str]| -> Vec<(String, String)> {
+        let tools: Vec<(String, Vec<Value>)> =
+            files.iter().map(|f| (f.to_string(), load(f))).collect();
+        let members: Vec<(&str, &[Value])> = tools
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_slice()))
+            .collect();
+        collision::check_fleet(&members, &collision::CollisionConfig::default())
+            .into_iter()
+            .chain(security::check_fleet(
+                &members,
+                &security::FleetConfig::default(),
+            ))
+            .map(|f| (f.id, f.location.unwrap_or_default()))
+            .collect()
+    };
+    let one = |id: &str, loc: &str| vec![(id.to_string(), loc.to_string())];
+    assert_eq!(
+        run(&["reader", "sender"]),
+        one("security/toxic-flow", "reader -> sender")
+    );
+    assert_eq!(
+        run(&["shadow", "sender"]),
+        one("security/tool-shadowing", "shadow:add_note")
+    );
+    assert_eq!(
+        run(&["dup-a", "dup-b"]),
+        one("collision/cross-server-name", "dup-a:search, dup-b:search")
+    );
+    assert_eq!(
+        run(&["similar-a", "similar-b"]),
+        one(
+            "collision/description-collision",
+            "similar-a:list_orders / similar-b:find_orders"
+        )
+    );
+    for clean in [
+        &["mention", "sender"][..],
+        &["reader-sender"],
+        &["reader-sender", "local"],
+        &["unique", "dup-a"],
+        &["reader", "local"],
+    ] {
+        assert_eq!(run(clean), vec![], "{clean:?}");
+    }
+}
