@@ -314,6 +314,8 @@ async fn surface_recheck(
         &first,
         &again,
     ));
+    // Back to the run: a fleet's cross-server findings read the listed tools.
+    tools.listing = Some(first.tools);
     out
 }
 

@@ -579,6 +579,12 @@ fn a_fleet_sarif_is_one_run_naming_each_server_at_its_block() {
             .as_str()
             .unwrap_or_default()
             .to_string();
+        prints.insert(r["partialFingerprints"].to_string());
+        if server == "cross-server" {
+            // The two servers list the same tools: the fleet's own results, same run.
+            assert_eq!(r["ruleId"], "collision-cross-server-name", "{r}");
+            continue;
+        }
         assert!(server == "api" || server == "docs", "{r}");
         // Each result points at its member's block of the config.
         let line = r["locations"][0]["physicalLocation"]["region"]["startLine"]
@@ -586,9 +592,103 @@ fn a_fleet_sarif_is_one_run_naming_each_server_at_its_block() {
             .unwrap();
         let want = if server == "api" { 2 } else { 9 };
         assert_eq!(line, want, "{server}: {r}");
-        prints.insert(r["partialFingerprints"].to_string());
     }
     // The same finding on two servers is two alerts.
     assert_eq!(prints.len(), results.len());
     assert!(processes_with_tag(&tag).is_empty());
+}
+
+// ---------------------------------------------------------------- cross-server findings
+
+fn fleet_file(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fleet")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// `(id, status, location)` of the cross-server results.
+fn cross(doc: &Value) -> Vec<(String, String, String)> {
+    triples(&serde_json::json!({"results": doc["results"]}))
+}
+
+#[test]
+fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-cross");
+    let mut cfg = "servers:\n".to_string();
+    for (name, file) in [
+        ("web", "reader.json"),
+        ("chat", "sender.json"),
+        ("notes", "shadow.json"),
+        ("a", "dup-a.json"),
+        ("b", "dup-b.json"),
+    ] {
+        cfg.push_str(&member(name, &["--tools-file", &fleet_file(file)], &tag));
+    }
+    cfg.push_str("checks:\n  toxic_flow: warn\n");
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json"]);
+    let doc = json_report(&o);
+    let got = cross(&doc);
+    let has = |id: &str, status: &str, loc: &str| {
+        got.iter()
+            .any(|(i, s, l)| i == id && s == status && l.contains(loc))
+    };
+    assert!(
+        has("collision/cross-server-name", "warn", "a:search, b:search"),
+        "{got:?}"
+    );
+    assert!(
+        has("security/tool-shadowing", "fail", "notes:add_note"),
+        "{got:?}"
+    );
+    assert!(has("security/toxic-flow", "warn", "web"), "{got:?}");
+    // A failing cross-server result fails the run.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(doc["summary"]["exitCode"], 1);
+    // With the default level toxic flow is information only.
+    w.write(
+        "mcpward.yaml",
+        &cfg.replace("  toxic_flow: warn\n", "  security: true\n"),
+    );
+    let doc = json_report(&w.run(&["run", "--json"]));
+    let got = cross(&doc);
+    assert!(
+        got.iter()
+            .any(|(i, s, _)| i == "security/toxic-flow" && s == "pass"),
+        "{got:?}"
+    );
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn clean_counterparts_give_no_cross_server_finding() {
+    for files in [
+        ["mention.json", "sender.json"],
+        ["reader-sender.json", "local.json"],
+        ["unique.json", "dup-a.json"],
+        ["reader.json", "local.json"],
+    ] {
+        let w = Workdir::new();
+        let tag = unique_tag("fleet-clean");
+        let mut cfg = "servers:\n".to_string();
+        for (i, f) in files.iter().enumerate() {
+            cfg.push_str(&member(
+                &format!("s{i}"),
+                &["--tools-file", &fleet_file(f)],
+                &tag,
+            ));
+        }
+        w.write("mcpward.yaml", &cfg);
+        let o = w.run(&["run", "--json"]);
+        let doc = json_report(&o);
+        assert_eq!(
+            cross(&doc),
+            Vec::<(String, String, String)>::new(),
+            "{files:?}"
+        );
+        assert!(processes_with_tag(&tag).is_empty());
+    }
 }
