@@ -232,9 +232,8 @@ fn pinned(snapshot: &str) -> Vec<String> {
 }
 
 /// The reference servers as one fleet (#15): every member reports exactly what its
-/// single-server run pins, the dual-era time server is tested in both eras, and the
-/// cross-server results of the fleet are pinned (these servers are the false-positive
-/// baseline, so shadowing and toxic-flow stay silent).
+/// single-server run pins, the dual-era time server is tested in both eras, and the fleet
+/// gives no cross-server result (these servers are the false-positive baseline).
 #[test]
 fn reference_servers_as_one_fleet() {
     let (Some(node), Some(time)) = (node(), real_install(".venv/bin/mcp-server-time")) else {
@@ -284,22 +283,24 @@ fn reference_servers_as_one_fleet() {
         .unwrap()
         .iter()
         .filter(|r| r["status"] != "pass")
-        .map(|r| format!("{} {} {}", r["era"], r["id"], r["status"]))
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            format!("{} {} {}", s("era"), s("id"), s("status"))
+        })
         .collect();
     assert_eq!(
         time_lanes,
         [
-            "\"modern\" compliance/ping skip",
-            "\"modern\" compliance/subscriptions skip"
+            "modern compliance/ping skip",
+            "modern compliance/subscriptions skip"
         ]
     );
     for r in doc["results"].as_array().unwrap() {
         assert_ne!(r["id"], "security/tool-shadowing", "{r}");
         assert_ne!(r["status"], "fail", "{r}");
     }
-    insta::assert_snapshot!(
-        "reference_fleet_cross",
-        non_pass(&serde_json::json!({"results": doc["results"]})).join("\n")
-    );
+    // No shared tool name, no reader/sink annotations, no order about another server's
+    // tool: the reference servers give no cross-server result at all.
+    assert_eq!(doc["results"], serde_json::json!([]));
     assert!(processes_with_tag(&tag).is_empty());
 }
