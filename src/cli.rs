@@ -594,20 +594,19 @@ async fn run_fleet(
             Some(s) => format!(" (shard {}/{} of {})", s.index, s.count, order.len()),
             None => String::new(),
         };
+        // The console report opens with its own blank line; baseline sections do not.
+        let gap = if mode == Mode::Baseline { "\n" } else { "" };
         out_line(&format!(
-            "{what} {} server(s){of}, {jobs} at a time...\n",
+            "{what} {} server(s){of}, {jobs} at a time...{gap}",
             chosen.len()
         ));
     }
-    let verbose = cli.verbose;
-    let warn = move |name: &str, line: &str| {
-        let _ = verbose;
-        err_line(&format!("[{name}] {line}"));
-    };
+    let warn = |name: &str, line: &str| err_line(&format!("[{name}] {line}"));
     let opts = fleet::FleetOptions {
         mode,
         era_override: cli.protocol_era,
         jobs,
+        verbose: cli.verbose,
     };
     let outs = fleet::run_members(&chosen, &opts, &warn, &interrupt).await;
     if outs.iter().any(|o| o.interrupted) {

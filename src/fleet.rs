@@ -511,6 +511,8 @@ pub struct FleetOptions {
     pub mode: Mode,
     pub era_override: Option<EraChoice>,
     pub jobs: usize,
+    /// Progress lines of every member on stderr, prefixed with its name.
+    pub verbose: bool,
 }
 
 /// One member's outcome, before it becomes a [`FleetMember`].
@@ -557,10 +559,14 @@ async fn test_member(
     let redactor = redactor_of(loaded);
     let name = member.name.as_str();
     let say = |line: &str| warn(name, line);
-    let quiet = |_: &str| {};
+    let progress = |line: &str| {
+        if opts.verbose {
+            warn(name, line);
+        }
+    };
     let sink = Sink {
         warn: &say,
-        progress: &quiet,
+        progress: &progress,
     };
     let mut out = MemberOut {
         name: member.name.clone(),

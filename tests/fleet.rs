@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use serde_json::Value;
+use std::time::Duration;
 
 /// A single-server config that asks for both eras, against the fixture in `era`.
 fn both_config(era: &str, tag: &str) -> String {
@@ -691,4 +692,76 @@ fn clean_counterparts_give_no_cross_server_finding() {
         );
         assert!(processes_with_tag(&tag).is_empty());
     }
+}
+
+#[test]
+fn an_interrupted_fleet_ends_every_member_and_exits_130() {
+    use nix::sys::signal::Signal::SIGTERM;
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-sigterm");
+    let cfg = format!(
+        "servers:\n{}{}{}timeouts:\n  connect_ms: 60000\n  call_ms: 60000\n  run_ms: 60000\n",
+        member(
+            "hangs",
+            &["--tools", "clean", "--behavior", "hang-after-init"],
+            &tag
+        ),
+        member(
+            "escapes",
+            &[
+                "--tools",
+                "clean",
+                "--behavior",
+                "hang",
+                "--behavior",
+                "fork"
+            ],
+            &tag
+        ),
+        member("fine", &["--tools", "clean"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let child = std::process::Command::new(mcpward())
+        .args(["run", "--json", "--jobs", "3"])
+        .current_dir(w.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while processes_with_tag(&tag).len() < 3 && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), SIGTERM).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "no report after an interrupt");
+    let gone = std::time::Instant::now();
+    while !processes_with_tag(&tag).is_empty() && gone.elapsed() < Duration::from_millis(500) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        processes_with_tag(&tag).is_empty(),
+        "a member's server survived"
+    );
+}
+
+#[test]
+fn a_member_whose_child_escapes_leaves_nothing_behind() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-fork");
+    let cfg = format!(
+        "servers:\n{}{}",
+        member("forks", &["--tools", "clean", "--behavior", "fork"], &tag),
+        member("plain", &["--tools", "clean"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let gone = std::time::Instant::now();
+    while !processes_with_tag(&tag).is_empty() && gone.elapsed() < Duration::from_millis(500) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(processes_with_tag(&tag).is_empty());
 }

@@ -631,3 +631,61 @@ fn binary_diff_posts_and_baseline_never_does() {
     assert!(stderr(&o).contains("PR comment created on o/r#7"));
     assert!(m.comments()[0].body.starts_with(MARKER));
 }
+
+/// A fleet run (#15) and a merge of its shards post one fleet comment, updated in place.
+#[test]
+fn binary_fleet_run_and_merge_post_the_fleet_comment() {
+    let m = Mock::start();
+    let w = Workdir::new();
+    let tag = unique_tag("pr-fleet");
+    let fx = fixture().display().to_string();
+    w.write(
+        "mcpward.yaml",
+        &format!(
+            "servers:\n  api: {{transport: stdio, command: {fx:?}, args: [--tools, clean], env: {{MCPWARD_TEST_TAG: {tag:?}}}, protocol_era: legacy}}\n  docs: {{transport: stdio, command: {fx:?}, args: [--tools, clean], env: {{MCPWARD_TEST_TAG: {tag:?}}}, protocol_era: legacy}}\n{FAST}"
+        ),
+    );
+    let o = run_in_pr(&w, &m.url, &["run", "--json", "--pr-comment"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json_report(&o)["fleetSchemaVersion"], 1);
+    assert!(
+        stderr(&o).contains("PR comment created on o/r#7"),
+        "{}",
+        stderr(&o)
+    );
+    let first = m.comments();
+    assert_eq!(first.len(), 1);
+    assert!(first[0].body.starts_with(MARKER));
+    for name in ["api", "docs"] {
+        assert!(first[0].body.contains(name), "{}", first[0].body);
+    }
+    for i in 1..=2 {
+        let o = run_in_pr(
+            &w,
+            "",
+            &[
+                "run",
+                "--json",
+                "--shard",
+                &format!("{i}/2"),
+                "--out",
+                &format!("s{i}.json"),
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let o = run_in_pr(&w, &m.url, &["merge", "s1.json", "s2.json", "--pr-comment"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("PR comment updated on o/r#7"),
+        "{}",
+        stderr(&o)
+    );
+    let after = m.comments();
+    assert_eq!(after.len(), 1);
+    assert_eq!(
+        after[0].body, first[0].body,
+        "the merged comment is the whole run's"
+    );
+    assert!(processes_with_tag(&tag).is_empty());
+}
