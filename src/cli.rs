@@ -352,29 +352,16 @@ async fn run_single(
         progress: &progress,
     };
     let era = era_choice(cli.protocol_era, &loaded.config);
-    let lane = fleet::run_server(
-        loaded,
-        era,
+    let how = fleet::LaneOptions {
         update_golden,
-        true,
-        &redactor,
-        &sink,
-        &interrupt,
-    )
-    .await?;
+        sweep_all: true,
+        redactor: &redactor,
+        sink: &sink,
+        interrupt: &interrupt,
+    };
+    let lane = fleet::run_server(loaded, era, &how).await?;
     let report = fleet::report_of(&lane.hello, lane.findings, &redactor);
-    let outcome = emit(&report, kind, cli, loaded).map(|()| {
-        if report.exit_code() == 0 {
-            Exit::Pass
-        } else {
-            Exit::Fail
-        }
-    });
-    // The comment is posted even when the report could not be written.
-    if let Some(ctx) = &pr {
-        post_pr_comment(ctx, &report, &redactor).await;
-    }
-    outcome
+    finish_single(&report, kind, cli, loaded, pr.as_ref(), &redactor, false).await
 }
 
 /// `diff` and `baseline` against the one server of the config.
@@ -538,9 +525,32 @@ async fn drift_single(
         }
     };
     let report = fleet::report_of(&hello, results, &redactor);
-    let outcome = emit(&report, kind, cli, loaded).map(|()| {
-        if baseline_invalid {
-            // DECISIONS #20: an unreadable baseline means drift was not tested.
+    // DECISIONS #20: an unreadable baseline means drift was not tested.
+    finish_single(
+        &report,
+        kind,
+        cli,
+        loaded,
+        pr.as_ref(),
+        &redactor,
+        baseline_invalid,
+    )
+    .await
+}
+
+/// Emit a single server's report, post the PR comment (even when the report could not be
+/// written), and say how the command ends.
+async fn finish_single(
+    report: &Report,
+    kind: ReporterKind,
+    cli: &Cli,
+    loaded: &Loaded,
+    pr: Option<&PrContext>,
+    redactor: &Redactor,
+    incomplete: bool,
+) -> Result<Exit, Error> {
+    let outcome = emit(report, kind, cli, loaded).map(|()| {
+        if incomplete {
             Exit::Incomplete
         } else if report.exit_code() == 0 {
             Exit::Pass
@@ -548,9 +558,8 @@ async fn drift_single(
             Exit::Fail
         }
     });
-    // The comment is posted even when the report could not be written.
-    if let Some(ctx) = &pr {
-        post_pr_comment(ctx, &report, &redactor).await;
+    if let Some(ctx) = pr {
+        post_pr_comment(ctx, report, redactor).await;
     }
     outcome
 }

@@ -138,10 +138,24 @@ pub fn deadline_stop(run_ms: u64) -> Stop {
     ))
 }
 
+/// Resolves when the user interrupts (SIGINT/SIGTERM); each wait gets a fresh future.
+pub type Interrupt = dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync;
+
 /// Lines a run reports on stderr (`warn`) and, with `--verbose`, its progress.
 pub struct Sink<'a> {
     pub warn: &'a dyn Fn(&str),
     pub progress: &'a dyn Fn(&str),
+}
+
+/// How a `run` of one server goes: golden files, process cleanup, redaction, where lines go.
+#[derive(Clone, Copy)]
+pub struct LaneOptions<'a> {
+    pub update_golden: bool,
+    /// End every descendant of mcpward on close (a single-server run).
+    pub sweep_all: bool,
+    pub redactor: &'a Redactor,
+    pub sink: &'a Sink<'a>,
+    pub interrupt: &'a Interrupt,
 }
 
 /// What one lane produced.
@@ -156,12 +170,15 @@ pub struct Lane {
 pub async fn run_lane(
     loaded: &Loaded,
     era: EraChoice,
-    update_golden: bool,
-    sweep_all: bool,
-    redactor: &Redactor,
-    sink: &Sink<'_>,
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    how: &LaneOptions<'_>,
 ) -> Result<Lane, (Stop, Option<crate::transport::ConnectError>)> {
+    let LaneOptions {
+        update_golden,
+        sweep_all,
+        redactor,
+        sink,
+        interrupt,
+    } = *how;
     (sink.progress)("Connecting to server...");
     let client = tokio::select! {
         c = Client::connect(connect_options(loaded, era, sweep_all)) => c,
@@ -231,38 +248,16 @@ fn settled(client: &Client) -> EraChoice {
 pub async fn run_server(
     loaded: &Loaded,
     era: EraChoice,
-    update_golden: bool,
-    sweep_all: bool,
-    redactor: &Redactor,
-    sink: &Sink<'_>,
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    how: &LaneOptions<'_>,
 ) -> Result<Lane, Stop> {
     let wanted = lanes(era);
     if wanted.len() == 1 {
-        return run_lane(
-            loaded,
-            era,
-            update_golden,
-            sweep_all,
-            redactor,
-            sink,
-            interrupt,
-        )
-        .await
-        .map_err(|(s, _)| s);
+        return run_lane(loaded, era, how).await.map_err(|(s, _)| s);
     }
+    let redactor = how.redactor;
     let mut done: Vec<(EraChoice, Result<Lane, Stop>)> = Vec::new();
     for lane in wanted {
-        let r = run_lane(
-            loaded,
-            lane,
-            update_golden,
-            sweep_all,
-            redactor,
-            sink,
-            interrupt,
-        )
-        .await;
+        let r = run_lane(loaded, lane, how).await;
         match r {
             Err((Stop::Interrupted, _)) => return Err(Stop::Interrupted),
             // A lane that ran past its deadline leaves the server not fully tested.
@@ -532,7 +527,7 @@ pub async fn run_members(
     members: &[&Member],
     opts: &FleetOptions,
     warn: &(dyn Fn(&str, &str) + Sync),
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    interrupt: &Interrupt,
 ) -> Vec<MemberOut> {
     use futures_util::stream::{self, StreamExt};
     #[cfg(unix)]
@@ -553,7 +548,7 @@ async fn test_member(
     member: &Member,
     opts: &FleetOptions,
     warn: &(dyn Fn(&str, &str) + Sync),
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    interrupt: &Interrupt,
 ) -> MemberOut {
     let loaded = &member.loaded;
     let redactor = redactor_of(loaded);
@@ -579,17 +574,14 @@ async fn test_member(
     let stop = match opts.mode {
         Mode::Run { update_golden } => {
             let era = era_choice(opts.era_override, &loaded.config);
-            match run_server(
-                loaded,
-                era,
+            let how = LaneOptions {
                 update_golden,
-                false,
-                &redactor,
-                &sink,
+                sweep_all: false,
+                redactor: &redactor,
+                sink: &sink,
                 interrupt,
-            )
-            .await
-            {
+            };
+            match run_server(loaded, era, &how).await {
                 Ok(lane) => {
                     out.tools = lane
                         .tools
@@ -637,7 +629,7 @@ async fn connect_for(
     loaded: &Loaded,
     opts: &FleetOptions,
     redactor: &Redactor,
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    interrupt: &Interrupt,
 ) -> Result<Client, Stop> {
     // `both` is a `run` notion: `diff` and `baseline` pin the surface, which is one.
     let era = match era_choice(opts.era_override, &loaded.config) {
@@ -663,7 +655,7 @@ async fn diff_member(
     opts: &FleetOptions,
     redactor: &Redactor,
     sink: &Sink<'_>,
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    interrupt: &Interrupt,
 ) -> Result<(Report, bool), Stop> {
     let loaded = &member.loaded;
     let dcfg = member_drift(member);
@@ -706,7 +698,7 @@ async fn baseline_member(
     member: &Member,
     opts: &FleetOptions,
     redactor: &Redactor,
-    interrupt: &(dyn Fn() -> futures_util::future::LocalBoxFuture<'static, ()> + Sync),
+    interrupt: &Interrupt,
 ) -> Result<String, Stop> {
     let loaded = &member.loaded;
     let dcfg = member_drift(member);
