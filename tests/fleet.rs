@@ -765,3 +765,41 @@ fn a_member_whose_child_escapes_leaves_nothing_behind() {
     }
     assert!(processes_with_tag(&tag).is_empty());
 }
+
+#[test]
+fn per_server_checks_merge_over_the_top_level_ones() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-overrides");
+    let quiet = member("quiet", &["--tools", "paginated"], &tag)
+        + "    checks:\n      security: false\n      errors: true\n";
+    let cfg = format!(
+        "servers:\n{}{quiet}checks:\n  errors: false\n  collision: {{enabled: false}}\n",
+        member("loud", &["--tools", "paginated"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["run", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc = json_report(&o);
+    let families = |n: &str| -> std::collections::BTreeSet<String> {
+        member_of(&doc, n)["report"]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["family"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let loud = families("loud");
+    let quiet = families("quiet");
+    assert!(
+        loud.contains("security") && !loud.contains("errors"),
+        "{loud:?}"
+    );
+    assert!(
+        !quiet.contains("security") && quiet.contains("errors"),
+        "{quiet:?}"
+    );
+    assert!(!loud.contains("collision") && !quiet.contains("collision"));
+    assert_eq!(member_of(&doc, "loud")["status"], "failed");
+    assert_eq!(member_of(&doc, "quiet")["status"], "passed");
+    assert!(processes_with_tag(&tag).is_empty());
+}
