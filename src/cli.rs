@@ -500,6 +500,10 @@ async fn drift_single(
                     return Err(Error::Fatal(redactor.redact_str(&e)));
                 }
             };
+            if let Err(e) = fleet::create_parent(&dcfg.baseline) {
+                client.close().await;
+                return Err(e.into());
+            }
             // The lockfile is rendered and written while the server shuts down.
             let path = dcfg.baseline.clone();
             let writer = std::thread::spawn(move || {
@@ -600,6 +604,12 @@ async fn run_fleet(
             Mode::Baseline => "Capturing baselines of",
         };
         let of = match shard {
+            Some(s) if chosen.is_empty() => format!(
+                " (shard {}/{}: the {} server(s) of the fleet fill fewer shards)",
+                s.index,
+                s.count,
+                order.len()
+            ),
             Some(s) => format!(" (shard {}/{} of {})", s.index, s.count, order.len()),
             None => String::new(),
         };
@@ -710,6 +720,17 @@ const MAX_FLEET_REPORT: u64 = 1 << 30;
 async fn merge(cli: &Cli, files: &[PathBuf]) -> Result<Exit, Error> {
     use std::io::Read;
     let kind = reporter_kind(cli);
+    let given = [
+        (!cli.server.is_empty(), "--server"),
+        (cli.shard.is_some(), "--shard"),
+        (cli.jobs.is_some(), "--jobs"),
+        (cli.protocol_era.is_some(), "--protocol-era"),
+    ];
+    if let Some((_, flag)) = given.iter().find(|(on, _)| *on) {
+        return Err(Error::Fatal(format!(
+            "{flag} applies to the runs that write the shards; merge combines their reports as they are"
+        )));
+    }
     let mut reports = Vec::with_capacity(files.len());
     for f in files {
         let mut text = String::new();

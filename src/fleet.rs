@@ -101,10 +101,13 @@ pub enum Stop {
 
 impl Stop {
     /// One line for a fleet member's reason.
+    /// A fleet member's reason: the whole message (a crashed server's stderr tail is what
+    /// tells the user what to do), without the CLI's `Error: ` prefix.
     pub fn reason(&self) -> String {
         match self {
-            Stop::Fatal(m) => m.lines().next().unwrap_or_default().to_string(),
-            Stop::Verbatim(m) => m.lines().next().unwrap_or_default().to_string(),
+            Stop::Fatal(m) | Stop::Verbatim(m) => {
+                m.strip_prefix("Error: ").unwrap_or(m).trim().to_string()
+            }
             Stop::Interrupted => "interrupted".into(),
         }
     }
@@ -264,7 +267,14 @@ pub async fn run_server(
             Err((stop, None)) => return Err(stop),
             // The connection's own words, without the CLI's `Failed to connect:` wording.
             Err((_, Some(e))) => {
-                done.push((lane, Err(Stop::Fatal(redactor.redact_str(&e.message)))))
+                // The lane forced its era; the handshake's "protocol_era is …" wording
+                // would name a setting the user did not write.
+                let msg = redactor.redact_str(&e.message);
+                let msg = msg
+                    .strip_prefix(&format!("protocol_era is {}, but ", lane.as_str()))
+                    .map(str::to_string)
+                    .unwrap_or(msg);
+                done.push((lane, Err(Stop::Fatal(msg))))
             }
             Ok(l) => done.push((lane, Ok(l))),
         }
@@ -417,6 +427,20 @@ pub fn baseline_summary(
     lines.push("Baseline captured successfully.".into());
     lines.push("Run \"mcpward diff\" to check for drift against this baseline.".into());
     lines.join("\n")
+}
+
+/// `checks.drift.baseline: ./locks/{server}.json` wants `./locks/`: made when missing.
+pub fn create_parent(path: &str) -> Result<(), Stop> {
+    match std::path::Path::new(path).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
+            .map_err(|e| {
+                Stop::Fatal(format!(
+                    "cannot create {} for baseline {path}: {e}",
+                    dir.display()
+                ))
+            }),
+        _ => Ok(()),
+    }
 }
 
 pub fn missing_baseline(path: &str) -> Stop {
@@ -718,6 +742,7 @@ async fn baseline_member(
     let lockfile = captured
         .lockfile
         .map_err(|e| Stop::Fatal(redactor.redact_str(&e)))?;
+    create_parent(&dcfg.baseline)?;
     lockfile::write(std::path::Path::new(&dcfg.baseline), &lockfile)
         .map_err(|e| Stop::Fatal(format!("cannot write baseline {}: {e}", dcfg.baseline)))?;
     Ok(baseline_summary(
@@ -753,14 +778,14 @@ pub fn cross_server(members: &[FleetMember], checks_cfg: &config::Checks) -> Vec
         .filter(|m| m.report.is_some())
         .map(|m| (m.name.as_str(), m.tools.as_slice()))
         .collect();
-    let mut out = Vec::new();
+    // Family order, as within each server: security before collision.
+    let security = checks::security::FleetConfig::new(checks_cfg.security, checks_cfg.toxic_flow);
+    let mut out = checks::security::check_fleet(&lists, &security);
     if checks_cfg.collision.enabled {
         out.extend(checks::collision::check_fleet(
             &lists,
             &checks_cfg.collision,
         ));
     }
-    let security = checks::security::FleetConfig::new(checks_cfg.security, checks_cfg.toxic_flow);
-    out.extend(checks::security::check_fleet(&lists, &security));
     out
 }

@@ -90,6 +90,10 @@ fn a_server_of_one_era_gets_the_other_lane_as_one_skip() {
             "{msg}"
         );
         assert!(!msg.contains("Failed to connect"), "{msg}");
+        assert!(
+            !msg.contains("protocol_era is"),
+            "names a setting not written: {msg}"
+        );
         assert!(r["results"]
             .as_array()
             .unwrap()
@@ -801,5 +805,42 @@ fn per_server_checks_merge_over_the_top_level_ones() {
     assert!(!loud.contains("collision") && !quiet.contains("collision"));
     assert_eq!(member_of(&doc, "loud")["status"], "failed");
     assert_eq!(member_of(&doc, "quiet")["status"], "passed");
+    assert!(processes_with_tag(&tag).is_empty());
+}
+
+#[test]
+fn user_facing_edges_of_a_fleet() {
+    let w = Workdir::new();
+    let tag = unique_tag("fleet-edges");
+    // A baseline template with a folder of its own: the folder is made.
+    let cfg = format!(
+        "servers:\n{}  crashes:\n    transport: stdio\n    command: sh\n    args: [\"-c\", \"echo boom-on-stderr >&2; exit 7\"]\nchecks:\n  drift: {{baseline: \"./locks/{{server}}.json\"}}\n",
+        member("api", &["--tools", "clean"], &tag),
+    );
+    w.write("mcpward.yaml", &cfg);
+    let o = w.run(&["baseline"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(w.path().join("locks/api.json").is_file());
+    let out = String::from_utf8_lossy(&o.stdout);
+    // The crashed member's reason carries its stderr, and says `Error:` once at most.
+    assert!(out.contains("boom-on-stderr"), "{out}");
+    assert!(!out.contains("written: Error:"), "{out}");
+    let o = w.run(&["run", "--json"]);
+    let doc = json_report(&o);
+    assert!(member_of(&doc, "crashes")["reason"]
+        .as_str()
+        .unwrap()
+        .contains("boom-on-stderr"));
+    // Fleet selection flags belong to the runs that write shards, not to merge.
+    std::fs::write(w.path().join("all.json"), &o.stdout).unwrap();
+    let o = w.run(&["merge", "all.json", "--server", "api"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--server applies to the runs"),
+        "{}",
+        stderr(&o)
+    );
+    let o = w.run(&["merge", "all.json", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "one member is incomplete");
     assert!(processes_with_tag(&tag).is_empty());
 }

@@ -96,6 +96,14 @@ pub(crate) enum ClientError {
 
 /// Read and parse `path` (bounded to [`MAX_CLIENT_FILE_BYTES`]); `Err` is one issue line.
 pub(crate) fn read(path: &Path, display: &str) -> Result<ClientFile, String> {
+    // A FIFO would block at open and a device never end: only regular files are read.
+    if let Ok(m) = std::fs::metadata(path) {
+        if !m.is_file() {
+            return Err(format!(
+                "client config file {display} is not a regular file"
+            ));
+        }
+    }
     let file = std::fs::File::open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("client config file not found: {display}"),
         _ => format!("cannot read client config file {display}: {e}"),

@@ -670,6 +670,13 @@ pub(super) fn load(
         for w in &m.warnings {
             warnings.push(w);
         }
+        // Judged across the fleet, so a member cannot have a level of its own.
+        if m.config.checks.toxic_flow != fleet_checks.toxic_flow {
+            warnings.push(&format!(
+                "servers.{}.checks.toxic_flow is ignored: toxic flow is judged across the fleet with the top-level checks.toxic_flow",
+                m.name
+            ));
+        }
     }
     Ok(Built {
         checks: fleet_checks,

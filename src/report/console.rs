@@ -132,7 +132,10 @@ impl Reporter for ConsoleReporter {
         out.push(String::new());
         out.push(member_heading(p, CROSS_SERVER));
         if fleet.results.is_empty() {
-            out.push(p.s(Sgr::Dim, "No cross-server findings"));
+            out.push(p.s(
+                Sgr::Dim,
+                "No cross-server findings (`run` looks for them; `diff` compares drift only)",
+            ));
         } else {
             out.push(String::new());
             for (family, results) in group_results(&fleet.results) {

@@ -136,7 +136,10 @@ impl Reporter for MarkdownReporter {
         lines.push("_Results across the servers of the fleet, as an agent that loads them all sees them: one tool name on several servers, a tool describing another server's tool, an untrusted-content source and an outward sink on different servers. Each names the servers it is about._".to_string());
         if !family_sections(&mut lines, &fleet.results, "####") {
             lines.push(String::new());
-            lines.push("No cross-server findings.".to_string());
+            lines.push(
+                "No cross-server findings (`run` looks for them; `diff` compares drift only)."
+                    .to_string(),
+            );
         }
         footer(lines)
     }
