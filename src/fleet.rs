@@ -472,7 +472,14 @@ pub fn select<'m>(
     for n in names {
         if !members.iter().any(|m| &m.name == n) {
             let known: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
-            let hint = config::closest(n, &known)
+            // A client entry's name as the client spells it (`My Server`) is known by its
+            // cleaned-up name (`My-Server`).
+            let cleaned = config::member_name(n);
+            let hint = known
+                .iter()
+                .find(|k| **k == cleaned)
+                .copied()
+                .or_else(|| config::closest(n, &known))
                 .map(|s| format!(" (did you mean \"{s}\"?)"))
                 .unwrap_or_default();
             return Err(format!(

@@ -556,6 +556,14 @@ fn cursor_and_generic_mcp_servers_files_with_unreachable_and_skipped_entries() {
     for skipped in ["paused", "websocket", "typo"] {
         assert!(e.contains(skipped), "{skipped} not reported: {e}");
     }
+    // The client's own spelling of a renamed entry points at its fleet name.
+    let o = run_with(&w, &["run", "--server", "My Fixture"], &env);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean \"My-Fixture\""),
+        "{}",
+        stderr(&o)
+    );
     let all = every_rendering(&w, &env);
     for secret in ["cursor-env-secret-4321", "cursor-literal-header-5678"] {
         assert!(!all.contains(secret), "{secret} leaked");

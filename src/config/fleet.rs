@@ -58,7 +58,7 @@ pub fn valid_name(name: &str) -> bool {
 }
 
 /// A client's entry name made valid: every other character becomes `-`.
-fn sanitize(name: &str) -> String {
+pub fn sanitize(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {

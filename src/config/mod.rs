@@ -30,7 +30,7 @@ pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::init_template;
 
 pub use clients::{input_env_name, INPUT_ENV_PREFIX, MAX_CLIENT_FILE_BYTES};
-pub use fleet::{valid_name, FLEET_BASELINE, SERVER_PLACEHOLDER};
+pub use fleet::{sanitize as member_name, valid_name, FLEET_BASELINE, SERVER_PLACEHOLDER};
 
 pub use types::{Checks, Config, Expect, Server, Timeouts, Transport};
 
