@@ -150,11 +150,12 @@ impl Reporter for ConsoleReporter {
             p.s(Sgr::Bold, "Fleet summary:"),
             member_counts(p, s.servers, s.passed, s.failed, s.incomplete)
         ));
-        out.push(format!(
-            "{} {}",
-            p.s(Sgr::Bold, "Checks:"),
-            result_counts(p, &s.results)
-        ));
+        // An empty shard has no result to count.
+        let counts = match result_counts(p, &s.results) {
+            c if c.is_empty() => p.s(Sgr::Dim, "none"),
+            c => c,
+        };
+        out.push(format!("{} {counts}", p.s(Sgr::Bold, "Checks:")));
         out.push(p.s(Sgr::Dim, &format!("Total: {} checks", s.results.total)));
         out.push(String::new());
         let why = format!(
