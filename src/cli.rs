@@ -15,7 +15,6 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -466,23 +465,14 @@ async fn drift_single(
             )),
         }
     };
-    let outcome = tokio::select! {
-        r = tokio::time::timeout(Duration::from_millis(run_ms), work) => Some(r),
-        _ = interrupted() => None,
-    };
-    let outcome = match outcome {
-        Some(Ok(o)) => o,
-        Some(Err(_)) => {
-            // The deadline wins: nothing that settles during teardown is reported.
-            client.close().await;
-            return Err(fleet::deadline_stop(run_ms).into());
-        }
-        None => {
-            if verbose {
+    let outcome = match fleet::within(run_ms, &interrupt, work).await {
+        Ok(o) => o,
+        Err(stop) => {
+            if verbose && stop == Stop::Interrupted {
                 err_line("Interrupted, cleaning up...");
             }
             client.close().await;
-            return Err(Error::Interrupted);
+            return Err(stop.into());
         }
     };
     let hello = client.hello().clone();

@@ -135,6 +135,21 @@ pub fn connect_failure(
     Stop::Verbatim(text)
 }
 
+/// `work` bounded by `timeouts.run_ms` and by an interrupt, whichever comes first: the
+/// deadline wins, so nothing that settles during teardown is reported.
+pub async fn within<T>(
+    run_ms: u64,
+    interrupt: &Interrupt,
+    work: impl std::future::Future<Output = T>,
+) -> Result<T, Stop> {
+    tokio::select! {
+        r = tokio::time::timeout(Duration::from_millis(run_ms), work) => {
+            r.map_err(|_| deadline_stop(run_ms))
+        }
+        _ = interrupt() => Err(Stop::Interrupted),
+    }
+}
+
 pub fn deadline_stop(run_ms: u64) -> Stop {
     Stop::Verbatim(format!(
         "Run exceeded timeouts.run_ms ({run_ms}ms) — results are incomplete"
@@ -212,21 +227,14 @@ pub async fn run_lane(
         reconnect: Some(&reconnect),
     };
     let work = runner::run_families_keeping_tools(&client, &ctx);
-    let outcome = tokio::select! {
-        r = tokio::time::timeout(Duration::from_millis(run_ms), work) => Some(r),
-        _ = interrupt() => None,
-    };
-    let (findings, tools) = match outcome {
-        Some(Ok(o)) => o,
-        Some(Err(_)) => {
-            // The deadline wins: nothing that settles during teardown is reported.
+    let (findings, tools) = match within(run_ms, interrupt, work).await {
+        Ok(o) => o,
+        Err(stop) => {
+            if stop == Stop::Interrupted {
+                (sink.progress)("Interrupted, cleaning up...");
+            }
             client.close().await;
-            return Err((deadline_stop(run_ms), None));
-        }
-        None => {
-            (sink.progress)("Interrupted, cleaning up...");
-            client.close().await;
-            return Err((Stop::Interrupted, None));
+            return Err((stop, None));
         }
     };
     let hello = client.hello().clone();
@@ -712,17 +720,10 @@ async fn diff_member(
         let listing = client.list_tools_text().await;
         runner::drift(&client, &ctx, &dcfg, &listing, None, Some(state)).await
     };
-    let outcome = tokio::select! {
-        r = tokio::time::timeout(Duration::from_millis(run_ms), work) => Some(r),
-        _ = interrupt() => None,
-    };
+    let outcome = within(run_ms, interrupt, work).await;
     let hello = client.hello().clone();
     client.close().await;
-    match outcome {
-        Some(Ok(findings)) => Ok((report_of(&hello, findings, redactor), invalid)),
-        Some(Err(_)) => Err(deadline_stop(run_ms)),
-        None => Err(Stop::Interrupted),
-    }
+    outcome.map(|findings| (report_of(&hello, findings, redactor), invalid))
 }
 
 async fn baseline_member(
@@ -735,17 +736,15 @@ async fn baseline_member(
     let dcfg = member_drift(member);
     let client = connect_for(loaded, opts, redactor, interrupt).await?;
     let run_ms = loaded.config.timeouts.run_ms;
-    let outcome = tokio::select! {
-        r = tokio::time::timeout(Duration::from_millis(run_ms), capture_baseline(&client, loaded, &dcfg, redactor)) => Some(r),
-        _ = interrupt() => None,
-    };
+    let captured = within(
+        run_ms,
+        interrupt,
+        capture_baseline(&client, loaded, &dcfg, redactor),
+    )
+    .await;
     let hello = client.hello().clone();
     client.close().await;
-    let captured = match outcome {
-        Some(Ok(c)) => c,
-        Some(Err(_)) => return Err(deadline_stop(run_ms)),
-        None => return Err(Stop::Interrupted),
-    };
+    let captured = captured?;
     let lockfile = captured
         .lockfile
         .map_err(|e| Stop::Fatal(redactor.redact_str(&e)))?;
