@@ -12,6 +12,8 @@ use crate::report::{self, RenderContext, ReporterKind};
 use crate::runner::{self, RunContext};
 use crate::transport::{Client, ConnectOptions};
 use clap::{Parser, Subcommand};
+
+mod contracts;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,23 +59,90 @@ pub struct Cli {
     /// Print the version
     #[arg(short = 'V', long = "version")]
     pub version: bool,
+    /// Whether `--config` was typed (the endpoint shorthand reads a config only then).
+    #[arg(skip)]
+    pub config_given: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
+/// The server named on the command line instead of in the config (#16 §1).
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct ServerFlags {
+    /// Test the Streamable HTTP server at this URL (no config file needed)
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// An HTTP header for the server, 'Name: value' (repeatable; the value is a secret)
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// An environment variable for the stdio server, NAME=value (repeatable; a secret)
+    #[arg(long = "env", value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
+    /// Run only these check families (compliance, schema, security, errors, drift, latency, collision)
+    #[arg(long = "check", value_name = "FAMILY", value_delimiter = ',')]
+    pub check: Vec<String>,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Scaffold a starter mcpward.yaml in the current directory
-    Init,
+    /// Scaffold a starter mcpward.yaml in the current directory (for this server, when one is given)
+    Init {
+        #[command(flatten)]
+        server: ServerFlags,
+        /// The server: `-- <command…>`, npx:<package>, stdio:<command> or an http(s) URL
+        #[arg(
+            value_name = "ENDPOINT",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        endpoint: Vec<String>,
+    },
     /// Capture the server's current contract surface into the lockfile
-    Baseline,
-    /// Show drift of the server's contract against the baseline lockfile
-    Diff,
+    Baseline {
+        #[command(flatten)]
+        server: ServerFlags,
+        /// Store the contract as .mcpward/contracts/NAME.lock.json (checked later with `diff NAME`)
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// Notes kept with a named contract
+        #[arg(long, value_name = "TEXT", requires = "name")]
+        notes: Option<String>,
+        /// The server: `-- <command…>`, npx:<package> [args], stdio:<command> [args] or an http(s) URL
+        #[arg(
+            value_name = "ENDPOINT",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        endpoint: Vec<String>,
+    },
+    /// Show drift of the server's contract against the baseline lockfile (or a named contract)
+    Diff {
+        #[command(flatten)]
+        server: ServerFlags,
+        /// A contract stored by `baseline --name NAME`
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// Reach the named contract's server here instead of where it was captured
+        #[arg(long, value_name = "ENDPOINT", requires = "name")]
+        endpoint: Option<String>,
+        /// The server's command, after `--`
+        #[arg(value_name = "COMMAND", last = true)]
+        command: Vec<String>,
+    },
     /// Run all configured checks against the server
     Run {
         /// Write/refresh golden files of behavioral suites instead of failing on them
         #[arg(long)]
         update_golden: bool,
+        #[command(flatten)]
+        server: ServerFlags,
+        /// The server: `-- <command…>`, npx:<package> [args], stdio:<command> [args] or an http(s) URL
+        #[arg(
+            value_name = "ENDPOINT",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        endpoint: Vec<String>,
     },
     /// Combine the JSON fleet reports of shards (--shard) into one report of the whole fleet
     Merge {
@@ -81,6 +150,24 @@ pub enum Command {
         #[arg(required = true, value_name = "REPORT")]
         reports: Vec<PathBuf>,
     },
+    /// List, show or delete pinned contracts (named contracts and the config's lockfiles)
+    Contracts {
+        #[command(subcommand)]
+        action: ContractsAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ContractsAction {
+    /// Every lockfile the config names and every named contract: surface counts, captured, age
+    List,
+    /// The pinned surface of a contract as a table (or --json)
+    Show {
+        /// A named contract, a fleet server's name, or a lockfile path (--json for JSON)
+        name: String,
+    },
+    /// Delete a named contract
+    Delete { name: String },
 }
 
 /// How a command ended: the process exit code.
@@ -173,29 +260,119 @@ pub fn main() -> ExitCode {
 }
 
 fn try_main() -> Result<Exit, Error> {
-    let cli = Cli::try_parse()?;
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().try_get_matches()?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.config_given =
+        matches.value_source("config") == Some(clap::parser::ValueSource::CommandLine);
     if cli.version {
         out_line(crate::VERSION);
         return Ok(Exit::Pass);
     }
     let Some(command) = cli.command.as_ref() else {
         return Err(Error::Verbatim(
-            "error: a command is required (init, run, baseline, diff, merge); see `mcpward --help`"
+            "error: a command is required (init, run, baseline, diff, merge, contracts); see `mcpward --help`"
                 .into(),
         ));
     };
     match command {
-        Command::Init => init(),
-        Command::Run { update_golden } => with_runtime(run(
-            &cli,
-            Mode::Run {
+        Command::Init { server, endpoint } => init(&cli, server, endpoint),
+        Command::Run {
+            update_golden,
+            server,
+            endpoint,
+        } => {
+            let inv = invocation(server, endpoint)?;
+            let mode = Mode::Run {
                 update_golden: *update_golden,
-            },
-        )),
-        Command::Baseline => with_runtime(run(&cli, Mode::Baseline)),
-        Command::Diff => with_runtime(run(&cli, Mode::Diff)),
+            };
+            with_runtime(run(&cli, mode, inv))
+        }
+        Command::Baseline {
+            server,
+            name,
+            notes,
+            endpoint,
+        } => {
+            let mut inv = invocation(server, endpoint)?;
+            if let Some(name) = name {
+                contracts::for_baseline(name, notes.as_deref(), &mut inv)?;
+            }
+            with_runtime(run(&cli, Mode::Baseline, inv))
+        }
+        Command::Diff {
+            server,
+            name,
+            endpoint,
+            command,
+        } => {
+            let inv = match name {
+                Some(name) => contracts::for_diff(name, endpoint.as_deref(), server)?,
+                None => invocation(server, command)?,
+            };
+            with_runtime(run(&cli, Mode::Diff, inv))
+        }
         Command::Merge { reports } => with_runtime(merge(&cli, reports)),
+        Command::Contracts { action } => contracts::run(&cli, action),
     }
+}
+
+/// What the command line says beyond the config file: the server and families (#16 §1),
+/// and the named contract of `baseline --name` / `diff NAME` (#16 §5).
+#[derive(Debug, Default)]
+pub struct Invocation {
+    pub overrides: config::endpoint::Overrides,
+    pub contract: Option<contracts::Named>,
+}
+
+/// Reads the server flags and endpoint words; every mistake is a usage error (exit 2).
+fn invocation(flags: &ServerFlags, words: &[String]) -> Result<Invocation, Error> {
+    use config::endpoint;
+    let usage = |m: String| Error::Fatal(m);
+    let target = match (&flags.url, words.is_empty()) {
+        (Some(_), false) => {
+            return Err(usage(format!(
+                "give the server once: --url or {:?}, not both",
+                words[0]
+            )))
+        }
+        (Some(url), true) => Some(
+            endpoint::parse_target(std::slice::from_ref(url))
+                .ok()
+                .filter(|t| matches!(t, endpoint::EndpointTarget::Http { .. }))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "--url needs an http:// or https:// URL, got {url:?}"
+                    ))
+                })?,
+        ),
+        (None, false) => Some(endpoint::parse_target(words).map_err(usage)?),
+        (None, true) => None,
+    };
+    let headers = flags
+        .headers
+        .iter()
+        .map(|h| endpoint::parse_header(h).map_err(|e| usage(format!("--header: {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let env = flags
+        .env
+        .iter()
+        .map(|h| endpoint::parse_env(h).map_err(|e| usage(format!("--env: {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let checks = if flags.check.is_empty() {
+        None
+    } else {
+        Some(endpoint::parse_checks(&flags.check).map_err(|e| usage(format!("--check: {e}")))?)
+    };
+    Ok(Invocation {
+        overrides: endpoint::Overrides {
+            target,
+            headers,
+            env,
+            checks,
+        },
+        contract: None,
+    })
 }
 
 fn with_runtime(
@@ -222,17 +399,54 @@ fn out_line(s: &str) {
     let _ = o.flush();
 }
 
-fn init() -> Result<Exit, Error> {
-    let path = Path::new("mcpward.yaml");
+fn init(cli: &Cli, flags: &ServerFlags, words: &[String]) -> Result<Exit, Error> {
+    let inv = invocation(flags, words)?;
+    let path: &Path = if cli.config_given {
+        &cli.config
+    } else {
+        Path::new("mcpward.yaml")
+    };
     if path.exists() {
-        out_line("Config file already exists: mcpward.yaml");
+        out_line(&format!("Config file already exists: {}", path.display()));
         return Ok(Exit::Pass);
     }
+    let ov = &inv.overrides;
+    let (text, vars) = match &ov.target {
+        None if ov.is_empty() => (config::init_template(), Vec::new()),
+        None => {
+            return Err(Error::Fatal(
+                "init writes a config for one server: give it as `-- <command…>`, npx:<package>, stdio:<command> or --url".into(),
+            ))
+        }
+        Some(t) => config::init_template_for(t, &ov.headers, &ov.env, ov.checks.as_deref()),
+    };
     // Atomic and no-clobber: never a half-written template, never over a file that
     // appeared between the check and the write.
-    crate::fsutil::write_new_atomic(path, config::init_template().as_bytes())
-        .map_err(|e| Error::Fatal(format!("cannot write mcpward.yaml: {e}")))?;
-    out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");
+    crate::fsutil::write_new_atomic(path, text.as_bytes())
+        .map_err(|e| Error::Fatal(format!("cannot write {}: {e}", path.display())))?;
+    if ov.target.is_none() {
+        out_line("Created mcpward.yaml\n\nNext steps:\n  1. Edit mcpward.yaml to configure your server\n  2. Run mcpward run to validate the server\n  3. Run mcpward baseline to create a lockfile");
+    } else {
+        let mut lines = vec![
+            format!("Created {} for this server", path.display()),
+            String::new(),
+        ];
+        if !vars.is_empty() {
+            lines.push(
+                "The values of --header/--env are secrets and were not written; set these variables before running:".into(),
+            );
+            lines.extend(vars.iter().map(|v| format!("  {v}")));
+            lines.push(String::new());
+        }
+        lines.push("Next steps:".into());
+        lines.push(
+            "  1. Run mcpward baseline to pin the server's contract (commit the lockfile)".into(),
+        );
+        lines.push(
+            "  2. Run mcpward run in CI: it fails when the contract drifts or a check fails".into(),
+        );
+        out_line(&lines.join("\n"));
+    }
     Ok(Exit::Pass)
 }
 
@@ -245,8 +459,11 @@ fn reporter_kind(cli: &Cli) -> ReporterKind {
     }
 }
 
-fn load_config(cli: &Cli) -> Result<LoadedAny, Error> {
-    let loaded = config::load_any(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
+/// The config: the file, with the command line's server flags merged in; with a server on
+/// the command line the file is read only when `--config` names it.
+fn load_config(cli: &Cli, ov: &config::endpoint::Overrides) -> Result<LoadedAny, Error> {
+    let path = (ov.target.is_none() || cli.config_given).then_some(cli.config.as_path());
+    let loaded = config::load_with(path, ov).map_err(|e| Error::Fatal(e.to_string()))?;
     let warnings = match &loaded {
         LoadedAny::Single(l) => &l.warnings,
         LoadedAny::Fleet(f) => &f.warnings,
@@ -307,12 +524,22 @@ enum Outcome {
     Captured(Box<crate::drift_run::Captured>),
 }
 
-async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
+async fn run(cli: &Cli, mode: Mode, inv: Invocation) -> Result<Exit, Error> {
     let kind = reporter_kind(cli);
-    let loaded = match load_config(cli)? {
+    let mut loaded = match load_config(cli, &inv.overrides)? {
         LoadedAny::Single(l) => l,
+        LoadedAny::Fleet(_) if inv.contract.is_some() => {
+            return Err(Error::Fatal(format!(
+                "a named contract pins one server, but {} names a fleet",
+                cli.config.display()
+            )))
+        }
         LoadedAny::Fleet(f) => return run_fleet(cli, kind, mode, f).await,
     };
+    let stamp = inv.contract.as_ref().and_then(|c| c.meta.clone());
+    if let Some(named) = &inv.contract {
+        contracts::apply(named, &mut loaded, cli.config_given);
+    }
     if !cli.server.is_empty() || cli.shard.is_some() {
         let flag = if cli.server.is_empty() {
             "--shard"
@@ -326,7 +553,7 @@ async fn run(cli: &Cli, mode: Mode) -> Result<Exit, Error> {
     }
     match mode {
         Mode::Run { update_golden } => run_single(cli, kind, &loaded, update_golden).await,
-        Mode::Diff | Mode::Baseline => drift_single(cli, kind, mode, &loaded).await,
+        Mode::Diff | Mode::Baseline => drift_single(cli, kind, mode, &loaded, stamp).await,
     }
 }
 
@@ -360,6 +587,14 @@ async fn run_single(
     };
     let lane = fleet::run_server(loaded, era, &how).await?;
     let report = fleet::report_of(&lane.hello, lane.findings, &redactor);
+    if kind == ReporterKind::Console
+        && report
+            .results
+            .iter()
+            .any(|f| f.id == crate::checks::drift::rules::BASELINE_MISSING.id)
+    {
+        err_line("No baseline yet: run `mcpward baseline` to pin the server's contract (drift was not checked).");
+    }
     finish_single(&report, kind, cli, loaded, pr.as_ref(), &redactor, false).await
 }
 
@@ -369,6 +604,7 @@ async fn drift_single(
     kind: ReporterKind,
     mode: Mode,
     loaded: &Loaded,
+    contract: Option<crate::surface::lockfile::ContractMeta>,
 ) -> Result<Exit, Error> {
     let mut redactor = fleet::redactor_of(loaded);
     let dcfg = crate::drift_run::drift_config(loaded);
@@ -484,7 +720,14 @@ async fn drift_single(
         Outcome::Captured(captured) => {
             let crate::drift_run::Captured { lockfile, notes } = *captured;
             let lockfile = match lockfile {
-                Ok(l) => l,
+                Ok(mut l) => {
+                    // The endpoint is recorded as typed; a secret in it is still masked.
+                    l.meta.contract = contract.map(|c| crate::surface::lockfile::ContractMeta {
+                        endpoint: redactor.redact_str(&c.endpoint),
+                        ..c
+                    });
+                    l
+                }
                 Err(e) => {
                     client.close().await;
                     return Err(Error::Fatal(redactor.redact_str(&e)));

@@ -659,6 +659,60 @@ pub fn timestamp_now() -> String {
     format_timestamp(now.as_millis() as i64)
 }
 
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's days-from-civil).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The day (days since the epoch) of an ISO-8601 date or UTC timestamp
+/// (`2026-12-01`, `2026-12-01T10:00:00.000Z`); `None` when it is not one.
+pub fn parse_day(s: &str) -> Option<i64> {
+    let date = s.get(..10)?;
+    let b = date.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = &date[r];
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let days_in = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if d < 1 || d > days_in || (s.len() > 10 && s.as_bytes()[10] != b'T') {
+        return None;
+    }
+    Some(days_from_civil(y, m, d))
+}
+
+/// Today as days since the epoch (UTC). `MCPWARD_TODAY=YYYY-MM-DD` pins it, so tests of
+/// ages and expiry dates do not depend on the day they run.
+pub fn today() -> i64 {
+    if let Some(day) = std::env::var("MCPWARD_TODAY")
+        .ok()
+        .and_then(|s| parse_day(&s))
+    {
+        return day;
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (now.as_secs() / 86_400) as i64
+}
+
 pub fn format_timestamp(millis: i64) -> String {
     let secs = millis.div_euclid(1000);
     let ms = millis.rem_euclid(1000);
@@ -686,6 +740,25 @@ pub fn format_timestamp(millis: i64) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn days_round_trip_through_timestamps() {
+        for day in [-1000_i64, 0, 59, 60, 10_957, 20_423, 47_482] {
+            let ts = format_timestamp(day * 86_400_000 + 12_345);
+            assert_eq!(parse_day(&ts), Some(day), "{ts}");
+        }
+        assert_eq!(parse_day("2026-12-01"), Some(days_from_civil(2026, 12, 1)));
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "20261201",
+            "2026-12-01x",
+            "",
+            "2026-1-01",
+        ] {
+            assert_eq!(parse_day(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn finding_member_order_and_omission() {

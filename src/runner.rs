@@ -384,11 +384,17 @@ pub async fn drift<T: crate::surface::capture::ToolObject>(
     use crate::surface::lockfile::{self, BaselineState};
     // `diff` has already read the baseline to decide exit 2 before connecting.
     let base = preloaded.unwrap_or_else(|| lockfile::load(Path::new(&dcfg.baseline)));
+    let mut out = Vec::new();
     match &base {
         BaselineState::Loaded(l) => {
             for w in &l.warnings {
                 (ctx.warn)(w);
             }
+            out.extend(checks::drift::baseline_stale(
+                &l.lockfile,
+                crate::model::today(),
+                dcfg.max_age_days,
+            ));
         }
         // No capture (and no output sampling calls) when there is nothing to compare with.
         BaselineState::Missing { path } => return vec![checks::drift::baseline_missing(path)],
@@ -397,8 +403,9 @@ pub async fn drift<T: crate::surface::capture::ToolObject>(
     let captured =
         crate::drift_run::capture_surface(client, listing, other, ctx.loaded, dcfg, ctx.redactor)
             .await;
-    match captured.lockfile {
+    out.extend(match captured.lockfile {
         Ok(current) => checks::drift::check_with_sampling(&base, &current, &captured.notes, dcfg),
         Err(e) => vec![checks::drift::capture_failed(&e)],
-    }
+    });
+    out
 }

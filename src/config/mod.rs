@@ -6,6 +6,7 @@
 //! with a "did you mean" hint (DECISIONS #10) instead of silent drops.
 
 mod clients;
+pub mod endpoint;
 mod fleet;
 pub mod lines;
 mod raw;
@@ -27,7 +28,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
-pub use template::init_template;
+pub use template::{init_template, init_template_for};
 
 pub use clients::{input_env_name, INPUT_ENV_PREFIX, MAX_CLIENT_FILE_BYTES};
 pub use fleet::{sanitize as member_name, valid_name, FLEET_BASELINE, SERVER_PLACEHOLDER};
@@ -136,7 +137,7 @@ pub fn load_any_str(
             Err(fleet::Failure::EnvVar { name, at }) => Err(ConfigError::EnvVar { name, at }),
             Err(fleet::Failure::Invalid(issues)) => Err(ConfigError::Invalid { issues }),
         },
-        _ => load_parsed(stripped, root, pre_issues, path, env).map(LoadedAny::Single),
+        _ => load_parsed(stripped, root, pre_issues, path, env, None).map(LoadedAny::Single),
     }
 }
 
@@ -210,6 +211,57 @@ fn at_suffix(at: &str) -> String {
     }
 }
 
+/// Where a config built from the command line alone says it came from.
+pub const COMMAND_LINE: &str = "(command line)";
+
+/// A config with the command line's server and families (#16 §1): from `path` when one is
+/// given (it supplies everything else; a flag that repeats what it says is an error), else
+/// from the flags alone with every default. A fleet config takes no endpoint flags.
+pub fn load_with(
+    path: Option<&Path>,
+    overrides: &endpoint::Overrides,
+) -> Result<LoadedAny, ConfigError> {
+    let Some(path) = path else {
+        let root = tree::Node::Map(Vec::new());
+        return load_parsed(
+            "",
+            root,
+            Vec::new(),
+            Path::new(COMMAND_LINE),
+            &process_var,
+            Some(overrides),
+        )
+        .map(LoadedAny::Single);
+    };
+    if overrides.is_empty() {
+        return load_any(path);
+    }
+    let text = read_config(path)?;
+    let stripped = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut pre_issues = Vec::new();
+    let root = tree::parse(stripped, &mut pre_issues).map_err(|message| ConfigError::Yaml {
+        path: path.to_path_buf(),
+        message,
+    })?;
+    if fleet::shape(&root) != fleet::Shape::Single {
+        return Err(ConfigError::Invalid {
+            issues: vec![format!(
+                "{} names several servers (servers: / servers_from:); the server flags (a command, --url, --header, --env, --check) apply to a one-server config only",
+                path.display()
+            )],
+        });
+    }
+    load_parsed(
+        stripped,
+        root,
+        pre_issues,
+        path,
+        &process_var,
+        Some(overrides),
+    )
+    .map(LoadedAny::Single)
+}
+
 /// Load from disk, resolving `${VAR}` from the real process environment.
 pub fn load(path: &Path) -> Result<Loaded, ConfigError> {
     let text = read_config(path)?;
@@ -249,7 +301,7 @@ pub fn load_str(
         path: path.to_path_buf(),
         message,
     })?;
-    load_parsed(text, root, pre_issues, path, env)
+    load_parsed(text, root, pre_issues, path, env, None)
 }
 
 /// [`load_str`] after parsing: `text` (without its BOM) is only read for key lines.
@@ -259,6 +311,7 @@ fn load_parsed(
     pre_issues: Vec<String>,
     path: &Path,
     env: &dyn Fn(&str) -> Option<String>,
+    overrides: Option<&endpoint::Overrides>,
 ) -> Result<Loaded, ConfigError> {
     match fleet::shape(&root) {
         fleet::Shape::Single => {}
@@ -278,6 +331,9 @@ fn load_parsed(
     tree::interpolate(&mut root, "", env, &mut secrets)
         .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
     secrets::register_literals(&written, &secrets::secret_entries(&root), &mut secrets);
+    if let Some(ov) = overrides {
+        endpoint::merge(&mut root, ov, &path.display().to_string(), &mut secrets)?;
+    }
     let outcome = validate::validate(&root);
     let mut issues = pre_issues;
     issues.extend(outcome.issues);

@@ -128,6 +128,7 @@ pub(super) const DRIFT_KEYS: &[&str] = &[
     "full_text",
     "output",
     "surface",
+    "max_age_days",
 ];
 pub(super) const OUTPUT_KEYS: &[&str] = &["enabled", "shape_samples", "call_readonly", "tools"];
 pub(super) const TOOL_KEYS: &[&str] = &["name", "args"];
@@ -742,6 +743,20 @@ impl V {
             surface: match get(m, "surface") {
                 None => d.surface,
                 Some(n) => self.surface(n, &join(path, "surface")),
+            },
+            max_age_days: match get(m, "max_age_days") {
+                None => d.max_age_days,
+                Some(n) => {
+                    let p = join(path, "max_age_days");
+                    match self.integer(n, &p) {
+                        Some(i) if i >= 0 => i as u64,
+                        Some(i) => {
+                            self.issue(&p, format!("must be 0 (never) or more, got {i}"));
+                            d.max_age_days
+                        }
+                        None => d.max_age_days,
+                    }
+                }
             },
         }
     }

@@ -239,6 +239,8 @@ pub fn capture<T: ToolObject>(
                 era: "modern".into(),
                 supported_versions: hello.supported_versions.clone(),
             }),
+            // Set by the caller for a named contract.
+            contract: None,
         },
     })
 }

@@ -74,6 +74,17 @@ pub struct Meta {
     pub environment: Environment,
     /// Only for modern-era captures (DECISIONS #39); omitted otherwise.
     pub protocol: Option<ProtocolMeta>,
+    /// Only for named contracts (`baseline --name`, #16 §5); omitted otherwise.
+    pub contract: Option<ContractMeta>,
+}
+
+/// What a named contract records besides the surface: how to reach the server again
+/// (the endpoint as typed, never a header or env value) and the reviewer's notes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContractMeta {
+    pub name: String,
+    pub endpoint: String,
+    pub notes: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -313,6 +324,15 @@ impl Meta {
                 p.supported_versions.clone().into(),
             );
             m.insert("protocol".into(), Value::Object(pm));
+        }
+        if let Some(c) = &self.contract {
+            let mut cm = Map::new();
+            cm.insert("name".into(), c.name.clone().into());
+            cm.insert("endpoint".into(), c.endpoint.clone().into());
+            if let Some(n) = &c.notes {
+                cm.insert("notes".into(), n.clone().into());
+            }
+            m.insert("contract".into(), Value::Object(cm));
         }
         Value::Object(m)
     }
@@ -696,6 +716,14 @@ fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, L
         }),
         None => None,
     };
+    let contract = match meta.object("contract")? {
+        Some(c) => Some(ContractMeta {
+            name: c.string("name", "")?,
+            endpoint: c.string("endpoint", "")?,
+            notes: c.string_or_null("notes")?,
+        }),
+        None => None,
+    };
     let other = OtherPinned::parse(map).map_err(|e| LockfileError::Invalid {
         path: e.path,
         reason: e.reason,
@@ -715,6 +743,7 @@ fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, L
             auth_context,
             environment,
             protocol,
+            contract,
         },
     })
 }
@@ -776,6 +805,7 @@ fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
             },
             environment: legacy_environment(),
             protocol: None,
+            contract: None,
         },
     })
 }

@@ -54,7 +54,13 @@ pub struct DriftConfig {
     /// `checks.drift.surface`: what is pinned and compared besides tools (default: tools only,
     /// so existing lockfiles stay byte-identical).
     pub surface: SurfaceSet,
+    /// `checks.drift.max_age_days`: a baseline older than this gives `drift/baseline-stale`
+    /// (0: never).
+    pub max_age_days: u64,
 }
+
+/// Default of `checks.drift.max_age_days`.
+pub const DEFAULT_MAX_AGE_DAYS: u64 = 90;
 
 impl Default for DriftConfig {
     fn default() -> Self {
@@ -65,6 +71,7 @@ impl Default for DriftConfig {
             full_text: true,
             output: None,
             surface: SurfaceSet::default(),
+            max_age_days: DEFAULT_MAX_AGE_DAYS,
         }
     }
 }

@@ -29,6 +29,26 @@ pub fn baseline_missing(path: &str) -> Finding {
         .actual("File not found")
 }
 
+/// `drift/baseline-stale` when `base` was captured more than `max_age_days` before `today`
+/// (days since the epoch); an unreadable capture date is not judged.
+pub fn baseline_stale(base: &Lockfile, today: i64, max_age_days: u64) -> Option<Finding> {
+    if max_age_days == 0 {
+        return None;
+    }
+    let captured = crate::model::parse_day(&base.meta.captured_at)?;
+    let age = today - captured;
+    (age > max_age_days as i64).then(|| {
+        rules::BASELINE_STALE
+            .warn(format!(
+                "Baseline captured {age} days ago ({}), more than checks.drift.max_age_days ({max_age_days}); review the surface and re-run `mcpward baseline`",
+                &base.meta.captured_at[..10]
+            ))
+            .severity(rules::BASELINE_STALE.severity)
+            .expected(format!("A baseline at most {max_age_days} days old"))
+            .actual(format!("{age} days old"))
+    })
+}
+
 pub fn baseline_invalid(err: &LockfileError) -> Finding {
     let reason = err.to_string();
     rules::BASELINE_INVALID

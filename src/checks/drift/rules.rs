@@ -29,6 +29,14 @@ pub const BASELINE_MISSING: Rule = Rule {
     fix: "Run `mcpward baseline` and commit the lockfile (default ./mcpward.lock.json).",
 };
 
+pub const BASELINE_STALE: Rule = Rule {
+    id: "drift/baseline-stale",
+    severity: Severity::Warning,
+    short: "Baseline is old",
+    description: "The baseline lockfile was captured longer ago than `checks.drift.max_age_days` (default 90): the pinned contract may no longer be what anyone reviewed. Informational: it never fails the run by itself.",
+    fix: "Review the server's current surface and re-run `mcpward baseline` (or raise `checks.drift.max_age_days`; 0 turns the reminder off).",
+};
+
 pub const BASELINE_INVALID: Rule = Rule {
     id: "drift/baseline-invalid",
     severity: Severity::Error,
@@ -260,6 +268,7 @@ pub const RULES: &[Rule] = &[
     SUMMARY,
     NO_CHANGES,
     BASELINE_MISSING,
+    BASELINE_STALE,
     BASELINE_INVALID,
     CAPTURE_FAILED,
     AUTH_CONTEXT_MISMATCH,
