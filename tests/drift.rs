@@ -205,9 +205,13 @@ fn original_lockfile_compatibility() {
     std::fs::write(w.path().join("mcpward.lock.json"), &example_text).unwrap();
     let o = w.run(&["diff", "-c", "m.yaml", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The only addition to the original's result is #16's reminder that the file is old.
     assert_eq!(
         ids(&json_report(&o)),
-        vec![("drift/no-changes".into(), "pass".into(), String::new())]
+        vec![
+            ("drift/baseline-stale".into(), "warn".into(), String::new()),
+            ("drift/no-changes".into(), "pass".into(), String::new())
+        ]
     );
 }
 
@@ -227,9 +231,13 @@ fn legacy_v1_lockfile_migrates_and_diffs_clean() {
     std::fs::copy(v1, w.path().join("mcpward.lock.json")).unwrap();
     let o = w.run(&["diff", "-c", "m.yaml", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The only addition to the original's result is #16's reminder that the file is old.
     assert_eq!(
         ids(&json_report(&o)),
-        vec![("drift/no-changes".into(), "pass".into(), String::new())]
+        vec![
+            ("drift/baseline-stale".into(), "warn".into(), String::new()),
+            ("drift/no-changes".into(), "pass".into(), String::new())
+        ]
     );
     assert!(
         stderr(&o).to_lowercase().contains("v1"),

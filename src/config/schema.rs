@@ -374,6 +374,12 @@ pub fn config_schema() -> Value {
                         "properties": severity_properties
                     },
                     "full_text": boolean(drift.full_text, "Store description text in the lockfile (for before/after diffs)."),
+                    "max_age_days": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "default": drift.max_age_days,
+                        "description": "drift/baseline-stale (warn) when the baseline was captured more days ago than this; 0: never."
+                    },
                     "surface": {
                         "description": "What `baseline` pins and `diff` compares: tools (always), and prompts, resources, resource templates, the server's instructions, or all of them.",
                         "default": drift.surface.names(),

@@ -665,11 +665,7 @@ fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
     assert_eq!(command, "npx");
     assert_eq!(
         args,
-        &vec![
-            "-y",
-            "@modelcontextprotocol/server-filesystem",
-            "/tmp/sandbox"
-        ]
+        &vec!["-y", "@modelcontextprotocol/server-filesystem", "."]
     );
     assert!(env.is_empty());
     let c = &l.config.checks;
@@ -678,8 +674,10 @@ fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
     assert_eq!(d.baseline, "./mcpward.lock.json");
     assert!(c.compliance.enabled && c.schema && c.security && c.errors.enabled);
     assert_eq!(c.collision.threshold, 0.8);
-    let lat = c.latency.as_ref().unwrap();
-    assert_eq!((lat.samples, lat.p95_budget_ms), (5, 1000.0));
+    // #16 §6: latency sampling is offered commented out, never on by default.
+    assert!(c.latency.is_none());
+    assert!(template.contains("  # latency:\n  #   samples: 5\n  #   p95_budget_ms: 1000\n"));
+    assert_eq!(d.surface, crate::surface::drift_vocab::SurfaceSet::ALL);
     assert!(l.config.suites.is_empty());
 }
 

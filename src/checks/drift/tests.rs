@@ -434,6 +434,7 @@ fn rules_cover_every_emitted_id() {
         "drift/no-changes",
         "drift/baseline-missing",
         "drift/baseline-invalid",
+        "drift/baseline-stale",
         "drift/capture-failed",
         "drift/auth-context-mismatch",
         "drift/output-sampling",
@@ -441,7 +442,7 @@ fn rules_cover_every_emitted_id() {
     ] {
         assert!(ids.contains(&id), "{id}");
     }
-    assert_eq!(ids.len(), 31);
+    assert_eq!(ids.len(), 32);
 }
 
 fn sampled_tool(name: &str, ann: Option<Value>, required: &[&str]) -> Value {
@@ -667,4 +668,30 @@ fn tool_rename_needs_the_same_schema_and_a_similar_description() {
             "tool_renamed Tool \"read_file\" was renamed to \"a_read\""
         ]
     );
+}
+
+#[test]
+fn baseline_stale_only_past_max_age_days() {
+    use crate::surface::lockfile;
+    let mut l = lockfile::parse(include_str!(
+        "../../../fixtures/tables/lockfile-example.lock.json"
+    ))
+    .unwrap()
+    .lockfile;
+    l.meta.captured_at = "2026-01-01T10:00:00.000Z".into();
+    let day = crate::model::parse_day("2026-01-01").unwrap();
+    assert!(super::baseline_stale(&l, day + 90, 90).is_none());
+    let f = super::baseline_stale(&l, day + 91, 90).unwrap();
+    assert_eq!(
+        (f.id.as_str(), f.status),
+        ("drift/baseline-stale", Status::Warn)
+    );
+    assert!(
+        f.message.contains("91 days ago (2026-01-01)"),
+        "{}",
+        f.message
+    );
+    assert!(super::baseline_stale(&l, day + 10_000, 0).is_none());
+    l.meta.captured_at = "garbage".into();
+    assert!(super::baseline_stale(&l, day + 10_000, 90).is_none());
 }
