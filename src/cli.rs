@@ -307,6 +307,12 @@ fn try_main() -> Result<Exit, Error> {
             command,
         } => {
             let inv = match name {
+                Some(name) if !command.is_empty() => {
+                    return Err(Error::Fatal(format!(
+                        "diff {name} checks a named contract; to reach it elsewhere use --endpoint \"{}\", not `--`",
+                        command.join(" ")
+                    )))
+                }
                 Some(name) => contracts::for_diff(name, endpoint.as_deref(), server)?,
                 None => invocation(server, command)?,
             };

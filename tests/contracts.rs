@@ -187,6 +187,9 @@ fn bad_names_and_missing_contracts_exit_2_with_a_message() {
         let o = w.run(&["baseline", "--name", bad, "--", &f, "--tools", "clean"]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
     }
+    let o = w.run(&["diff", "nope", "--", &f]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("use --endpoint"), "{}", stderr(&o));
     let o = w.run(&["diff", "nope"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
