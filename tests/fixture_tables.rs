@@ -60,6 +60,11 @@ fn poisoned_table() {
             ("security/tool-shadowing", "shadowing_tool"),
             ("security/injection-pattern", "page_two_injection"),
             ("security/hidden-unicode", "page_two_injection"),
+            // #13: a download piped into a shell, and a Cyrillic `е` in a trusted tool name
+            // (not ASCII, so hidden-unicode names the character too).
+            ("security/command-execution", "workspace_setup"),
+            ("security/hidden-unicode", "s\u{0435}arch_docs"),
+            ("security/confusable-name", "s\u{0435}arch_docs"),
         ])
     );
     assert!(fs
@@ -69,7 +74,7 @@ fn poisoned_table() {
     assert_eq!(fs[0].status, Status::Fail);
     assert_eq!(
         fs[0].message,
-        format!("Security scan found 20 issue(s) in {} tool(s)", tools.len())
+        format!("Security scan found 23 issue(s) in {} tool(s)", tools.len())
     );
 
     let msg = |i: usize| fs[i].message.as_str();
