@@ -14,6 +14,7 @@ use crate::transport::{Client, ConnectOptions};
 use clap::{Parser, Subcommand};
 
 mod contracts;
+mod extras;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -56,9 +57,12 @@ pub struct Cli {
     /// Test only the I-th of N slices of the fleet (servers sorted by name, dealt round-robin)
     #[arg(long, global = true, value_name = "I/N")]
     pub shard: Option<String>,
-    /// Print the version
+    /// Print the version and the git commit
     #[arg(short = 'V', long = "version")]
     pub version: bool,
+    /// Print a rule's docs (same as `mcpward explain RULE`)
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
     /// Whether `--config` was typed (the endpoint shorthand reads a config only then).
     #[arg(skip)]
     pub config_given: bool,
@@ -155,6 +159,20 @@ pub enum Command {
         #[command(subcommand)]
         action: ContractsAction,
     },
+    /// Print a rule's docs: what it means, why it matters, how to fix it
+    Explain {
+        /// A rule id such as security/tool-shadowing
+        rule: String,
+    },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff)
+    Man,
+    /// Print the version and the git commit (--json for scripts)
+    Version,
 }
 
 #[derive(Subcommand, Debug)]
@@ -266,12 +284,15 @@ fn try_main() -> Result<Exit, Error> {
     cli.config_given =
         matches.value_source("config") == Some(clap::parser::ValueSource::CommandLine);
     if cli.version {
-        out_line(crate::VERSION);
+        out_line(&extras::version_line());
         return Ok(Exit::Pass);
+    }
+    if let Some(rule) = &cli.explain {
+        return extras::explain(rule);
     }
     let Some(command) = cli.command.as_ref() else {
         return Err(Error::Verbatim(
-            "error: a command is required (init, run, baseline, diff, merge, contracts); see `mcpward --help`"
+            "error: a command is required (init, run, baseline, diff, merge, contracts, explain); see `mcpward --help`"
                 .into(),
         ));
     };
@@ -320,6 +341,10 @@ fn try_main() -> Result<Exit, Error> {
         }
         Command::Merge { reports } => with_runtime(merge(&cli, reports)),
         Command::Contracts { action } => contracts::run(&cli, action),
+        Command::Explain { rule } => extras::explain(rule),
+        Command::Completions { shell } => extras::completions(*shell),
+        Command::Man => extras::man(),
+        Command::Version => extras::version(cli.json),
     }
 }
 

@@ -25,3 +25,6 @@ pub mod transport;
 
 /// The one version string: `--version`, `clientInfo.version`, report `version`, lockfile meta.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The git commit this binary was built from (`unknown` outside a checkout).
+pub const COMMIT: &str = env!("MCPWARD_GIT_COMMIT");

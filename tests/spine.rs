@@ -430,10 +430,14 @@ fn usage_errors_and_version() {
     let w = Workdir::new();
     let o = w.run(&["--version"]);
     assert_eq!(o.status.code(), Some(0));
+    // #18: the version first (as the original prints it), then the commit.
+    let line = String::from_utf8_lossy(&o.stdout).trim().to_string();
     assert_eq!(
-        String::from_utf8_lossy(&o.stdout).trim(),
-        env!("CARGO_PKG_VERSION")
+        line.split(' ').next(),
+        Some(env!("CARGO_PKG_VERSION")),
+        "{line}"
     );
+    assert!(line.contains("(commit "), "{line}");
     assert_eq!(w.run(&["-V"]).status.code(), Some(0));
     assert_eq!(w.run(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(w.run(&["run", "--no-such-flag"]).status.code(), Some(2));
