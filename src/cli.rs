@@ -157,7 +157,7 @@ pub enum Command {
     /// List, show or delete pinned contracts (named contracts and the config's lockfiles)
     Contracts {
         #[command(subcommand)]
-        action: ContractsAction,
+        action: contracts::ContractsAction,
     },
     /// Print a rule's docs: what it means, why it matters, how to fix it
     Explain {
@@ -173,19 +173,6 @@ pub enum Command {
     Man,
     /// Print the version and the git commit (--json for scripts)
     Version,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum ContractsAction {
-    /// Every lockfile the config names and every named contract: surface counts, captured, age
-    List,
-    /// The pinned surface of a contract as a table (or --json)
-    Show {
-        /// A named contract, a fleet server's name, or a lockfile path (--json for JSON)
-        name: String,
-    },
-    /// Delete a named contract
-    Delete { name: String },
 }
 
 /// How a command ended: the process exit code.
@@ -288,7 +275,7 @@ fn try_main() -> Result<Exit, Error> {
         return Ok(Exit::Pass);
     }
     if let Some(rule) = &cli.explain {
-        return extras::explain(rule);
+        return printed(extras::explain(rule));
     }
     let Some(command) = cli.command.as_ref() else {
         return Err(Error::Verbatim(
@@ -317,7 +304,10 @@ fn try_main() -> Result<Exit, Error> {
         } => {
             let mut inv = invocation(server, endpoint)?;
             if let Some(name) = name {
-                contracts::for_baseline(name, notes.as_deref(), &mut inv)?;
+                inv.contract = Some(
+                    contracts::for_baseline(name, notes.as_deref(), inv.overrides.target.as_ref())
+                        .map_err(Error::Fatal)?,
+                );
             }
             with_runtime(run(&cli, Mode::Baseline, inv))
         }
@@ -334,18 +324,44 @@ fn try_main() -> Result<Exit, Error> {
                         command.join(" ")
                     )))
                 }
-                Some(name) => contracts::for_diff(name, endpoint.as_deref(), server)?,
+                Some(name) => {
+                    if server.url.is_some() {
+                        return Err(Error::Fatal(format!(
+                            "diff {name} reaches the contract's own server; use --endpoint to point it elsewhere, not --url"
+                        )));
+                    }
+                    let (target, named) =
+                        contracts::for_diff(name, endpoint.as_deref()).map_err(Error::Fatal)?;
+                    let mut inv = invocation(server, &[])?;
+                    inv.overrides.target = Some(target);
+                    inv.contract = Some(named);
+                    inv
+                }
                 None => invocation(server, command)?,
             };
             with_runtime(run(&cli, Mode::Diff, inv))
         }
         Command::Merge { reports } => with_runtime(merge(&cli, reports)),
-        Command::Contracts { action } => contracts::run(&cli, action),
-        Command::Explain { rule } => extras::explain(rule),
-        Command::Completions { shell } => extras::completions(*shell),
-        Command::Man => extras::man(),
-        Command::Version => extras::version(cli.json),
+        Command::Contracts { action } => printed(contracts::run(
+            action,
+            &contracts::Where {
+                config: &cli.config,
+                config_given: cli.config_given,
+                json: cli.json,
+            },
+        )),
+        Command::Explain { rule } => printed(extras::explain(rule)),
+        Command::Completions { shell } => printed(Ok(extras::completions(Cli::command(), *shell))),
+        Command::Man => printed(extras::man(Cli::command())),
+        Command::Version => printed(Ok(extras::version(cli.json))),
     }
+}
+
+/// A command whose whole output is one text: printed on stdout, or its error (exit 2).
+fn printed(r: Result<String, String>) -> Result<Exit, Error> {
+    let text = r.map_err(Error::Fatal)?;
+    out_line(&text);
+    Ok(Exit::Pass)
 }
 
 /// What the command line says beyond the config file: the server and families (#16 §1),

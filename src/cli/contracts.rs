@@ -2,12 +2,31 @@
 //! `.mcpward/contracts/NAME.lock.json` with the endpoint it was reached at, `diff NAME`
 //! checks it with no config, and `contracts list|show|delete` manage what is pinned.
 
-use super::{out_line, Cli, ContractsAction, Error, Exit, Invocation, ServerFlags};
 use crate::config::endpoint::{self, EndpointTarget};
 use crate::config::{self, LoadedAny};
 use crate::surface::lockfile::{self, BaselineState, ContractMeta, Lockfile};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+
+#[derive(clap::Subcommand, Debug)]
+pub enum ContractsAction {
+    /// Every lockfile the config names and every named contract: surface counts, captured, age
+    List,
+    /// The pinned surface of a contract as a table (or --json)
+    Show {
+        /// A named contract, a fleet server's name, or a lockfile path (--json for JSON)
+        name: String,
+    },
+    /// Delete a named contract
+    Delete { name: String },
+}
+
+/// What `contracts list|show` read besides the contracts: the config, and `--json`.
+pub struct Where<'a> {
+    pub config: &'a Path,
+    pub config_given: bool,
+    pub json: bool,
+}
 
 /// Where named contracts live, relative to the working directory.
 pub const DIR: &str = ".mcpward/contracts";
@@ -21,13 +40,13 @@ pub fn valid_name(name: &str) -> bool {
         && !name.starts_with(['.', '-'])
 }
 
-fn checked(name: &str) -> Result<(), Error> {
+fn checked(name: &str) -> Result<(), String> {
     if valid_name(name) {
         Ok(())
     } else {
-        Err(Error::Fatal(format!(
+        Err(format!(
             "contract name {name:?} must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
-        )))
+        ))
     }
 }
 
@@ -51,15 +70,19 @@ fn endpoint_line(target: &EndpointTarget) -> String {
     shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
 }
 
-/// `baseline --name NAME [--notes …] <endpoint>`.
-pub fn for_baseline(name: &str, notes: Option<&str>, inv: &mut Invocation) -> Result<(), Error> {
+/// `baseline --name NAME [--notes …] <endpoint>`: `target` is the server on the command line.
+pub fn for_baseline(
+    name: &str,
+    notes: Option<&str>,
+    target: Option<&EndpointTarget>,
+) -> Result<Named, String> {
     checked(name)?;
-    let Some(target) = &inv.overrides.target else {
-        return Err(Error::Fatal(format!(
+    let Some(target) = target else {
+        return Err(format!(
             "baseline --name {name} needs the server it pins: an endpoint (npx:<package>, stdio:<command> [args], an http(s) URL) or `-- <command…>`"
-        )));
+        ));
     };
-    inv.contract = Some(Named {
+    Ok(Named {
         name: name.to_string(),
         path: path_of(name).to_string_lossy().into_owned(),
         meta: Some(ContractMeta {
@@ -67,22 +90,21 @@ pub fn for_baseline(name: &str, notes: Option<&str>, inv: &mut Invocation) -> Re
             endpoint: endpoint_line(target),
             notes: notes.map(str::to_string),
         }),
-    });
-    Ok(())
+    })
 }
 
-fn read(name: &str) -> Result<Lockfile, Error> {
+fn read(name: &str) -> Result<Lockfile, String> {
     let path = path_of(name);
     match lockfile::load(&path) {
         BaselineState::Loaded(l) => Ok(l.lockfile),
-        BaselineState::Missing { .. } => Err(Error::Fatal(format!(
+        BaselineState::Missing { .. } => Err(format!(
             "no contract named {name} ({} does not exist); `mcpward contracts list` shows the stored ones, `mcpward baseline --name {name} <endpoint>` creates it",
             path.display()
-        ))),
-        BaselineState::Invalid(e) => Err(Error::Fatal(format!(
+        )),
+        BaselineState::Invalid(e) => Err(format!(
             "contract {name} ({}) cannot be read: {e}",
             path.display()
-        ))),
+        )),
     }
 }
 
@@ -92,45 +114,32 @@ fn read(name: &str) -> Result<Lockfile, Error> {
 pub fn for_diff(
     name: &str,
     endpoint_override: Option<&str>,
-    server: &ServerFlags,
-) -> Result<Invocation, Error> {
+) -> Result<(EndpointTarget, Named), String> {
     checked(name)?;
-    if server.url.is_some() {
-        return Err(Error::Fatal(format!(
-            "diff {name} reaches the contract's own server; use --endpoint to point it elsewhere, not --url"
-        )));
-    }
     let line = match endpoint_override {
         Some(e) => e.to_string(),
-        None => {
-            let lf = read(name)?;
-            match lf.meta.contract {
-                Some(c) if !c.endpoint.trim().is_empty() => c.endpoint,
-                _ => {
-                    return Err(Error::Fatal(format!(
-                        "{} records no endpoint (it was not written by `baseline --name`); give one with --endpoint",
-                        path_of(name).display()
-                    )))
-                }
+        None => match read(name)?.meta.contract {
+            Some(c) if !c.endpoint.trim().is_empty() => c.endpoint,
+            _ => {
+                return Err(format!(
+                    "{} records no endpoint (it was not written by `baseline --name`); give one with --endpoint",
+                    path_of(name).display()
+                ))
             }
-        }
+        },
     };
     let words = shlex::split(&line).ok_or_else(|| {
-        Error::Fatal(format!(
-            "endpoint of contract {name} is not a valid command line: {line:?}"
-        ))
+        format!("endpoint of contract {name} is not a valid command line: {line:?}")
     })?;
-    let target = endpoint::parse_target(&words)
-        .map_err(|e| Error::Fatal(format!("endpoint of contract {name}: {e}")))?;
-    let mut inv = super::invocation(server, &[])?;
-    inv.overrides.target = Some(target);
+    let target =
+        endpoint::parse_target(&words).map_err(|e| format!("endpoint of contract {name}: {e}"))?;
     // `diff` reads the lockfile itself (and exits 2 when it is missing).
-    inv.contract = Some(Named {
+    let named = Named {
         name: name.to_string(),
         path: path_of(name).to_string_lossy().into_owned(),
         meta: None,
-    });
-    Ok(inv)
+    };
+    Ok((target, named))
 }
 
 /// Points the loaded config's drift at the named contract's lockfile. Without a config file
@@ -152,7 +161,7 @@ struct Row {
     state: Result<Lockfile, String>,
 }
 
-fn rows(cli: &Cli) -> Result<Vec<Row>, Error> {
+fn rows(at: &Where) -> Result<Vec<Row>, String> {
     let mut out = Vec::new();
     let dir = Path::new(DIR);
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -171,9 +180,8 @@ fn rows(cli: &Cli) -> Result<Vec<Row>, Error> {
             out.push(row(name.clone(), "contract", path_of(&name)));
         }
     }
-    let config_path = &cli.config;
-    if cli.config_given || config_path.exists() {
-        let loaded = config::load_any(config_path).map_err(|e| Error::Fatal(e.to_string()))?;
+    if at.config_given || at.config.exists() {
+        let loaded = config::load_any(at.config).map_err(|e| e.to_string())?;
         match loaded {
             LoadedAny::Single(l) => {
                 let base = crate::drift_run::drift_config(&l).baseline;
@@ -283,18 +291,16 @@ fn cell(s: &str, max: usize) -> String {
     cut
 }
 
-fn list(cli: &Cli) -> Result<Exit, Error> {
-    let rows = rows(cli)?;
-    if cli.json {
-        out_line(
-            &serde_json::to_string_pretty(&Value::Array(rows.iter().map(row_json).collect()))
-                .unwrap_or_default(),
-        );
-        return Ok(Exit::Pass);
+fn list(at: &Where) -> Result<String, String> {
+    let rows = rows(at)?;
+    if at.json {
+        return Ok(serde_json::to_string_pretty(&Value::Array(
+            rows.iter().map(row_json).collect(),
+        ))
+        .unwrap_or_default());
     }
     if rows.is_empty() {
-        out_line("No contracts yet: `mcpward baseline` pins the config's server, `mcpward baseline --name NAME <endpoint>` a named one.");
-        return Ok(Exit::Pass);
+        return Ok("No contracts yet: `mcpward baseline` pins the config's server, `mcpward baseline --name NAME <endpoint>` a named one.".into());
     }
     let body: Vec<Vec<String>> = rows
         .iter()
@@ -320,7 +326,7 @@ fn list(cli: &Cli) -> Result<Exit, Error> {
             }
         })
         .collect();
-    out_line(&table(
+    Ok(table(
         &[
             "NAME",
             "KIND",
@@ -335,33 +341,32 @@ fn list(cli: &Cli) -> Result<Exit, Error> {
             "PATH",
         ],
         &body,
-    ));
-    Ok(Exit::Pass)
+    ))
 }
 
 /// NAME as a named contract, else a fleet member's or the config server's name, else a path.
-fn find(cli: &Cli, name: &str) -> Result<(String, Lockfile), Error> {
+fn find(at: &Where, name: &str) -> Result<(String, Lockfile), String> {
     if valid_name(name) && path_of(name).exists() {
         return read(name).map(|l| (path_of(name).to_string_lossy().into_owned(), l));
     }
-    for r in rows(cli)? {
+    for r in rows(at)? {
         if r.name == name || r.path == name {
             return match r.state {
                 Ok(l) => Ok((r.path, l)),
-                Err(e) => Err(Error::Fatal(format!("{name} ({}): {e}", r.path))),
+                Err(e) => Err(format!("{name} ({}): {e}", r.path)),
             };
         }
     }
     if Path::new(name).is_file() {
         return match lockfile::load(Path::new(name)) {
             BaselineState::Loaded(l) => Ok((name.to_string(), l.lockfile)),
-            BaselineState::Invalid(e) => Err(Error::Fatal(format!("{name}: {e}"))),
-            BaselineState::Missing { .. } => unreachable!("checked above"),
+            BaselineState::Invalid(e) => Err(format!("{name}: {e}")),
+            BaselineState::Missing { .. } => Err(format!("{name} disappeared while reading it")),
         };
     }
-    Err(Error::Fatal(format!(
+    Err(format!(
         "no contract named {name}; `mcpward contracts list` shows the stored ones"
-    )))
+    ))
 }
 
 fn hint(lf_annotations: &Option<serde_json::Map<String, Value>>, key: &str) -> bool {
@@ -372,11 +377,11 @@ fn hint(lf_annotations: &Option<serde_json::Map<String, Value>>, key: &str) -> b
         == Some(true)
 }
 
-fn show(cli: &Cli, name: &str) -> Result<Exit, Error> {
-    let (path, lf) = find(cli, name)?;
+fn show(at: &Where, name: &str) -> Result<String, String> {
+    let (path, lf) = find(at, name)?;
     let mut tools: Vec<&(String, lockfile::ToolEntry)> = lf.tools.iter().collect();
     tools.sort_by(|a, b| a.0.cmp(&b.0));
-    if cli.json {
+    if at.json {
         let tools: Vec<Value> = tools
             .iter()
             .map(|(n, t)| {
@@ -404,8 +409,7 @@ fn show(cli: &Cli, name: &str) -> Result<Exit, Error> {
             "resources": names(lf.other.resources.as_ref().map(|p| p.iter().map(|(n, _)| n.clone()).collect())),
             "resourceTemplates": names(lf.other.resource_templates.as_ref().map(|p| p.iter().map(|(n, _)| n.clone()).collect())),
         });
-        out_line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
-        return Ok(Exit::Pass);
+        return Ok(serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
     let mut lines = vec![
         format!("Contract: {path}"),
@@ -487,33 +491,27 @@ fn show(cli: &Cli, name: &str) -> Result<Exit, Error> {
             lines.extend(names.iter().map(|n| format!("  {}", cell(n, 100))));
         }
     }
-    out_line(&lines.join("\n"));
-    Ok(Exit::Pass)
+    Ok(lines.join("\n"))
 }
 
-fn delete(name: &str) -> Result<Exit, Error> {
+fn delete(name: &str) -> Result<String, String> {
     checked(name)?;
     let path = path_of(name);
     match std::fs::remove_file(&path) {
-        Ok(()) => {
-            out_line(&format!("Deleted contract {name} ({})", path.display()));
-            Ok(Exit::Pass)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::Fatal(format!(
+        Ok(()) => Ok(format!("Deleted contract {name} ({})", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
             "no contract named {name} ({} does not exist)",
             path.display()
-        ))),
-        Err(e) => Err(Error::Fatal(format!(
-            "cannot delete {}: {e}",
-            path.display()
-        ))),
+        )),
+        Err(e) => Err(format!("cannot delete {}: {e}", path.display())),
     }
 }
 
-pub fn run(cli: &Cli, action: &ContractsAction) -> Result<Exit, Error> {
+/// `contracts list|show|delete`: the text to print, or the error (exit 2).
+pub fn run(action: &ContractsAction, at: &Where) -> Result<String, String> {
     match action {
-        ContractsAction::List => list(cli),
-        ContractsAction::Show { name } => show(cli, name),
+        ContractsAction::List => list(at),
+        ContractsAction::Show { name } => show(at, name),
         ContractsAction::Delete { name } => delete(name),
     }
 }

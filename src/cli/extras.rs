@@ -1,9 +1,7 @@
 //! The commands around the checks (#18 §3): `explain RULE` from the registry, shell
 //! completions and the man page generated from the clap definitions, and `version`.
 
-use super::{out_line, Cli, Error, Exit};
 use crate::rules;
-use clap::CommandFactory;
 
 /// `--version`: the bare version first (scripts that read the first word keep working),
 /// then the commit.
@@ -11,7 +9,7 @@ pub fn version_line() -> String {
     format!("{} (commit {})", crate::VERSION, crate::COMMIT)
 }
 
-pub fn version(json: bool) -> Result<Exit, Error> {
+pub fn version(json: bool) -> String {
     if json {
         let v = serde_json::json!({
             "name": "mcpward",
@@ -21,11 +19,10 @@ pub fn version(json: bool) -> Result<Exit, Error> {
             "reportSchemaVersion": crate::model::REPORT_SCHEMA_VERSION,
             "lockfileSchemaVersion": crate::surface::lockfile::SCHEMA_VERSION,
         });
-        out_line(&serde_json::to_string_pretty(&v).unwrap_or_default());
+        serde_json::to_string_pretty(&v).unwrap_or_default()
     } else {
-        out_line(&version_line());
+        version_line()
     }
-    Ok(Exit::Pass)
 }
 
 /// Up to three ids near `query`: the same rule name in another family, a prefix, or a
@@ -79,12 +76,10 @@ pub fn explain_text(rule: &rules::Rule) -> String {
     lines.join("\n")
 }
 
-pub fn explain(id: &str) -> Result<Exit, Error> {
+/// The docs of `id`, or the message for an unknown one.
+pub fn explain(id: &str) -> Result<String, String> {
     match rules::lookup(id.trim()) {
-        Some(rule) => {
-            out_line(&explain_text(rule));
-            Ok(Exit::Pass)
-        }
+        Some(rule) => Ok(explain_text(rule)),
         None => {
             let near = nearest(id);
             let hint = if near.is_empty() {
@@ -92,27 +87,24 @@ pub fn explain(id: &str) -> Result<Exit, Error> {
             } else {
                 format!("; did you mean {}?", near.join(", "))
             };
-            Err(Error::Fatal(format!("unknown rule id {id:?}{hint}")))
+            Err(format!("unknown rule id {id:?}{hint}"))
         }
     }
 }
 
-pub fn completions(shell: clap_complete::Shell) -> Result<Exit, Error> {
-    let mut cmd = Cli::command();
+/// `cmd`: the CLI's clap definition.
+pub fn completions(mut cmd: clap::Command, shell: clap_complete::Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "mcpward", &mut out);
-    out_line(String::from_utf8_lossy(&out).trim_end());
-    Ok(Exit::Pass)
+    String::from_utf8_lossy(&out).trim_end().to_string()
 }
 
-pub fn man() -> Result<Exit, Error> {
-    let cmd = Cli::command().version(crate::VERSION);
+pub fn man(cmd: clap::Command) -> Result<String, String> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(cmd)
+    clap_mangen::Man::new(cmd.version(crate::VERSION))
         .render(&mut out)
-        .map_err(|e| Error::Fatal(format!("cannot render the man page: {e}")))?;
-    out_line(String::from_utf8_lossy(&out).trim_end());
-    Ok(Exit::Pass)
+        .map_err(|e| format!("cannot render the man page: {e}"))?;
+    Ok(String::from_utf8_lossy(&out).trim_end().to_string())
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 //! on the command line is taken literally (the shell has already expanded it).
 
 use super::tree::Node;
-use super::ConfigError;
 use crate::redact::MIN_SECRET_CHARS;
 
 /// Where the server is.
@@ -147,7 +146,7 @@ pub fn parse_checks(names: &[String]) -> Result<Vec<String>, String> {
             continue;
         }
         if !FAMILIES.contains(&n) {
-            let hint = super::closest(n, FAMILIES)
+            let hint = super::validate::suggest(n, FAMILIES)
                 .map(|c| format!(" (did you mean {c}?)"))
                 .unwrap_or_default();
             return Err(format!(
@@ -165,12 +164,6 @@ pub fn parse_checks(names: &[String]) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-fn usage(message: String) -> ConfigError {
-    ConfigError::Invalid {
-        issues: vec![message],
-    }
-}
-
 fn key_of<'a>(m: &'a mut [(String, Node)], key: &str) -> Option<&'a mut Node> {
     m.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
 }
@@ -183,7 +176,7 @@ pub(super) fn merge(
     ov: &Overrides,
     source: &str,
     secrets: &mut Vec<String>,
-) -> Result<(), ConfigError> {
+) -> Result<(), String> {
     if !matches!(root, Node::Map(_)) {
         // Validation reports the wrong root; nothing to merge into.
         return Ok(());
@@ -195,9 +188,9 @@ pub(super) fn merge(
             EndpointTarget::Stdio { .. } => "the server command",
         };
         if top.iter().any(|(k, _)| k == "server") {
-            return Err(usage(format!(
+            return Err(format!(
                 "{flag} names the server, but {source} has `server:` too; drop one of them"
-            )));
+            ));
         }
         let mut server = Vec::new();
         match target {
@@ -233,9 +226,9 @@ pub(super) fn merge(
             .iter()
             .any(|(k, _)| k == "servers" || k == "servers_from")
         {
-            return Err(usage(format!(
+            return Err(format!(
                 "{flag} applies to one server, but {source} names a fleet; put it in that server's entry"
-            )));
+            ));
         }
         if is_http(top) != want_http {
             let needs = if want_http {
@@ -243,20 +236,20 @@ pub(super) fn merge(
             } else {
                 "a stdio server (a command, or transport: stdio)"
             };
-            return Err(usage(format!("{flag} needs {needs}")));
+            return Err(format!("{flag} needs {needs}"));
         }
         let Some(Node::Map(server)) = key_of(top, "server") else {
-            return Err(usage(format!(
+            return Err(format!(
                 "{flag} needs a server: give one, or a config with `server:`"
-            )));
+            ));
         };
         if key_of(server, section).is_none() {
             server.push((section.to_string(), Node::Map(Vec::new())));
         }
         let Some(Node::Map(entries)) = key_of(server, section) else {
-            return Err(usage(format!(
+            return Err(format!(
                 "{flag}: server.{section} in {source} is not a mapping"
-            )));
+            ));
         };
         for (k, v) in pairs {
             let clash = entries.iter().any(|(e, _)| {
@@ -267,9 +260,9 @@ pub(super) fn merge(
                 }
             });
             if clash {
-                return Err(usage(format!(
+                return Err(format!(
                     "{flag} {k}: {source} already sets server.{section}.{k}; drop one of them"
-                )));
+                ));
             }
             entries.push((k.clone(), Node::Str(v.clone())));
             register(v, section == "headers", secrets);
@@ -277,9 +270,9 @@ pub(super) fn merge(
     }
     if let Some(families) = &ov.checks {
         if top.iter().any(|(k, _)| k == "checks") {
-            return Err(usage(format!(
+            return Err(format!(
                 "--check chooses the families, but {source} has `checks:` too; drop one of them"
-            )));
+            ));
         }
         let on = |f: &str| families.iter().any(|x| x == f);
         let mut checks = Vec::new();

@@ -332,7 +332,8 @@ fn load_parsed(
         .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
     secrets::register_literals(&written, &secrets::secret_entries(&root), &mut secrets);
     if let Some(ov) = overrides {
-        endpoint::merge(&mut root, ov, &path.display().to_string(), &mut secrets)?;
+        endpoint::merge(&mut root, ov, &path.display().to_string(), &mut secrets)
+            .map_err(|m| ConfigError::Invalid { issues: vec![m] })?;
     }
     let outcome = validate::validate(&root);
     let mut issues = pre_issues;
