@@ -42,6 +42,12 @@ pub struct Cli {
     /// Progress lines on stderr, and list passing results
     #[arg(short = 'v', long, global = true)]
     pub verbose: bool,
+    /// Print only the summary line (the report file, if any, is still written whole)
+    #[arg(short = 'q', long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Colour: auto (a terminal only; NO_COLOR, FORCE_COLOR and CLICOLOR_FORCE honoured), always, never
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
     /// Force a protocol era instead of server.protocol_era
     #[arg(long = "protocol-era", global = true, value_enum)]
     pub protocol_era: Option<EraChoice>,
@@ -68,6 +74,33 @@ pub struct Cli {
     pub config_given: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+/// `--color` for the whole process (set once in [`try_main`]; stderr lines read it too).
+static COLOR: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+
+fn colour_flag() -> Option<bool> {
+    COLOR.get().copied().flatten()
+}
+
+/// Colour for a stream that is (`tty`) or is not a terminal.
+fn colour_for(tty: bool) -> bool {
+    report::colour_choice(|k| std::env::var(k).ok(), tty, colour_flag())
+}
+
+/// Progress lines on stderr: asked for (`-v`), or stderr is a terminal (never a CI log)
+/// and `--quiet` is not given.
+fn progress_on(cli: &Cli) -> bool {
+    use std::io::IsTerminal;
+    cli.verbose || (!cli.quiet && std::io::stderr().is_terminal())
 }
 
 /// The server named on the command line instead of in the config (#16 §1).
@@ -270,6 +303,11 @@ fn try_main() -> Result<Exit, Error> {
     let mut cli = Cli::from_arg_matches(&matches)?;
     cli.config_given =
         matches.value_source("config") == Some(clap::parser::ValueSource::CommandLine);
+    let _ = COLOR.set(match cli.color {
+        ColorWhen::Auto => None,
+        ColorWhen::Always => Some(true),
+        ColorWhen::Never => Some(false),
+    });
     if cli.version {
         out_line(&extras::version_line());
         return Ok(Exit::Pass);
@@ -613,7 +651,7 @@ async fn run_single(
 ) -> Result<Exit, Error> {
     let mut redactor = fleet::redactor_of(loaded);
     let pr = pr_comment_context(cli, &mut redactor);
-    let verbose = cli.verbose;
+    let verbose = progress_on(cli);
     let progress = move |line: &str| {
         if verbose {
             err_line(line);
@@ -669,14 +707,14 @@ async fn drift_single(
             }
             _ => baseline_loader = Some(std::thread::spawn(move || lockfile::load(&path))),
         }
-        if kind == ReporterKind::Console {
+        if kind == ReporterKind::Console && !cli.quiet {
             out_line(&format!(
                 "Checking for drift...\nServer: {}\nBaseline: {}\n",
                 fleet::server_display(loaded, &redactor),
                 dcfg.baseline
             ));
         }
-    } else {
+    } else if !cli.quiet {
         out_line(&format!(
             "Capturing baseline...\nServer: {}\nOutput: {}\n",
             fleet::server_display(loaded, &redactor),
@@ -689,7 +727,7 @@ async fn drift_single(
     } else {
         pr_comment_context(cli, &mut redactor)
     };
-    let verbose = cli.verbose;
+    let verbose = progress_on(cli);
     let progress = move |line: &str| {
         if verbose {
             err_line(line);
@@ -798,13 +836,21 @@ async fn drift_single(
             written.map_err(|e| {
                 Error::Fatal(format!("cannot write baseline {}: {e}", dcfg.baseline))
             })?;
-            out_line(&fleet::baseline_summary(
-                &hello,
-                &lockfile,
-                &notes,
-                &dcfg.baseline,
-                &redactor,
-            ));
+            if cli.quiet {
+                out_line(&format!(
+                    "Baseline saved to {} ({} tool(s))",
+                    dcfg.baseline,
+                    lockfile.tools.len()
+                ));
+            } else {
+                out_line(&fleet::baseline_summary(
+                    &hello,
+                    &lockfile,
+                    &notes,
+                    &dcfg.baseline,
+                    &redactor,
+                ));
+            }
             return Ok(Exit::Pass);
         }
     };
@@ -877,7 +923,7 @@ async fn run_fleet(
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    if mode == Mode::Baseline || kind == ReporterKind::Console {
+    if !cli.quiet && (mode == Mode::Baseline || kind == ReporterKind::Console) {
         let what = match mode {
             Mode::Run { .. } => "Testing",
             Mode::Diff => "Checking for drift on",
@@ -905,7 +951,7 @@ async fn run_fleet(
         mode,
         era_override: cli.protocol_era,
         jobs,
-        verbose: cli.verbose,
+        verbose: progress_on(cli),
     };
     let outs = fleet::run_members(&chosen, &opts, &warn, &interrupt).await;
     if outs.iter().any(|o| o.interrupted) {
@@ -973,7 +1019,7 @@ fn emit_fleet(
     cli: &Cli,
     config_path: &Path,
 ) -> Result<(), Error> {
-    let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
+    let colour = colour_for(is_tty());
     // SARIF regions point at each member's block (`servers.<name>…`) of the file.
     let key_lines = std::fs::read_to_string(config_path)
         .map(|t| config::lines::key_lines(&t))
@@ -982,7 +1028,10 @@ fn emit_fleet(
         .with_artifact_path(report::artifact_path_from_env(config_path))
         .with_config_lines(key_lines);
     let text = report::render_fleet(kind, report, &ctx);
-    write_rendered(&text, kind, cli, colour)
+    let quiet = cli
+        .quiet
+        .then(|| report::console::fleet_summary_line(report, colour));
+    write_rendered(&text, kind, cli, colour, quiet)
 }
 
 async fn post_fleet_comment(ctx: &PrContext, report: &FleetReport, redactor: &Redactor) {
@@ -1058,25 +1107,44 @@ async fn merge(cli: &Cli, files: &[PathBuf]) -> Result<Exit, Error> {
 /// Render and route the report (cli.md §2.4): machine formats to `--out` or stdout,
 /// console always to stdout.
 pub fn emit(report: &Report, kind: ReporterKind, cli: &Cli, loaded: &Loaded) -> Result<(), Error> {
-    let colour = report::colour_enabled(|k| std::env::var(k).ok(), is_tty());
+    let colour = colour_for(is_tty());
     let ctx = RenderContext::new(colour, cli.verbose)
         .with_artifact_path(report::artifact_path_from_env(&loaded.path))
         .with_config_lines(loaded.key_lines.clone());
     let text = report::render(kind, report, &ctx);
-    write_rendered(&text, kind, cli, colour)
+    let quiet = cli
+        .quiet
+        .then(|| report::console::summary_line(report, colour));
+    write_rendered(&text, kind, cli, colour, quiet)
 }
 
-/// Machine formats to `--out` (atomically) or stdout, console always to stdout.
-fn write_rendered(text: &str, kind: ReporterKind, cli: &Cli, colour: bool) -> Result<(), Error> {
+/// Machine formats to `--out` (atomically) or stdout, console always to stdout. `quiet`
+/// (`--quiet`): the summary line printed instead of the console rendering or the
+/// `… written to` line; a machine format on stdout is still printed whole (it is the output).
+fn write_rendered(
+    text: &str,
+    kind: ReporterKind,
+    cli: &Cli,
+    colour: bool,
+    quiet: Option<String>,
+) -> Result<(), Error> {
     match &cli.out {
         Some(path) if kind.writes_out_file() => {
             crate::fsutil::write_atomic(path, text.as_bytes())
                 .map_err(|e| Error::Fatal(format!("cannot write {}: {e}", path.display())))?;
-            if let Some(line) = report::written_line(kind, path) {
-                out_line(&report::console::dim(&line, colour));
+            match quiet {
+                Some(line) => out_line(&line),
+                None => {
+                    if let Some(line) = report::written_line(kind, path) {
+                        out_line(&report::console::dim(&line, colour));
+                    }
+                }
             }
         }
-        _ => out_line(text),
+        _ => match quiet {
+            Some(line) if kind == ReporterKind::Console => out_line(&line),
+            _ => out_line(text),
+        },
     }
     Ok(())
 }
@@ -1088,7 +1156,7 @@ fn is_tty() -> bool {
 
 fn stderr_colour() -> bool {
     use std::io::IsTerminal;
-    report::colour_enabled(|k| std::env::var(k).ok(), std::io::stderr().is_terminal())
+    colour_for(std::io::stderr().is_terminal())
 }
 
 /// `--pr-comment` setup (cli.md §8), before connecting: the token is registered for

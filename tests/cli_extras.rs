@@ -73,3 +73,93 @@ fn version_for_people_and_for_scripts() {
     assert_eq!(v["reportSchemaVersion"], 1);
     assert_eq!(v["lockfileSchemaVersion"], 2);
 }
+
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let w = Workdir::new();
+    let mut c = std::process::Command::new(mcpward());
+    c.args(args)
+        .current_dir(w.path())
+        .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CI");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn quiet_prints_only_the_summary_line() {
+    let f = fixture().display().to_string();
+    let o = run_env(&["run", "-q", "--", &f, "--tools", "clean"], &[]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.starts_with("Summary: ") && out.contains("passed"),
+        "{out}"
+    );
+    // A failing run: still one line, still exit 1.
+    let poisoned = format!(
+        "{}/fixtures/tables/poisoned.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = run_env(
+        &[
+            "run",
+            "-q",
+            "--check",
+            "security",
+            "--",
+            &f,
+            "--tools-file",
+            &poisoned,
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains("failed"), "{out}");
+    // -q and -v contradict each other.
+    let o = run_env(&["run", "-q", "-v", "--", &f], &[]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn colour_only_on_a_terminal_unless_asked() {
+    let f = fixture().display().to_string();
+    let args = |c: &'static str| -> Vec<String> {
+        let mut v: Vec<String> = ["run", "--check", "schema"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if !c.is_empty() {
+            v.push(format!("--color={c}"));
+        }
+        v.extend([
+            "--".to_string(),
+            f.clone(),
+            "--tools".into(),
+            "clean".into(),
+        ]);
+        v
+    };
+    let esc = |o: &std::process::Output| o.stdout.contains(&0x1b);
+    for (flag, env, want) in [
+        ("", vec![], false),
+        ("", vec![("CI", "true")], false),
+        ("", vec![("FORCE_COLOR", "1")], true),
+        ("", vec![("CLICOLOR_FORCE", "1")], true),
+        ("", vec![("NO_COLOR", "1"), ("FORCE_COLOR", "1")], false),
+        ("always", vec![("NO_COLOR", "1")], true),
+        ("never", vec![("FORCE_COLOR", "1")], false),
+    ] {
+        let a = args(flag);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = run_env(&a, &env);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(esc(&o), want, "--color={flag} {env:?}");
+    }
+}

@@ -412,6 +412,31 @@ fn format_value(v: &Value) -> String {
     text::terminal_safe(&raw)
 }
 
+/// `--quiet` (#18 §3): a run's one summary line, as the full rendering ends it.
+pub fn summary_line(report: &Report, colour: bool) -> String {
+    let p = Paint(colour);
+    let counts = result_counts(p, &report.summary);
+    let counts = if counts.is_empty() {
+        "no checks".to_string()
+    } else {
+        counts
+    };
+    format!("{} {counts}", p.s(Sgr::Bold, "Summary:"))
+}
+
+/// `--quiet` for a fleet: servers, then results.
+pub fn fleet_summary_line(report: &FleetReport, colour: bool) -> String {
+    let p = Paint(colour);
+    let s = &report.summary;
+    let results = result_counts(p, &s.results);
+    let servers = member_counts(p, s.servers, s.passed, s.failed, s.incomplete);
+    if results.is_empty() {
+        format!("{} {servers}", p.s(Sgr::Bold, "Summary:"))
+    } else {
+        format!("{} {servers}; {results}", p.s(Sgr::Bold, "Summary:"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,29 +7,34 @@ use std::path::{Component, Path, PathBuf};
 
 use super::types::DEFAULT_ARTIFACT;
 
-/// picocolors' rules (reporters.md §2) without the command-line part; see
-/// [`colour_choice`] for `--color` / `--no-color`.
+/// [`colour_choice`] without `--color`.
 pub fn colour_enabled(env: impl Fn(&str) -> Option<String>, is_tty: bool) -> bool {
     colour_choice(env, is_tty, None)
 }
 
-/// reporters.md §2. `flag`: `Some(false)` for `--no-color`, `Some(true)` for `--color`.
-/// Off when `NO_COLOR` is non-empty or `--no-color`; else on when `FORCE_COLOR` is
-/// non-empty, `--color`, Windows, a TTY with `TERM` ≠ `dumb`, or `CI` is non-empty.
+/// #18 §3 (replacing picocolors' rules of reporters.md §2, which also coloured CI logs and
+/// every Windows console): `flag` is `--color always` (`Some(true)`) or `never`
+/// (`Some(false)`) and wins, as a command-line argument overrides `NO_COLOR` by that
+/// convention. Otherwise `NO_COLOR` (non-empty) turns colour off, `FORCE_COLOR` or
+/// `CLICOLOR_FORCE` (non-empty, not `0`) on, and else it is on only for a TTY whose `TERM`
+/// is not `dumb`.
 pub fn colour_choice(
     env: impl Fn(&str) -> Option<String>,
     is_tty: bool,
     flag: Option<bool>,
 ) -> bool {
+    if let Some(f) = flag {
+        return f;
+    }
     let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
-    if set("NO_COLOR") || flag == Some(false) {
+    if set("NO_COLOR") {
         return false;
     }
-    set("FORCE_COLOR")
-        || flag == Some(true)
-        || cfg!(windows)
-        || (is_tty && env("TERM").as_deref() != Some("dumb"))
-        || set("CI")
+    let forced = |k: &str| env(k).is_some_and(|v| !v.is_empty() && v != "0");
+    if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") {
+        return true;
+    }
+    is_tty && env("TERM").as_deref() != Some("dumb")
 }
 
 /// Repository-relative path of the config file (reporters.md §6.4), `/`-separated, not

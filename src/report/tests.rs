@@ -636,23 +636,27 @@ fn colour_rules() {
                 .map(|(_, v)| v.to_string())
         }
     }
-    if cfg!(windows) {
-        return; // always on there unless disabled
-    }
     assert!(!colour_enabled(env(&[]), false));
     assert!(colour_enabled(env(&[]), true));
     assert!(!colour_enabled(env(&[("TERM", "dumb")]), true));
-    assert!(colour_enabled(env(&[("CI", "true")]), false));
-    assert!(!colour_enabled(env(&[("CI", "")]), false));
+    // #18: a CI log is not a TTY, so no colour unless asked.
+    assert!(!colour_enabled(env(&[("CI", "true")]), false));
     assert!(colour_enabled(env(&[("FORCE_COLOR", "1")]), false));
+    assert!(colour_enabled(env(&[("CLICOLOR_FORCE", "1")]), false));
+    assert!(!colour_enabled(env(&[("FORCE_COLOR", "0")]), false));
     assert!(!colour_enabled(
         env(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1"), ("CI", "1")]),
         true
     ));
     assert!(colour_enabled(env(&[("NO_COLOR", "")]), true));
-    assert!(!colour_choice(env(&[("CI", "1")]), true, Some(false)));
+    // --color always|never wins over the environment.
+    assert!(!colour_choice(
+        env(&[("FORCE_COLOR", "1")]),
+        true,
+        Some(false)
+    ));
     assert!(colour_choice(env(&[]), false, Some(true)));
-    assert!(!colour_choice(env(&[("NO_COLOR", "1")]), false, Some(true)));
+    assert!(colour_choice(env(&[("NO_COLOR", "1")]), false, Some(true)));
 }
 
 #[test]
