@@ -16,6 +16,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod offline;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcpward",
@@ -66,15 +68,26 @@ pub enum Command {
     /// Scaffold a starter mcpward.yaml in the current directory
     Init,
     /// Capture the server's current contract surface into the lockfile
-    Baseline,
+    Baseline {
+        #[command(flatten)]
+        offline: offline::From,
+    },
     /// Show drift of the server's contract against the baseline lockfile
-    Diff,
+    Diff {
+        #[command(flatten)]
+        offline: offline::From,
+    },
     /// Run all configured checks against the server
     Run {
         /// Write/refresh golden files of behavioral suites instead of failing on them
         #[arg(long)]
         update_golden: bool,
+        #[command(flatten)]
+        offline: offline::From,
     },
+    /// Write everything the server exposes (every page of every list, the handshake) as one
+    /// JSON snapshot to --out FILE (default stdout), for `--from` runs without the server
+    Snapshot,
     /// Combine the JSON fleet reports of shards (--shard) into one report of the whole fleet
     Merge {
         /// Fleet reports written by `run --json` on shards of one fleet
@@ -186,14 +199,25 @@ fn try_main() -> Result<Exit, Error> {
     };
     match command {
         Command::Init => init(),
-        Command::Run { update_golden } => with_runtime(run(
+        Command::Run {
+            offline: offline::From { from: Some(file) },
+            update_golden,
+        } => with_runtime(offline::run(&cli, *update_golden, file)),
+        Command::Baseline {
+            offline: offline::From { from: Some(file) },
+        } => with_runtime(offline::drift(&cli, Mode::Baseline, file)),
+        Command::Diff {
+            offline: offline::From { from: Some(file) },
+        } => with_runtime(offline::drift(&cli, Mode::Diff, file)),
+        Command::Snapshot => with_runtime(offline::snapshot(&cli)),
+        Command::Run { update_golden, .. } => with_runtime(run(
             &cli,
             Mode::Run {
                 update_golden: *update_golden,
             },
         )),
-        Command::Baseline => with_runtime(run(&cli, Mode::Baseline)),
-        Command::Diff => with_runtime(run(&cli, Mode::Diff)),
+        Command::Baseline { .. } => with_runtime(run(&cli, Mode::Baseline)),
+        Command::Diff { .. } => with_runtime(run(&cli, Mode::Diff)),
         Command::Merge { reports } => with_runtime(merge(&cli, reports)),
     }
 }

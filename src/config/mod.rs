@@ -8,6 +8,7 @@
 mod clients;
 mod fleet;
 pub mod lines;
+mod offline;
 mod raw;
 mod schema;
 mod secrets;
@@ -26,6 +27,7 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+pub use offline::offline_defaults;
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::init_template;
 
