@@ -390,6 +390,17 @@ fn from_lockfile(text: &str) -> Result<Snapshot, SnapshotError> {
         other => err("$", format!("lockfile: {other}")),
     })?;
     let l = loaded.lockfile;
+    let mut warnings = loaded.warnings;
+    let hashed = l
+        .tools
+        .iter()
+        .filter(|(_, t)| t.description.is_none())
+        .count();
+    if hashed > 0 {
+        warnings.push(format!(
+            "Warning: the lockfile stores only the hash of {hashed} tool description(s) (v1, or checks.drift.full_text: false): schema and security see those tools without a description; drift compares the hashes"
+        ));
+    }
     let tools = l.tools.iter().map(|(n, t)| tool_of(n, t)).collect();
     let mut other = OtherSurface::default();
     let described = |m: &mut Map<String, Value>, d: &Described| {
@@ -492,7 +503,7 @@ fn from_lockfile(text: &str) -> Result<Snapshot, SnapshotError> {
         target: Some(l.meta.target.clone()),
         auth_context: Some(l.meta.auth_context.clone()),
         pinned: Some(Box::new(l)),
-        warnings: loaded.warnings,
+        warnings,
     })
 }
 
