@@ -580,3 +580,38 @@ fn baseline_from_a_snapshot_equals_the_live_baseline_and_surface_all_drift_works
         triples(&r)
     );
 }
+
+#[test]
+fn written_snapshots_validate_against_the_published_schema_and_malformed_ones_do_not() {
+    let text = std::fs::read_to_string(repo("schemas/snapshot.v1.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        schema["$id"],
+        "https://raw.githubusercontent.com/mcpward/mcpward-rs/main/schemas/snapshot.v1.schema.json"
+    );
+    let v = jsonschema::options().build(&schema).unwrap();
+    let w = Workdir::new();
+    let args = fixture_args(&[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    w.write(
+        "mcpward.yaml",
+        &stdio_config(&args, &unique_tag("offline-schema"), ""),
+    );
+    let o = w.run(&["snapshot"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let errs: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errs.is_empty(), "{errs:#?}");
+    for bad in [
+        json!({"mcpward_snapshot": 2, "tools": []}),
+        json!({"mcpward_snapshot": 1}),
+        json!({"mcpward_snapshot": 1, "tools": {}}),
+        json!({"mcpward_snapshot": 1, "tools": [], "prompts": 3}),
+        json!({"mcpward_snapshot": 1, "tools": [], "era": "future"}),
+    ] {
+        assert!(!v.is_valid(&bad), "{bad}");
+        // The reader refuses each too.
+        w.write("bad.json", &bad.to_string());
+        assert_eq!(code(&w.run(&["run", "--from", "bad.json"])), 2, "{bad}");
+    }
+}
