@@ -502,6 +502,19 @@ fn a_snapshot_gives_the_live_runs_findings_over_stdio() {
 }
 
 #[test]
+fn a_modern_era_snapshot_records_its_era_and_gives_the_live_runs_findings() {
+    let w = Workdir::new();
+    let args = fixture_args(&["--era", "modern"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let cfg = stdio_config(&args, &unique_tag("offline-modern"), "")
+        .replace("protocol_era: legacy", "protocol_era: modern");
+    let snap = round_trip(&w, &cfg);
+    assert_eq!(snap["era"], "modern");
+    assert_eq!(snap["protocolVersion"], "2026-07-28");
+    assert!(snap["supportedVersions"].is_array());
+}
+
+#[test]
 fn a_snapshot_gives_the_live_runs_findings_over_http() {
     let w = Workdir::new();
     let args = fixture_args(&[]);
