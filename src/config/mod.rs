@@ -27,7 +27,6 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-pub use offline::offline_defaults;
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
 pub use template::init_template;
 
@@ -110,6 +109,19 @@ pub enum LoadedAny {
 /// The closest of `known` to a mistyped name (the did-you-mean of config keys).
 pub fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
     validate::suggest(name, known)
+}
+
+/// What `run`/`baseline`/`diff --from FILE` use when no config file exists (#16 §2;
+/// `offline::config`). `path` is the config path that was looked for.
+pub fn offline_defaults(path: &Path) -> Loaded {
+    Loaded {
+        config: offline::config(),
+        path: path.to_path_buf(),
+        dir: PathBuf::from("."),
+        secrets: Vec::new(),
+        warnings: Vec::new(),
+        key_lines: Default::default(),
+    }
 }
 
 /// Load a config of either shape from disk, resolving `${VAR}` from the process environment.
