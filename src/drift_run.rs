@@ -11,6 +11,7 @@ use crate::surface::capture::{self, CaptureOptions, ToolObject};
 use crate::surface::lockfile::{AuthContext, Lockfile, Target};
 
 use crate::surface::shape::{self, SamplingNote};
+use crate::surface::snapshot::Snapshot;
 use crate::transport::Client;
 use serde_json::Value;
 
@@ -94,13 +95,8 @@ pub async fn capture_surface<T: ToolObject>(
         }
     }
     let (target, auth_context) = target(loaded, redactor);
-    let mut opts = CaptureOptions::new(crate::model::timestamp_now());
-    opts.full_text = cfg.full_text;
-    opts.target = target;
-    opts.auth_context = auth_context;
+    let mut opts = capture_options(cfg, target, auth_context);
     opts.output_shapes = shapes;
-    // The rest of the surface is asked for only when `checks.drift.surface` pins it (#14).
-    opts.surface = cfg.surface;
     if cfg.surface.needs_lists() {
         // `run` hands over what the other families already listed; `baseline`/`diff` ask.
         opts.other = match other {
@@ -112,4 +108,77 @@ pub async fn capture_surface<T: ToolObject>(
         lockfile: capture::capture(client.hello(), tools, &opts),
         notes,
     }
+}
+
+fn capture_options(cfg: &DriftConfig, target: Target, auth_context: AuthContext) -> CaptureOptions {
+    let mut opts = CaptureOptions::new(crate::model::timestamp_now());
+    opts.full_text = cfg.full_text;
+    opts.target = target;
+    opts.auth_context = auth_context;
+    // The rest of the surface is asked for only when `checks.drift.surface` pins it (#14).
+    opts.surface = cfg.surface;
+    opts
+}
+
+/// The surface of an offline snapshot (#16 §2), captured with no server to ask: a lockfile
+/// source is its pinned surface as it is; any other form is captured like a live listing,
+/// its target the snapshot's recorded server or `snapshot:<file name>` (`label`). Output
+/// sampling needs calls: the caller reports it skipped.
+pub fn capture_offline(snap: &Snapshot, cfg: &DriftConfig, label: &str) -> Captured {
+    if let Some(pinned) = &snap.pinned {
+        return Captured {
+            lockfile: Ok((**pinned).clone()),
+            notes: Vec::new(),
+        };
+    }
+    let target = snap.target.clone().unwrap_or_else(|| offline_target(label));
+    let auth = snap.auth_context.clone().unwrap_or_else(AuthContext::none);
+    let mut opts = capture_options(cfg, target, auth);
+    if cfg.surface.needs_lists() {
+        opts.other = snap.other.clone();
+    }
+    Captured {
+        lockfile: capture::capture(&snap.hello, &snap.tools, &opts),
+        notes: Vec::new(),
+    }
+}
+
+/// The lockfile target of a file that records no server: `snapshot:<file name>`.
+pub fn offline_target(label: &str) -> Target {
+    Target {
+        transport: "snapshot".into(),
+        identity: format!("snapshot:{label}"),
+    }
+}
+
+/// `mcpward snapshot` (#16 §2): the whole surface `client` exposes as the snapshot
+/// document — every page of every list, the handshake — with the config's secrets
+/// redacted from every string. Refused when a limit cut a list (the file would not be the
+/// server's surface).
+pub async fn snapshot_document(
+    client: &Client,
+    loaded: &Loaded,
+    redactor: &Redactor,
+) -> Result<Value, String> {
+    let not_written = |why: String| {
+        format!(
+            "{why}; the snapshot was not written (raise limits.tools to capture the whole surface)"
+        )
+    };
+    let tools = client
+        .list_tools()
+        .await
+        .map_err(|e| format!("Failed to list tools: {e}"))?;
+    if let Some(why) = client.listing_cut() {
+        return Err(not_written(why));
+    }
+    let other = client.list_other_surface().await;
+    if let Some(why) = client.list_cut(&["prompts", "resources", "resourceTemplates"]) {
+        return Err(not_written(why));
+    }
+    let (target, auth) = target(loaded, redactor);
+    let mut doc =
+        crate::surface::snapshot::document(client.hello(), &tools, &other, &target, &auth);
+    crate::surface::snapshot::map_strings(&mut doc, &|s| redactor.redact_str(s));
+    Ok(doc)
 }

@@ -112,8 +112,7 @@ pub async fn run_families_keeping_tools(
         out.extend(capabilities_served(client, &mut tools).await);
     }
     if cfg.checks.schema {
-        (ctx.progress)("Running schema checks...");
-        out.extend(checks::schema::check(tools.get().await, &version));
+        out.extend(schema(ctx, tools.get().await, &version));
     }
     if let Some(dcfg) = &cfg.checks.drift {
         (ctx.progress)("Running drift checks...");
@@ -126,22 +125,12 @@ pub async fn run_families_keeping_tools(
         out.extend(drift(client, ctx, dcfg, listing, other, None).await);
     }
     if cfg.checks.security {
-        (ctx.progress)("Running security checks...");
         let (listing, other) = tools.all().await;
-        out.extend(checks::security::check_surface(
-            listing,
-            other,
-            hello.instructions.as_ref(),
-        ));
+        out.extend(security(ctx, listing, other, hello));
     }
     if cfg.checks.collision.enabled {
-        (ctx.progress)("Running collision lint...");
         let (listing, other) = tools.all().await;
-        out.extend(checks::collision::check_surface(
-            listing,
-            other,
-            &cfg.checks.collision,
-        ));
+        out.extend(collision(ctx, listing, other));
     }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
@@ -381,31 +370,143 @@ pub async fn drift<T: crate::surface::capture::ToolObject>(
     other: Option<&OtherSurface>,
     preloaded: Option<crate::surface::lockfile::BaselineState>,
 ) -> Vec<Finding> {
+    let base = match drift_baseline(ctx, dcfg, preloaded) {
+        Ok(b) => b,
+        Err(f) => return f,
+    };
+    let captured =
+        crate::drift_run::capture_surface(client, listing, other, ctx.loaded, dcfg, ctx.redactor)
+            .await;
+    judge_drift(&base, captured, dcfg)
+}
+
+/// The baseline `drift` compares with, its warnings printed; the finding instead when
+/// there is nothing to compare with (then nothing is captured, and no tool is called).
+fn drift_baseline(
+    ctx: &RunContext<'_>,
+    dcfg: &checks::drift::DriftConfig,
+    preloaded: Option<crate::surface::lockfile::BaselineState>,
+) -> Result<crate::surface::lockfile::BaselineState, Vec<Finding>> {
     use crate::surface::lockfile::{self, BaselineState};
     // `diff` has already read the baseline to decide exit 2 before connecting.
     let base = preloaded.unwrap_or_else(|| lockfile::load(Path::new(&dcfg.baseline)));
-    let mut out = Vec::new();
     match &base {
         BaselineState::Loaded(l) => {
             for w in &l.warnings {
                 (ctx.warn)(w);
             }
-            out.extend(checks::drift::baseline_stale(
-                &l.lockfile,
-                crate::model::today(),
-                dcfg.max_age_days,
-            ));
         }
-        // No capture (and no output sampling calls) when there is nothing to compare with.
-        BaselineState::Missing { path } => return vec![checks::drift::baseline_missing(path)],
-        BaselineState::Invalid(e) => return vec![checks::drift::baseline_invalid(e)],
+        BaselineState::Missing { path } => return Err(vec![checks::drift::baseline_missing(path)]),
+        BaselineState::Invalid(e) => return Err(vec![checks::drift::baseline_invalid(e)]),
     }
-    let captured =
-        crate::drift_run::capture_surface(client, listing, other, ctx.loaded, dcfg, ctx.redactor)
-            .await;
+    Ok(base)
+}
+
+/// The drift results: `drift/baseline-stale` first (#16 §5), then the comparison.
+fn judge_drift(
+    base: &crate::surface::lockfile::BaselineState,
+    captured: crate::drift_run::Captured,
+    dcfg: &checks::drift::DriftConfig,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if let crate::surface::lockfile::BaselineState::Loaded(l) = base {
+        out.extend(checks::drift::baseline_stale(
+            &l.lockfile,
+            crate::model::today(),
+            dcfg.max_age_days,
+        ));
+    }
     out.extend(match captured.lockfile {
-        Ok(current) => checks::drift::check_with_sampling(&base, &current, &captured.notes, dcfg),
+        Ok(current) => checks::drift::check_with_sampling(base, &current, &captured.notes, dcfg),
         Err(e) => vec![checks::drift::capture_failed(&e)],
     });
+    out
+}
+
+fn schema(ctx: &RunContext<'_>, listing: &Listing, version: &str) -> Vec<Finding> {
+    (ctx.progress)("Running schema checks...");
+    checks::schema::check(listing, version)
+}
+
+fn security(
+    ctx: &RunContext<'_>,
+    listing: &Listing,
+    other: &OtherSurface,
+    hello: &crate::observed::ServerHello,
+) -> Vec<Finding> {
+    (ctx.progress)("Running security checks...");
+    checks::security::check_surface(listing, other, hello.instructions.as_ref())
+}
+
+fn collision(ctx: &RunContext<'_>, listing: &Listing, other: &OtherSurface) -> Vec<Finding> {
+    (ctx.progress)("Running collision lint...");
+    checks::collision::check_surface(listing, other, &ctx.config.checks.collision)
+}
+
+// ------------------------------------------------------------------ offline (#16 §2)
+
+/// What `--from FILE` stands in for the server with, and how findings name it.
+pub struct Offline<'a> {
+    pub snapshot: &'a crate::surface::snapshot::Snapshot,
+    /// The file name: the lockfile target of a file that records no server, and the
+    /// reason the live-only families give.
+    pub label: &'a str,
+}
+
+/// `run --from FILE`: every enabled family in the live order, on the snapshot's surface.
+/// Families that need a live server (compliance, behavioral suites, error contract,
+/// latency, drift output sampling) are one `skip` each, only when enabled.
+pub fn run_offline(off: &Offline<'_>, ctx: &RunContext<'_>) -> Vec<Finding> {
+    let cfg = ctx.config;
+    let snap = off.snapshot;
+    let source = format!("--from {}", off.label);
+    let listing: Listing = Ok(snap.tools.clone());
+    let mut out = Vec::new();
+    if cfg.checks.compliance.enabled {
+        out.push(checks::compliance::offline(&source));
+    }
+    if cfg.checks.schema {
+        out.extend(schema(ctx, &listing, &snap.hello.protocol_version));
+    }
+    if let Some(dcfg) = &cfg.checks.drift {
+        (ctx.progress)("Running drift checks...");
+        out.extend(drift_offline(off, ctx, dcfg, None));
+    }
+    if cfg.checks.security {
+        out.extend(security(ctx, &listing, &snap.other, &snap.hello));
+    }
+    if cfg.checks.collision.enabled {
+        out.extend(collision(ctx, &listing, &snap.other));
+    }
+    if !cfg.suites.is_empty() {
+        out.push(checks::behavioral::offline(&source));
+    }
+    if cfg.checks.errors.enabled {
+        out.push(checks::errors::offline(&source));
+    }
+    if cfg.checks.latency.is_some() {
+        out.push(checks::latency::offline(&source));
+    }
+    out
+}
+
+/// The drift family on a snapshot (`run --from`, `diff --from`): the baseline against the
+/// snapshot's surface; output sampling, when on, is one skip.
+pub fn drift_offline(
+    off: &Offline<'_>,
+    ctx: &RunContext<'_>,
+    dcfg: &checks::drift::DriftConfig,
+    preloaded: Option<crate::surface::lockfile::BaselineState>,
+) -> Vec<Finding> {
+    let base = match drift_baseline(ctx, dcfg, preloaded) {
+        Ok(b) => b,
+        Err(f) => return f,
+    };
+    let captured = crate::drift_run::capture_offline(off.snapshot, dcfg, off.label);
+    let mut out = Vec::new();
+    if dcfg.output.as_ref().is_some_and(|o| o.enabled) {
+        out.push(checks::drift::offline(&format!("--from {}", off.label)));
+    }
+    out.extend(judge_drift(&base, captured, dcfg));
     out
 }

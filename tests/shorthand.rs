@@ -433,3 +433,35 @@ fn plain_init_template_runs_without_paths_that_may_not_exist() {
     assert!(!text.contains("/tmp/"), "{text}");
     assert!(!text.lines().any(|l| l.starts_with("  latency:")), "{text}");
 }
+
+#[test]
+fn snapshot_takes_the_shorthand_and_from_refuses_a_second_server() {
+    let w = Workdir::new();
+    let f = fx();
+    let o = w.run(&["snapshot", "-o", "snap.json", "--", &f, "--tools", "clean"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let snap: Value =
+        serde_json::from_str(&std::fs::read_to_string(w.path().join("snap.json")).unwrap())
+            .unwrap();
+    assert_eq!(snap["tools"].as_array().unwrap().len(), 4);
+    let o = w.run(&["run", "--json", "--from", "snap.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json_report(&o)["server"]["name"], "mcpward-fixture-clean");
+    for extra in [
+        vec!["--", f.as_str()],
+        vec!["--url", "http://127.0.0.1:9/mcp"],
+        vec!["--check", "security"],
+    ] {
+        let mut args = vec!["run", "--from", "snap.json"];
+        args.extend(extra.iter().copied());
+        let o = w.run(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(
+            stderr(&o).contains("--from FILE replaces the server"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = w.run(&["baseline", "--name", "x", "--from", "snap.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}

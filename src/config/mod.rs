@@ -9,6 +9,7 @@ mod clients;
 pub mod endpoint;
 mod fleet;
 pub mod lines;
+mod offline;
 mod raw;
 mod schema;
 mod secrets;
@@ -109,6 +110,19 @@ pub enum LoadedAny {
 /// The closest of `known` to a mistyped name (the did-you-mean of config keys).
 pub fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
     validate::suggest(name, known)
+}
+
+/// What `run`/`baseline`/`diff --from FILE` use when no config file exists (#16 §2;
+/// `offline::config`). `path` is the config path that was looked for.
+pub fn offline_defaults(path: &Path) -> Loaded {
+    Loaded {
+        config: offline::config(),
+        path: path.to_path_buf(),
+        dir: PathBuf::from("."),
+        secrets: Vec::new(),
+        warnings: Vec::new(),
+        key_lines: Default::default(),
+    }
 }
 
 /// Load a config of either shape from disk, resolving `${VAR}` from the process environment.

@@ -13,6 +13,7 @@ pub mod rename;
 pub mod schema_text;
 pub mod schema_walk;
 pub mod shape;
+pub mod snapshot;
 pub mod text;
 
 /// Items per thread below which a job stays on one thread (threads cost more than they save).

@@ -428,5 +428,12 @@ fn judge_golden(
     }
 }
 
+/// No live server to ask (`--from FILE`, #16 §2): the family is one skip saying so.
+pub fn offline(source: &str) -> Finding {
+    rules::SUMMARY.skip(format!(
+        "Not run on an offline snapshot ({source}): behavioral suites call tools on a live server"
+    ))
+}
+
 #[cfg(test)]
 mod tests;

@@ -293,5 +293,12 @@ fn expected(e: &str, v: &str) -> Finding {
     .actual(v)
 }
 
+/// No live server to ask (`--from FILE`, #16 §2): the family is one skip saying so.
+pub fn offline(source: &str) -> Finding {
+    rules::HANDSHAKE.skip(format!(
+        "Not run on an offline snapshot ({source}): the compliance checks talk to a live server"
+    ))
+}
+
 #[cfg(test)]
 mod tests;

@@ -202,5 +202,12 @@ pub fn check_with_sampling(
     out
 }
 
+/// No live server to ask (`--from FILE`, #16 §2): the family is one skip saying so.
+pub fn offline(source: &str) -> Finding {
+    rules::OUTPUT_SAMPLING.skip(format!(
+        "Not run on an offline snapshot ({source}): output sampling calls tools on a live server"
+    ))
+}
+
 #[cfg(test)]
 mod tests;

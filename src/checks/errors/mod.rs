@@ -410,5 +410,12 @@ fn code_or_unknown(e: &RpcError) -> String {
         .map_or_else(|| "Unknown error".to_string(), |c| format!("Code {c}"))
 }
 
+/// No live server to ask (`--from FILE`, #16 §2): the family is one skip saying so.
+pub fn offline(source: &str) -> Finding {
+    rules::SUMMARY.skip(format!(
+        "Not run on an offline snapshot ({source}): the error-contract probes call tools on a live server"
+    ))
+}
+
 #[cfg(test)]
 mod tests;

@@ -296,5 +296,12 @@ fn sampling(plan: &LatencyPlan) -> Option<Finding> {
     Some(f.actual(json!({"refused": refused, "unknownAllowlisted": plan.unknown_allowlisted})))
 }
 
+/// No live server to ask (`--from FILE`, #16 §2): the family is one skip saying so.
+pub fn offline(source: &str) -> Finding {
+    rules::SUMMARY.skip(format!(
+        "Not run on an offline snapshot ({source}): latency is measured by calling tools on a live server"
+    ))
+}
+
 #[cfg(test)]
 mod tests;
