@@ -16,6 +16,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+pub mod suppress;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcpward",
@@ -54,6 +56,9 @@ pub struct Cli {
     /// Test only the I-th of N slices of the fleet (servers sorted by name, dealt round-robin)
     #[arg(long, global = true, value_name = "I/N")]
     pub shard: Option<String>,
+    /// A suppression that matched nothing fails the run (config/suppression-stale)
+    #[arg(long, global = true)]
+    pub strict: bool,
     /// Print the version
     #[arg(short = 'V', long = "version")]
     pub version: bool,
@@ -80,6 +85,20 @@ pub enum Command {
         /// Fleet reports written by `run --json` on shards of one fleet
         #[arg(required = true, value_name = "REPORT")]
         reports: Vec<PathBuf>,
+    },
+    /// Accept a finding: append an entry to mcpward.suppress.yaml next to the config
+    Suppress {
+        /// Rule id of the finding (docs/rules.md)
+        rule: String,
+        /// The finding's location, exact or a glob (* and ?)
+        location: String,
+        /// Why the finding is accepted (required)
+        #[arg(long, required = true)]
+        reason: String,
+        /// Last day the entry suppresses (YYYY-MM-DD); --server NAME limits it to one
+        /// server of a fleet
+        #[arg(long, value_name = "YYYY-MM-DD")]
+        expires: Option<String>,
     },
 }
 
@@ -195,6 +214,29 @@ fn try_main() -> Result<Exit, Error> {
         Command::Baseline => with_runtime(run(&cli, Mode::Baseline)),
         Command::Diff => with_runtime(run(&cli, Mode::Diff)),
         Command::Merge { reports } => with_runtime(merge(&cli, reports)),
+        Command::Suppress {
+            rule,
+            location,
+            reason,
+            expires,
+        } => {
+            if cli.server.len() > 1 {
+                return Err(Error::Fatal(
+                    "suppress: --server names the one fleet member the entry applies to".into(),
+                ));
+            }
+            let server = cli.server.first().map(String::as_str);
+            suppress::command(
+                &cli,
+                &suppress::NewEntry {
+                    rule,
+                    location,
+                    reason,
+                    expires: expires.as_deref(),
+                    server,
+                },
+            )
+        }
     }
 }
 
@@ -247,6 +289,7 @@ fn reporter_kind(cli: &Cli) -> ReporterKind {
 
 fn load_config(cli: &Cli) -> Result<LoadedAny, Error> {
     let loaded = config::load_any(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
+    suppress::check_rules(&loaded)?;
     let warnings = match &loaded {
         LoadedAny::Single(l) => &l.warnings,
         LoadedAny::Fleet(f) => &f.warnings,
@@ -359,7 +402,8 @@ async fn run_single(
         interrupt: &interrupt,
     };
     let lane = fleet::run_server(loaded, era, &how).await?;
-    let report = fleet::report_of(&lane.hello, lane.findings, &redactor);
+    let findings = suppress::apply_single(lane.findings, &loaded.config.suppress, cli);
+    let report = fleet::report_of(&lane.hello, findings, &redactor);
     finish_single(&report, kind, cli, loaded, pr.as_ref(), &redactor, false).await
 }
 
@@ -518,6 +562,7 @@ async fn drift_single(
             return Ok(Exit::Pass);
         }
     };
+    let results = suppress::apply_single(results, &loaded.config.suppress, cli);
     let report = fleet::report_of(&hello, results, &redactor);
     // DECISIONS #20: an unreadable baseline means drift was not tested.
     finish_single(
@@ -650,12 +695,13 @@ async fn run_fleet(
             Exit::Pass
         });
     }
-    let members: Vec<_> = outs.into_iter().map(fleet::fleet_member).collect();
+    let mut members: Vec<_> = outs.into_iter().map(fleet::fleet_member).collect();
     let mut cross = if matches!(mode, Mode::Run { .. }) {
         fleet::cross_server(&members, &fleet_cfg.checks)
     } else {
         Vec::new()
     };
+    suppress::apply_fleet(&mut members, &mut cross, &fleet_cfg.suppress, cli);
     for f in &mut cross {
         f.message = redactor.redact_str(&f.message);
         if let Some(l) = &f.location {

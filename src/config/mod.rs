@@ -11,6 +11,7 @@ pub mod lines;
 mod raw;
 mod schema;
 mod secrets;
+mod suppress;
 mod template;
 mod tree;
 mod types;
@@ -27,6 +28,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
+pub use suppress::{parse_file_text as parse_suppress_file, SUPPRESS_FILE};
 pub use template::init_template;
 
 pub use clients::{input_env_name, INPUT_ENV_PREFIX, MAX_CLIENT_FILE_BYTES};
@@ -96,6 +98,8 @@ pub struct Fleet {
     pub secrets: Vec<String>,
     /// Unknown-key warnings of the whole file, one line each, for stderr.
     pub warnings: Vec<String>,
+    /// Accepted findings (#16 §3), the same list every member's config holds.
+    pub suppress: Vec<crate::checks::suppress::Entry>,
 }
 
 /// What a config file describes: one `server:` (the original's shape, unchanged) or a fleet.
@@ -132,7 +136,7 @@ pub fn load_any_str(
     })?;
     match fleet::shape(&root) {
         fleet::Shape::Fleet => match fleet::load(stripped, root, pre_issues, path, env) {
-            Ok(built) => Ok(LoadedAny::Fleet(fleet_of(built, path))),
+            Ok(built) => with_suppress_file_fleet(fleet_of(built, path)).map(LoadedAny::Fleet),
             Err(fleet::Failure::EnvVar { name, at }) => Err(ConfigError::EnvVar { name, at }),
             Err(fleet::Failure::Invalid(issues)) => Err(ConfigError::Invalid { issues }),
         },
@@ -162,6 +166,7 @@ fn fleet_of(built: fleet::Built, path: &Path) -> Fleet {
         dir: built.dir,
         secrets: built.secrets,
         warnings: built.warnings,
+        suppress: Vec::new(),
     }
 }
 
@@ -309,6 +314,8 @@ fn load_parsed(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    let mut config = config;
+    with_suppress_file(&mut config.suppress, &dir, None)?;
     Ok(Loaded {
         config,
         path: path.to_path_buf(),
@@ -317,6 +324,44 @@ fn load_parsed(
         warnings: outcome.unknown.iter().map(|u| u.as_warning()).collect(),
         key_lines,
     })
+}
+
+/// Appends `mcpward.suppress.yaml`'s entries (in `dir`) to the config's and checks every
+/// entry's `server:` against the fleet's member names (`None`: a single-server config).
+fn with_suppress_file(
+    entries: &mut Vec<crate::checks::suppress::Entry>,
+    dir: &Path,
+    members: Option<&[&str]>,
+) -> Result<(), ConfigError> {
+    let mut issues = Vec::new();
+    match suppress::read_file(dir) {
+        Ok(more) => entries.extend(more),
+        Err(e) => issues.extend(e),
+    }
+    suppress::check_servers(entries, members, &mut issues);
+    if issues.is_empty() {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid { issues })
+    }
+}
+
+/// [`with_suppress_file`] for a fleet: every member holds the same list (the top-level
+/// `suppress:` is shared like `checks:`), and so does [`Fleet::suppress`].
+fn with_suppress_file_fleet(mut fleet: Fleet) -> Result<Fleet, ConfigError> {
+    let names: Vec<String> = fleet.members.iter().map(|m| m.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut entries = fleet
+        .members
+        .first()
+        .map(|m| m.loaded.config.suppress.clone())
+        .unwrap_or_default();
+    with_suppress_file(&mut entries, &fleet.dir, Some(&names))?;
+    for m in &mut fleet.members {
+        m.loaded.config.suppress = entries.clone();
+    }
+    fleet.suppress = entries;
+    Ok(fleet)
 }
 
 /// mcpward's own credentials, never passed to a stdio server (config.md §8).

@@ -104,6 +104,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "timeouts",
     "limits",
     "suites",
+    "suppress",
 ];
 const SERVER_COMMON: &[&str] = &["transport", "protocol_era"];
 pub(super) const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
@@ -364,6 +365,10 @@ impl V {
             Some(n) => self.suites(n, "suites"),
             None => Vec::new(),
         };
+        let suppress = match get(m, "suppress") {
+            Some(n) => super::suppress::entries(n, "suppress", &mut self.issues),
+            None => Vec::new(),
+        };
         Some(Config {
             server: server?,
             expect,
@@ -371,6 +376,7 @@ impl V {
             timeouts,
             limits,
             suites,
+            suppress,
         })
     }
 
