@@ -226,16 +226,16 @@ fn try_main() -> Result<Exit, Error> {
                 ));
             }
             let server = cli.server.first().map(String::as_str);
-            suppress::command(
-                &cli,
-                &suppress::NewEntry {
-                    rule,
-                    location,
-                    reason,
-                    expires: expires.as_deref(),
-                    server,
-                },
-            )
+            let entry = suppress::NewEntry {
+                rule,
+                location,
+                reason,
+                expires: expires.as_deref(),
+                server,
+            };
+            let done = suppress::command(&cli.config, &entry).map_err(Error::Fatal)?;
+            out_line(&done);
+            Ok(Exit::Pass)
         }
     }
 }
@@ -289,7 +289,7 @@ fn reporter_kind(cli: &Cli) -> ReporterKind {
 
 fn load_config(cli: &Cli) -> Result<LoadedAny, Error> {
     let loaded = config::load_any(&cli.config).map_err(|e| Error::Fatal(e.to_string()))?;
-    suppress::check_rules(&loaded)?;
+    suppress::check_rules(&loaded).map_err(Error::Fatal)?;
     let warnings = match &loaded {
         LoadedAny::Single(l) => &l.warnings,
         LoadedAny::Fleet(f) => &f.warnings,
@@ -402,7 +402,7 @@ async fn run_single(
         interrupt: &interrupt,
     };
     let lane = fleet::run_server(loaded, era, &how).await?;
-    let findings = suppress::apply_single(lane.findings, &loaded.config.suppress, cli);
+    let findings = suppress::apply_single(lane.findings, &loaded.config.suppress, cli.strict);
     let report = fleet::report_of(&lane.hello, findings, &redactor);
     finish_single(&report, kind, cli, loaded, pr.as_ref(), &redactor, false).await
 }
@@ -562,7 +562,7 @@ async fn drift_single(
             return Ok(Exit::Pass);
         }
     };
-    let results = suppress::apply_single(results, &loaded.config.suppress, cli);
+    let results = suppress::apply_single(results, &loaded.config.suppress, cli.strict);
     let report = fleet::report_of(&hello, results, &redactor);
     // DECISIONS #20: an unreadable baseline means drift was not tested.
     finish_single(
@@ -701,7 +701,14 @@ async fn run_fleet(
     } else {
         Vec::new()
     };
-    suppress::apply_fleet(&mut members, &mut cross, &fleet_cfg.suppress, cli);
+    let whole = cli.server.is_empty() && cli.shard.is_none();
+    suppress::apply_fleet(
+        &mut members,
+        &mut cross,
+        &fleet_cfg.suppress,
+        cli.strict,
+        whole,
+    );
     for f in &mut cross {
         f.message = redactor.redact_str(&f.message);
         if let Some(l) = &f.location {

@@ -1,8 +1,8 @@
 //! Accepted findings at the command line (#16 §3): `mcpward suppress`, the registry check
 //! of every entry's rule id, today's date, and the one call that applies the entries to a
-//! run's findings (`checks::suppress` does the work).
-
-use super::{out_line, Cli, Error, Exit};
+//! run's findings (`checks::suppress` does the work). It names nothing of `cli.rs` (a
+//! child referring back to its parent would close an import cycle): errors are strings the
+//! CLI turns into its `Error::Fatal`.
 use crate::checks::suppress::{self, valid_date, Entry};
 use crate::config::{self, LoadedAny, SUPPRESS_FILE};
 use crate::model::{Finding, FleetMember};
@@ -33,7 +33,7 @@ fn unknown_rule(e_rule: &str) -> Option<String> {
 }
 
 /// Every entry names a registered rule (a config error otherwise, exit 2).
-pub fn check_rules(loaded: &LoadedAny) -> Result<(), Error> {
+pub fn check_rules(loaded: &LoadedAny) -> Result<(), String> {
     let entries = match loaded {
         LoadedAny::Single(l) => &l.config.suppress,
         LoadedAny::Fleet(f) => &f.suppress,
@@ -45,16 +45,13 @@ pub fn check_rules(loaded: &LoadedAny) -> Result<(), Error> {
     if issues.is_empty() {
         Ok(())
     } else {
-        Err(Error::Fatal(format!(
-            "Invalid config:\n{}",
-            issues.join("\n")
-        )))
+        Err(format!("Invalid config:\n{}", issues.join("\n")))
     }
 }
 
 /// One server's findings with the config's suppressions applied.
-pub fn apply_single(findings: Vec<Finding>, entries: &[Entry], cli: &Cli) -> Vec<Finding> {
-    suppress::apply(findings, entries, &today(), cli.strict, None)
+pub fn apply_single(findings: Vec<Finding>, entries: &[Entry], strict: bool) -> Vec<Finding> {
+    suppress::apply(findings, entries, &today(), strict, None)
 }
 
 /// A fleet run's members and cross-server findings with the suppressions applied; a run
@@ -63,10 +60,10 @@ pub fn apply_fleet(
     members: &mut [FleetMember],
     cross: &mut Vec<Finding>,
     entries: &[Entry],
-    cli: &Cli,
+    strict: bool,
+    whole: bool,
 ) {
-    let whole = cli.server.is_empty() && cli.shard.is_none();
-    suppress::apply_fleet(members, cross, entries, &today(), cli.strict, whole);
+    suppress::apply_fleet(members, cross, entries, &today(), strict, whole);
 }
 
 /// What `mcpward suppress` appends.
@@ -124,48 +121,41 @@ fn suppress_path(config: &Path) -> PathBuf {
 }
 
 /// `mcpward suppress RULE LOCATION --reason … [--expires …] [--server …]`.
-pub fn command(cli: &Cli, e: &NewEntry) -> Result<Exit, Error> {
+/// The confirmation line.
+pub fn command(config: &Path, e: &NewEntry) -> Result<String, String> {
     if let Some(why) = unknown_rule(e.rule) {
-        return Err(Error::Fatal(format!("RULE: {why}")));
+        return Err(format!("RULE: {why}"));
     }
     if let Some(x) = e.expires {
         if !valid_date(x) {
-            return Err(Error::Fatal(format!(
-                "--expires: expected a date YYYY-MM-DD, got {x:?}"
-            )));
+            return Err(format!("--expires: expected a date YYYY-MM-DD, got {x:?}"));
         }
     }
-    let path = suppress_path(&cli.config);
+    let path = suppress_path(config);
     let old = match std::fs::read_to_string(&path) {
         Ok(t) => Some(t),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => {
-            return Err(Error::Fatal(format!(
-                "cannot read {}: {err}",
-                path.display()
-            )))
-        }
+        Err(err) => return Err(format!("cannot read {}: {err}", path.display())),
     };
     let text = appended(old.as_deref(), e);
     // Never write a file the next run would refuse (an empty reason, a flow-style list).
     if let Err(issues) = config::parse_suppress_file(&text) {
-        return Err(Error::Fatal(format!(
+        return Err(format!(
             "cannot append to {}:\n{}",
             path.display(),
             issues.join("\n")
-        )));
+        ));
     }
     crate::fsutil::write_atomic(&path, text.as_bytes())
-        .map_err(|err| Error::Fatal(format!("cannot write {}: {err}", path.display())))?;
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
     let until = e.expires.map(|x| format!(" until {x}")).unwrap_or_default();
     let server = e.server.map(|s| format!(" on {s}")).unwrap_or_default();
-    out_line(&format!(
+    Ok(format!(
         "Suppressed {} at {:?}{server}{until} in {}",
         e.rule,
         e.location,
         path.display()
-    ));
-    Ok(Exit::Pass)
+    ))
 }
 
 #[cfg(test)]

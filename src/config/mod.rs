@@ -135,8 +135,10 @@ pub fn load_any_str(
         message,
     })?;
     match fleet::shape(&root) {
-        fleet::Shape::Fleet => match fleet::load(stripped, root, pre_issues, path, env) {
-            Ok(built) => with_suppress_file_fleet(fleet_of(built, path)).map(LoadedAny::Fleet),
+        fleet::Shape::Fleet => match fleet::load(stripped, root.clone(), pre_issues, path, env) {
+            Ok(built) => {
+                with_suppress_file_fleet(fleet_of(built, path), &root, env).map(LoadedAny::Fleet)
+            }
             Err(fleet::Failure::EnvVar { name, at }) => Err(ConfigError::EnvVar { name, at }),
             Err(fleet::Failure::Invalid(issues)) => Err(ConfigError::Invalid { issues }),
         },
@@ -286,6 +288,7 @@ fn load_parsed(
     let outcome = validate::validate(&root);
     let mut issues = pre_issues;
     issues.extend(outcome.issues);
+    let suppress_entries = suppress::entries_of(&root, &mut issues);
     let config = match outcome.config {
         Some(c) if issues.is_empty() => c,
         _ => {
@@ -315,6 +318,7 @@ fn load_parsed(
         _ => PathBuf::from("."),
     };
     let mut config = config;
+    config.suppress = suppress_entries;
     with_suppress_file(&mut config.suppress, &dir, None)?;
     Ok(Loaded {
         config,
@@ -348,14 +352,24 @@ fn with_suppress_file(
 
 /// [`with_suppress_file`] for a fleet: every member holds the same list (the top-level
 /// `suppress:` is shared like `checks:`), and so does [`Fleet::suppress`].
-fn with_suppress_file_fleet(mut fleet: Fleet) -> Result<Fleet, ConfigError> {
+fn with_suppress_file_fleet(
+    mut fleet: Fleet,
+    root: &tree::Node,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Fleet, ConfigError> {
     let names: Vec<String> = fleet.members.iter().map(|m| m.name.clone()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut entries = fleet
-        .members
-        .first()
-        .map(|m| m.loaded.config.suppress.clone())
-        .unwrap_or_default();
+    // The top-level list, interpolated like the rest of the file (fleet::load interpolated
+    // its own copy; the first unset variable was reported there).
+    let mut root = root.clone();
+    let mut secrets = Vec::new();
+    tree::interpolate(&mut root, "", env, &mut secrets)
+        .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+    let mut issues = Vec::new();
+    let mut entries = suppress::entries_of(&root, &mut issues);
+    if !issues.is_empty() {
+        return Err(ConfigError::Invalid { issues });
+    }
     with_suppress_file(&mut entries, &fleet.dir, Some(&names))?;
     for m in &mut fleet.members {
         m.loaded.config.suppress = entries.clone();

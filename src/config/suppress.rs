@@ -121,6 +121,17 @@ pub(crate) fn entries(node: &Node, prefix: &str, issues: &mut Vec<String>) -> Ve
     out
 }
 
+/// The entries of a config document's top-level `suppress:` (none without the key).
+pub(crate) fn entries_of(root: &Node, issues: &mut Vec<String>) -> Vec<Entry> {
+    match root {
+        Node::Map(m) => match m.iter().find(|(k, _)| k == "suppress") {
+            Some((_, n)) => entries(n, "suppress", issues),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
 /// The entries of `mcpward.suppress.yaml` in `dir` (none when there is no such file).
 /// `Err` is the list of issues (a YAML error is one issue).
 pub(crate) fn read_file(dir: &Path) -> Result<Vec<Entry>, Vec<String>> {

@@ -365,10 +365,6 @@ impl V {
             Some(n) => self.suites(n, "suites"),
             None => Vec::new(),
         };
-        let suppress = match get(m, "suppress") {
-            Some(n) => super::suppress::entries(n, "suppress", &mut self.issues),
-            None => Vec::new(),
-        };
         Some(Config {
             server: server?,
             expect,
@@ -376,7 +372,8 @@ impl V {
             timeouts,
             limits,
             suites,
-            suppress,
+            // `suppress:` is read by the loader (config/suppress.rs), after validation.
+            suppress: Vec::new(),
         })
     }
 

@@ -128,7 +128,13 @@ fn an_expired_entry_no_longer_suppresses_and_fails() {
 fn stale_fails_with_strict_and_is_not_judged_when_its_family_did_not_run() {
     let fs = vec![Finding::pass("security/summary", "ok")];
     let e = entry("security/tool-poisoning", "evil");
-    let strict = apply(fs.clone(), &[e.clone()], "2026-01-01", true, None);
+    let strict = apply(
+        fs.clone(),
+        std::slice::from_ref(&e),
+        "2026-01-01",
+        true,
+        None,
+    );
     assert_eq!(strict[1].status, Status::Fail);
     assert_eq!(strict[1].severity, Severity::Error);
     let drift_only = vec![Finding::pass("drift/summary", "ok")];
