@@ -803,7 +803,12 @@ async fn merge(cli: &Cli, files: &[PathBuf]) -> Result<Exit, Error> {
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let mut redactor = Redactor::new();
     let pr = pr_comment_context(cli, &mut redactor);
-    let cross = |members: &[crate::model::FleetMember]| fleet::cross_server(members, &checks);
+    let carried = suppress::fleet_verdicts(&reports);
+    let cross = |members: &[crate::model::FleetMember]| {
+        let mut out = fleet::cross_server(members, &checks);
+        out.extend(carried.iter().cloned());
+        out
+    };
     let merged =
         crate::model::merge(reports, &cross).map_err(|e| Error::Fatal(e.describe(&names)))?;
     let exit = match merged.exit_code() {

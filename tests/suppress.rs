@@ -441,3 +441,36 @@ fn a_fleet_entry_with_server_applies_to_that_member_only_and_stale_is_judged_ove
         "fail"
     );
 }
+
+#[test]
+fn merge_keeps_the_shards_fleet_level_verdicts_once() {
+    let w = Workdir::new();
+    // Expired and unscoped: every shard reports it at fleet level.
+    fleet(
+        &w,
+        "suppress:\n  - rule: schema/tool-name\n    location: bad name\n    reason: r\n    expires: 2025-01-01\n",
+    );
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let out = format!("shard{i}.json");
+        let o = run_on(
+            &w,
+            "2026-01-01",
+            &["run", "--json", "--shard", &format!("{i}/2"), "--out", &out],
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        files.push(out);
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run_on(&w, "2026-01-01", &args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let expired: Vec<&Value> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["id"] == "config/suppression-expired")
+        .collect();
+    assert_eq!(expired.len(), 1, "{doc:#}");
+}

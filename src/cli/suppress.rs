@@ -66,6 +66,18 @@ pub fn apply_fleet(
     suppress::apply_fleet(members, cross, entries, &today(), strict, whole);
 }
 
+/// The fleet-level suppression verdicts (`config/…`) of the shards' documents, once each:
+/// `merge` recomputes the cross-server results, and these are not cross-server findings.
+pub fn fleet_verdicts(reports: &[crate::model::FleetReport]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for f in reports.iter().flat_map(|r| &r.results) {
+        if f.family == "config" && !out.contains(f) {
+            out.push(f.clone());
+        }
+    }
+    out
+}
+
 /// What `mcpward suppress` appends.
 pub struct NewEntry<'a> {
     pub rule: &'a str,
