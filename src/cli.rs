@@ -19,6 +19,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+pub mod suppress;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcpward",
@@ -63,6 +65,9 @@ pub struct Cli {
     /// Test only the I-th of N slices of the fleet (servers sorted by name, dealt round-robin)
     #[arg(long, global = true, value_name = "I/N")]
     pub shard: Option<String>,
+    /// A suppression that matched nothing fails the run (config/suppression-stale)
+    #[arg(long, global = true)]
+    pub strict: bool,
     /// Print the version and the git commit
     #[arg(short = 'V', long = "version")]
     pub version: bool,
@@ -225,6 +230,20 @@ pub enum Command {
     Man,
     /// Print the version and the git commit (--json for scripts)
     Version,
+    /// Accept a finding: append an entry to mcpward.suppress.yaml next to the config
+    Suppress {
+        /// Rule id of the finding (docs/rules.md)
+        rule: String,
+        /// The finding's location, exact or a glob (* and ?)
+        location: String,
+        /// Why the finding is accepted (required)
+        #[arg(long, required = true)]
+        reason: String,
+        /// Last day the entry suppresses (YYYY-MM-DD); --server NAME limits it to one
+        /// server of a fleet
+        #[arg(long, value_name = "YYYY-MM-DD")]
+        expires: Option<String>,
+    },
 }
 
 /// How a command ended: the process exit code.
@@ -336,7 +355,7 @@ fn try_main() -> Result<Exit, Error> {
     }
     let Some(command) = cli.command.as_ref() else {
         return Err(Error::Verbatim(
-            "error: a command is required (init, run, baseline, diff, snapshot, merge, contracts, explain); see `mcpward --help`"
+            "error: a command is required (init, run, baseline, diff, snapshot, merge, suppress, contracts, explain); see `mcpward --help`"
                 .into(),
         ));
     };
@@ -447,6 +466,29 @@ fn try_main() -> Result<Exit, Error> {
         Command::Completions { shell } => printed(Ok(extras::completions(Cli::command(), *shell))),
         Command::Man => printed(extras::man(Cli::command())),
         Command::Version => printed(Ok(extras::version(cli.json))),
+        Command::Suppress {
+            rule,
+            location,
+            reason,
+            expires,
+        } => {
+            if cli.server.len() > 1 {
+                return Err(Error::Fatal(
+                    "suppress: --server names the one fleet member the entry applies to".into(),
+                ));
+            }
+            let server = cli.server.first().map(String::as_str);
+            let entry = suppress::NewEntry {
+                rule,
+                location,
+                reason,
+                expires: expires.as_deref(),
+                server,
+            };
+            let done = suppress::command(&cli.config, &entry).map_err(Error::Fatal)?;
+            out_line(&done);
+            Ok(Exit::Pass)
+        }
     }
 }
 
@@ -630,6 +672,7 @@ fn reporter_kind(cli: &Cli) -> ReporterKind {
 fn load_config(cli: &Cli, ov: &config::endpoint::Overrides) -> Result<LoadedAny, Error> {
     let path = (ov.target.is_none() || cli.config_given).then_some(cli.config.as_path());
     let loaded = config::load_with(path, ov).map_err(|e| Error::Fatal(e.to_string()))?;
+    suppress::check_rules(&loaded).map_err(Error::Fatal)?;
     let warnings = match &loaded {
         LoadedAny::Single(l) => &l.warnings,
         LoadedAny::Fleet(f) => &f.warnings,
@@ -752,7 +795,8 @@ async fn run_single(
         interrupt: &interrupt,
     };
     let lane = fleet::run_server(loaded, era, &how).await?;
-    let report = fleet::report_of(&lane.hello, lane.findings, &redactor);
+    let findings = suppress::apply_single(lane.findings, &loaded.config.suppress, cli.strict);
+    let report = fleet::report_of(&lane.hello, findings, &redactor);
     if kind == ReporterKind::Console
         && report
             .results
@@ -935,6 +979,7 @@ async fn drift_single(
             return Ok(Exit::Pass);
         }
     };
+    let results = suppress::apply_single(results, &loaded.config.suppress, cli.strict);
     let report = fleet::report_of(&hello, results, &redactor);
     // DECISIONS #20: an unreadable baseline means drift was not tested.
     finish_single(
@@ -1067,12 +1112,20 @@ async fn run_fleet(
             Exit::Pass
         });
     }
-    let members: Vec<_> = outs.into_iter().map(fleet::fleet_member).collect();
+    let mut members: Vec<_> = outs.into_iter().map(fleet::fleet_member).collect();
     let mut cross = if matches!(mode, Mode::Run { .. }) {
         fleet::cross_server(&members, &fleet_cfg.checks)
     } else {
         Vec::new()
     };
+    let whole = cli.server.is_empty() && cli.shard.is_none();
+    suppress::apply_fleet(
+        &mut members,
+        &mut cross,
+        &fleet_cfg.suppress,
+        cli.strict,
+        whole,
+    );
     for f in &mut cross {
         f.message = redactor.redact_str(&f.message);
         if let Some(l) = &f.location {
@@ -1170,7 +1223,12 @@ async fn merge(cli: &Cli, files: &[PathBuf]) -> Result<Exit, Error> {
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let mut redactor = Redactor::new();
     let pr = pr_comment_context(cli, &mut redactor);
-    let cross = |members: &[crate::model::FleetMember]| fleet::cross_server(members, &checks);
+    let carried = suppress::fleet_verdicts(&reports);
+    let cross = |members: &[crate::model::FleetMember]| {
+        let mut out = fleet::cross_server(members, &checks);
+        out.extend(carried.iter().cloned());
+        out
+    };
     let merged =
         crate::model::merge(reports, &cross).map_err(|e| Error::Fatal(e.describe(&names)))?;
     let exit = match merged.exit_code() {
@@ -1425,6 +1483,7 @@ async fn offline_run(cli: &Cli, update_golden: bool, file: &Path) -> Result<Exit
         label: &label,
     };
     let findings = runner::run_offline(&off, &ctx);
+    let findings = suppress::apply_single(findings, &loaded.config.suppress, cli.strict);
     let report = fleet::report_of(&report_hello(&snap, &label), findings, &redactor);
     finish_single(&report, kind, cli, &loaded, pr.as_ref(), &redactor, false).await
 }
@@ -1514,6 +1573,7 @@ async fn offline_drift(cli: &Cli, mode: Mode, file: &Path) -> Result<Exit, Error
         label: &label,
     };
     let findings = runner::drift_offline(&off, &ctx, &dcfg, Some(state));
+    let findings = suppress::apply_single(findings, &loaded.config.suppress, cli.strict);
     let report = fleet::report_of(&report_hello(&snap, &label), findings, &redactor);
     // DECISIONS #20: an unreadable baseline means drift was not tested.
     finish_single(

@@ -13,6 +13,9 @@ pub enum Status {
     Fail,
     Warn,
     Skip,
+    /// A failing or warning result an entry of `suppress:` / `mcpward.suppress.yaml`
+    /// accepts (#16 §3): reported, counted apart, never failing the run.
+    Suppressed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -51,6 +54,18 @@ pub struct Finding {
     /// are unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub era: Option<String>,
+    /// Why a `suppressed` result is accepted, and until when (#16 §3); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppression: Option<Suppression>,
+}
+
+/// The accepting entry's reason and expiry, recorded on the suppressed result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suppression {
+    pub reason: String,
+    /// `YYYY-MM-DD`, the last day the entry suppresses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
 }
 
 /// Keeps an explicit JSON `null` as `Some(Null)` so a round trip preserves it.
@@ -79,6 +94,7 @@ impl Finding {
             actual: None,
             location: None,
             era: None,
+            suppression: None,
         }
     }
     /// Test data only (reporters render any id, registered or not); checks build findings
@@ -138,6 +154,14 @@ pub struct Summary {
     pub failed: usize,
     pub warnings: usize,
     pub skipped: usize,
+    /// Results a suppression accepted (#16 §3); omitted when none, so reports of runs
+    /// without suppressions are unchanged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub suppressed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -149,6 +173,7 @@ impl Summary {
             failed: count(Status::Fail),
             warnings: count(Status::Warn),
             skipped: count(Status::Skip),
+            suppressed: count(Status::Suppressed),
         }
     }
 }
@@ -422,6 +447,7 @@ fn fleet_summary(servers: &[FleetMember], cross: &[Finding]) -> FleetSummary {
         results.failed += s.failed;
         results.warnings += s.warnings;
         results.skipped += s.skipped;
+        results.suppressed += s.suppressed;
     }
     let incomplete = count(MemberStatus::Incomplete);
     let exit_code = if incomplete > 0 {

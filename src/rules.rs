@@ -70,6 +70,13 @@ pub const FAMILIES: &[Family] = &[
         security: false,
         rules: checks::latency::rules::RULES,
     },
+    Family {
+        name: "config",
+        config_key: "suppress",
+        category: "general",
+        security: false,
+        rules: checks::suppress::rules::RULES,
+    },
 ];
 
 /// Every family's rules, in family order.

@@ -11,6 +11,7 @@ pub mod errors;
 pub mod latency;
 pub mod schema;
 pub mod security;
+pub mod suppress;
 pub mod tool_args;
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod offline;
 mod raw;
 mod schema;
 mod secrets;
+mod suppress;
 mod template;
 mod tree;
 mod types;
@@ -29,6 +30,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub use schema::{config_schema, config_schema_text, CONFIG_SCHEMA_ID};
+pub use suppress::{parse_file_text as parse_suppress_file, SUPPRESS_FILE};
 pub use template::{init_template, init_template_for};
 
 pub use clients::{input_env_name, INPUT_ENV_PREFIX, MAX_CLIENT_FILE_BYTES};
@@ -98,6 +100,8 @@ pub struct Fleet {
     pub secrets: Vec<String>,
     /// Unknown-key warnings of the whole file, one line each, for stderr.
     pub warnings: Vec<String>,
+    /// Accepted findings (#16 §3), the same list every member's config holds.
+    pub suppress: Vec<crate::checks::suppress::Entry>,
 }
 
 /// What a config file describes: one `server:` (the original's shape, unchanged) or a fleet.
@@ -146,8 +150,10 @@ pub fn load_any_str(
         message,
     })?;
     match fleet::shape(&root) {
-        fleet::Shape::Fleet => match fleet::load(stripped, root, pre_issues, path, env) {
-            Ok(built) => Ok(LoadedAny::Fleet(fleet_of(built, path))),
+        fleet::Shape::Fleet => match fleet::load(stripped, root.clone(), pre_issues, path, env) {
+            Ok(built) => {
+                with_suppress_file_fleet(fleet_of(built, path), &root, env).map(LoadedAny::Fleet)
+            }
             Err(fleet::Failure::EnvVar { name, at }) => Err(ConfigError::EnvVar { name, at }),
             Err(fleet::Failure::Invalid(issues)) => Err(ConfigError::Invalid { issues }),
         },
@@ -177,6 +183,7 @@ fn fleet_of(built: fleet::Built, path: &Path) -> Fleet {
         dir: built.dir,
         secrets: built.secrets,
         warnings: built.warnings,
+        suppress: Vec::new(),
     }
 }
 
@@ -352,6 +359,7 @@ fn load_parsed(
     let outcome = validate::validate(&root);
     let mut issues = pre_issues;
     issues.extend(outcome.issues);
+    let suppress_entries = suppress::entries_of(&root, &mut issues);
     let config = match outcome.config {
         Some(c) if issues.is_empty() => c,
         _ => {
@@ -380,6 +388,13 @@ fn load_parsed(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    let mut config = config;
+    config.suppress = suppress_entries;
+    // A config from the command line alone reads no file of the directory (not
+    // ./mcpward.yaml, so not ./mcpward.suppress.yaml either).
+    if path != Path::new(COMMAND_LINE) {
+        with_suppress_file(&mut config.suppress, &dir, None)?;
+    }
     Ok(Loaded {
         config,
         path: path.to_path_buf(),
@@ -388,6 +403,54 @@ fn load_parsed(
         warnings: outcome.unknown.iter().map(|u| u.as_warning()).collect(),
         key_lines,
     })
+}
+
+/// Appends `mcpward.suppress.yaml`'s entries (in `dir`) to the config's and checks every
+/// entry's `server:` against the fleet's member names (`None`: a single-server config).
+fn with_suppress_file(
+    entries: &mut Vec<crate::checks::suppress::Entry>,
+    dir: &Path,
+    members: Option<&[&str]>,
+) -> Result<(), ConfigError> {
+    let mut issues = Vec::new();
+    match suppress::read_file(dir) {
+        Ok(more) => entries.extend(more),
+        Err(e) => issues.extend(e),
+    }
+    suppress::check_servers(entries, members, &mut issues);
+    if issues.is_empty() {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid { issues })
+    }
+}
+
+/// [`with_suppress_file`] for a fleet: every member holds the same list (the top-level
+/// `suppress:` is shared like `checks:`), and so does [`Fleet::suppress`].
+fn with_suppress_file_fleet(
+    mut fleet: Fleet,
+    root: &tree::Node,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Fleet, ConfigError> {
+    let names: Vec<String> = fleet.members.iter().map(|m| m.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    // The top-level list, interpolated like the rest of the file (fleet::load interpolated
+    // its own copy; the first unset variable was reported there).
+    let mut root = root.clone();
+    let mut secrets = Vec::new();
+    tree::interpolate(&mut root, "", env, &mut secrets)
+        .map_err(|(name, at)| ConfigError::EnvVar { name, at })?;
+    let mut issues = Vec::new();
+    let mut entries = suppress::entries_of(&root, &mut issues);
+    if !issues.is_empty() {
+        return Err(ConfigError::Invalid { issues });
+    }
+    with_suppress_file(&mut entries, &fleet.dir, Some(&names))?;
+    for m in &mut fleet.members {
+        m.loaded.config.suppress = entries.clone();
+    }
+    fleet.suppress = entries;
+    Ok(fleet)
 }
 
 /// mcpward's own credentials, never passed to a stdio server (config.md §8).

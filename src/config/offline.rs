@@ -25,5 +25,6 @@ pub fn config() -> Config {
         timeouts: Default::default(),
         limits: Default::default(),
         suites: Vec::new(),
+        suppress: Vec::new(),
     }
 }

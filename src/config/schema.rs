@@ -282,6 +282,23 @@ pub fn config_schema() -> Value {
                 "default": [],
                 "description": "Behavioral tests: call a tool with fixed arguments and assert on the answer.",
                 "items": {"$ref": "#/$defs/suite"}
+            },
+            "suppress": {
+                "type": "array",
+                "default": [],
+                "description": "Accepted findings: each entry turns the failing or warning results it matches into `suppressed` ones (reported, never failing the run). Entries of `mcpward.suppress.yaml` next to the config are added after these.",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["rule", "location", "reason"],
+                    "properties": {
+                        "rule": {"type": "string", "minLength": 1, "description": "Rule id of the finding (docs/rules.md)."},
+                        "location": {"type": "string", "minLength": 1, "description": "The finding's location, exact or a glob: `*` any run of characters (`/` and `.` included), `?` one character; a finding without a location is matched by `*`."},
+                        "reason": {"type": "string", "minLength": 1, "pattern": "\\S", "description": "Why the finding is accepted (shown in every report)."},
+                        "expires": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "YYYY-MM-DD: the last day (UTC) the entry suppresses; after it the entry gives config/suppression-expired."},
+                        "server": {"type": "string", "description": "Fleet configs: the member the entry applies to (default: every server)."}
+                    }
+                }
             }
         },
         "$defs": {

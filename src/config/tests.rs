@@ -142,6 +142,7 @@ fn minimal_stdio_gets_every_default() {
             },
             limits: crate::observed::Limits::default(),
             suites: vec![],
+            suppress: vec![],
         }
     );
     assert!(l.secrets.is_empty());

@@ -22,6 +22,8 @@ pub struct Config {
     /// `limits`: what a server may make mcpward hold or wait for (#12 §2).
     pub limits: Limits,
     pub suites: Vec<Suite>,
+    /// Accepted findings (#16 §3): `suppress:`, then `mcpward.suppress.yaml`'s entries.
+    pub suppress: Vec<crate::checks::suppress::Entry>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -104,6 +104,7 @@ pub(super) const ROOT_KEYS: &[&str] = &[
     "timeouts",
     "limits",
     "suites",
+    "suppress",
 ];
 const SERVER_COMMON: &[&str] = &["transport", "protocol_era"];
 pub(super) const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
@@ -372,6 +373,8 @@ impl V {
             timeouts,
             limits,
             suites,
+            // `suppress:` is read by the loader (config/suppress.rs), after validation.
+            suppress: Vec::new(),
         })
     }
 

@@ -226,6 +226,7 @@ fn result_counts(p: Paint, s: &Summary) -> String {
         (s.failed, "failed", Sgr::Red),
         (s.warnings, "warnings", Sgr::Yellow),
         (s.skipped, "skipped", Sgr::Dim),
+        (s.suppressed, "suppressed", Sgr::Dim),
     ]
     .into_iter()
     .filter(|(n, _, _)| *n > 0)
@@ -308,7 +309,7 @@ fn render_family(
         p.s(Sgr::Dim, &format!("({status})"))
     ));
     for r in results {
-        if verbose || matches!(r.status, Status::Fail | Status::Warn) {
+        if verbose || matches!(r.status, Status::Fail | Status::Warn | Status::Suppressed) {
             render_result(out, p, r, verbose);
         }
     }
@@ -324,8 +325,10 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
         Status::Fail => p.s(Sgr::Red, "✗"),
         Status::Warn => p.s(Sgr::Yellow, "⚠"),
         Status::Skip => p.s(Sgr::Dim, "○"),
+        Status::Suppressed => p.s(Sgr::Dim, "⊘"),
     };
     let msg_style = match r.severity {
+        _ if r.status == Status::Suppressed => Sgr::Dim,
         Severity::Error => Sgr::Red,
         Severity::Warning => Sgr::Yellow,
         Severity::Info => Sgr::Dim,
@@ -339,6 +342,20 @@ fn render_result(out: &mut Vec<String>, p: Paint, r: &Finding, verbose: bool) {
     ));
     if let Some(loc) = &r.location {
         out.push(p.s(Sgr::Dim, &format!("    at {}", text::terminal_safe(loc))));
+    }
+    if let Some(sup) = &r.suppression {
+        let until = sup
+            .expires
+            .as_deref()
+            .map(|x| format!(" (until {x})"))
+            .unwrap_or_default();
+        out.push(p.s(
+            Sgr::Dim,
+            &format!(
+                "    suppressed: {}{until}",
+                text::terminal_safe(&sup.reason)
+            ),
+        ));
     }
     let show_values = r.status == Status::Fail || verbose;
     if DriftClass::of_rule_id(&r.id).is_some_and(DriftClass::is_text_change) {

@@ -21,10 +21,12 @@ impl Reporter for GithubReporter {
             .filter_map(|r| annotation(r, Scope::Single, &ctx.artifact_path))
             .collect();
         let s = &report.summary;
-        lines.push(format!(
-            "mcpward: {} checks: {} passed, {} failed, {} warnings, {} skipped",
-            s.total, s.passed, s.failed, s.warnings, s.skipped
-        ));
+        lines.push(
+            format!(
+                "mcpward: {} checks: {} passed, {} failed, {} warnings, {} skipped",
+                s.total, s.passed, s.failed, s.warnings, s.skipped
+            ) + &suppressed_note(s),
+        );
         lines.join("\n")
     }
 
@@ -52,7 +54,7 @@ impl Reporter for GithubReporter {
         lines.push(format!(
             "mcpward: {} servers: {} passed, {} failed, {} incomplete; {} checks: {} passed, {} failed, {} warnings, {} skipped",
             s.servers, s.passed, s.failed, s.incomplete, r.total, r.passed, r.failed, r.warnings, r.skipped
-        ));
+        ) + &suppressed_note(r));
         lines.push(format!(
             "mcpward: exit code {}",
             exit_explanation(fleet, text::terminal_safe, text::terminal_safe)
@@ -61,11 +63,22 @@ impl Reporter for GithubReporter {
     }
 }
 
+/// `, N suppressed` when a suppression accepted results (nothing otherwise, so the line
+/// of a run without suppressions is unchanged).
+fn suppressed_note(s: &crate::model::Summary) -> String {
+    if s.suppressed > 0 {
+        format!(", {} suppressed", s.suppressed)
+    } else {
+        String::new()
+    }
+}
+
 fn annotation(r: &Finding, scope: Scope, file: &str) -> Option<String> {
     let level = match r.status {
         Status::Fail => "error",
         Status::Warn => "warning",
-        Status::Pass | Status::Skip => return None,
+        // An accepted finding is no annotation: it is listed in the other reports.
+        Status::Pass | Status::Skip | Status::Suppressed => return None,
     };
     let mut body = format!("{}{}", r.message, era_suffix(r));
     if let Some(l) = &r.location {

@@ -22,7 +22,7 @@ impl Reporter for JunitReporter {
             .into_iter()
             .map(|(family, results)| suite(family, &results))
             .collect();
-        document(s.total, s.failed, 0, s.skipped, &suites)
+        document(s.total, s.failed, 0, s.skipped + s.suppressed, &suites)
     }
 
     /// One `<testsuite>` per server × family (`api / security`), a server that was not
@@ -46,7 +46,13 @@ impl Reporter for JunitReporter {
             suites.push(suite(&format!("{CROSS_SERVER} / {family}"), &results));
         }
         let s = &fleet.summary.results;
-        document(s.total + errors, s.failed, errors, s.skipped, &suites)
+        document(
+            s.total + errors,
+            s.failed,
+            errors,
+            s.skipped + s.suppressed,
+            &suites,
+        )
     }
 }
 
@@ -94,7 +100,7 @@ fn suite(name: &str, results: &[&Finding]) -> String {
         attr(name),
         results.len(),
         count(Status::Fail),
-        count(Status::Skip)
+        count(Status::Skip) + count(Status::Suppressed)
     )];
     for r in results {
         lines.push(format!(
@@ -115,6 +121,13 @@ fn suite(name: &str, results: &[&Finding]) -> String {
             Status::Skip => {
                 lines.push(format!("      <skipped message=\"{}\"/>", attr(&r.message)))
             }
+            Status::Suppressed => lines.push(format!(
+                "      <skipped message=\"{}\"/>",
+                attr(&format!(
+                    "suppressed: {}",
+                    r.suppression.as_ref().map_or("", |s| s.reason.as_str())
+                ))
+            )),
             Status::Pass => {}
         }
         lines.push("    </testcase>".to_string());

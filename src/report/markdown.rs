@@ -198,6 +198,13 @@ fn server_lines(lines: &mut Vec<String>, report: &Report, heading: &str, mcpward
             s.passed, s.failed, s.warnings, s.skipped, s.total
         ),
     ]);
+    if s.suppressed > 0 {
+        lines.push(String::new());
+        lines.push(format!(
+            "🔕 {} accepted finding(s) suppressed (listed below with the reason)",
+            s.suppressed
+        ));
+    }
     if !family_sections(lines, &report.results, heading) {
         lines.push(String::new());
         lines.push("No failures, warnings or contract changes.".to_string());
@@ -226,7 +233,7 @@ fn is_contract_change(r: &Finding) -> bool {
 }
 
 fn is_notable(r: &Finding) -> bool {
-    matches!(r.status, Status::Fail | Status::Warn)
+    matches!(r.status, Status::Fail | Status::Warn | Status::Suppressed)
         || (r.status == Status::Pass && is_contract_change(r))
 }
 
@@ -236,20 +243,23 @@ fn status_rank(s: Status) -> u8 {
         Status::Warn => 1,
         Status::Pass => 2,
         Status::Skip => 3,
+        Status::Suppressed => 4,
     }
 }
 
 fn section(lines: &mut Vec<String>, heading: &str, family: &str, listed: &[&Finding]) {
     let count = |s: Status| listed.iter().filter(|r| r.status == s).count();
-    let (failed, warned, changed) = (
+    let (failed, warned, changed, suppressed) = (
         count(Status::Fail),
         count(Status::Warn),
         count(Status::Pass),
+        count(Status::Suppressed),
     );
     let counts: Vec<String> = [
         (failed, format!("{failed} failed")),
         (warned, format!("{warned} warning(s)")),
         (changed, format!("{changed} change(s) reported")),
+        (suppressed, format!("{suppressed} suppressed")),
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)
@@ -289,6 +299,7 @@ fn finding_line(r: &Finding) -> String {
         Status::Warn => "⚠️",
         Status::Skip => "⏭️",
         Status::Pass => "ℹ️",
+        Status::Suppressed => "🔕",
     };
     let message = format!("{}{}", r.message, era_suffix(r));
     let mut line = match &r.location {
@@ -300,6 +311,14 @@ fn finding_line(r: &Finding) -> String {
         ),
         None => format!("- {icon} **{}**: {}", r.id, escape(&message)),
     };
+    if let Some(sup) = &r.suppression {
+        let until = sup
+            .expires
+            .as_deref()
+            .map(|x| format!(" (until {})", escape(x)))
+            .unwrap_or_default();
+        line.push_str(&format!(" — suppressed: {}{until}", escape(&sup.reason)));
+    }
     if DriftClass::of_rule_id(&r.id).is_some_and(DriftClass::is_text_change) {
         if let (Some(Value::String(old)), Some(Value::String(new))) = (&r.expected, &r.actual) {
             let block = description_block(old, new);

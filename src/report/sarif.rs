@@ -107,7 +107,17 @@ struct SarifResult {
     message: Message,
     locations: Vec<Location>,
     partial_fingerprints: Fingerprints,
+    /// An accepted finding (#16 §3): GitHub shows the alert as dismissed with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<SarifSuppression>,
     properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+struct SarifSuppression {
+    kind: &'static str,
+    status: &'static str,
+    justification: String,
 }
 
 #[derive(Serialize)]
@@ -249,7 +259,7 @@ fn document(entries: Vec<(Scope, &Finding)>, input: RunInput, ctx: &RenderContex
     let mut listed: Vec<(usize, Scope, &Finding)> = entries
         .into_iter()
         .enumerate()
-        .filter(|(_, (_, r))| matches!(r.status, Status::Fail | Status::Warn))
+        .filter(|(_, (_, r))| matches!(r.status, Status::Fail | Status::Warn | Status::Suppressed))
         .filter(|(_, (_, r))| kept.contains(r.id.as_str()))
         .map(|(i, (scope, r))| (i, scope, r))
         .collect();
@@ -405,6 +415,15 @@ fn sarif_result(
         partial_fingerprints: Fingerprints {
             primary_location_line_hash: fingerprint,
         },
+        suppressions: r
+            .suppression
+            .iter()
+            .map(|s| SarifSuppression {
+                kind: "external",
+                status: "accepted",
+                justification: truncate_chars(&s.reason, MAX_TEXT_CHARS),
+            })
+            .collect(),
         properties: ResultProperties {
             expected: r.expected.as_ref().map(cap_strings),
             actual: r.actual.as_ref().map(cap_strings),

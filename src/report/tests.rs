@@ -1243,3 +1243,76 @@ fn fleet_regions_point_at_the_member_block() {
     );
     assert_eq!(plain().cross_config_line(&f("a/b")), 1);
 }
+
+// ---- suppressed results (#16 §3) ---------------------------------------------------------
+
+/// The fixed report with its first failing result accepted by a suppression.
+fn suppressed_report() -> Report {
+    let mut r = fixed_report();
+    let i = r
+        .results
+        .iter()
+        .position(|f| f.status == Status::Fail)
+        .expect("a failing result");
+    r.results[i].status = Status::Suppressed;
+    r.results[i].suppression = Some(crate::model::Suppression {
+        reason: "accepted <in> review".into(),
+        expires: Some("2027-01-31".into()),
+    });
+    r.summary = crate::model::Summary::of(&r.results);
+    r
+}
+
+#[test]
+fn every_reporter_renders_a_suppressed_result() {
+    let r = suppressed_report();
+    assert_eq!(r.summary.suppressed, 1);
+    let console = render(ReporterKind::Console, &r, &plain());
+    assert!(console.contains("1 suppressed"), "{console}");
+    assert!(
+        console.contains("    suppressed: accepted <in> review (until 2027-01-31)"),
+        "{console}"
+    );
+    let json: Value = serde_json::from_str(&render(ReporterKind::Json, &r, &plain())).unwrap();
+    assert_eq!(json["summary"]["suppressed"], 1);
+    assert!(json["results"].as_array().unwrap().iter().any(
+        |f| f["status"] == "suppressed" && f["suppression"]["reason"] == "accepted <in> review"
+    ));
+    let junit = render(ReporterKind::Junit, &r, &plain());
+    assert!(
+        junit.contains("<skipped message=\"suppressed: accepted &lt;in&gt; review\"/>"),
+        "{junit}"
+    );
+    let sarif: Value = serde_json::from_str(&render(ReporterKind::Sarif, &r, &plain())).unwrap();
+    let sup: Vec<&Value> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x.get("suppressions").is_some())
+        .collect();
+    assert_eq!(sup.len(), 1, "{sarif:#}");
+    assert_eq!(
+        sup[0]["suppressions"][0]["justification"],
+        "accepted <in> review"
+    );
+    let md = render(ReporterKind::Markdown, &r, &plain());
+    assert!(md.contains("🔕 1 accepted finding(s) suppressed"), "{md}");
+    assert!(md.contains("suppressed: accepted"), "{md}");
+    // Annotation formats leave an accepted finding out.
+    let plain_github = render(ReporterKind::Github, &fixed_report(), &plain());
+    let github = render(ReporterKind::Github, &r, &plain());
+    assert_eq!(
+        github.lines().filter(|l| l.starts_with("::")).count() + 1,
+        plain_github.lines().filter(|l| l.starts_with("::")).count(),
+        "{github}"
+    );
+    assert!(github.ends_with(", 1 suppressed"), "{github}");
+    let gl = |rep: &Report| -> usize {
+        serde_json::from_str::<Value>(&render(ReporterKind::Gitlab, rep, &plain()))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(gl(&r) + 1, gl(&fixed_report()));
+}
