@@ -26,6 +26,8 @@ pub struct Lockfile {
     pub tools: Vec<(String, ToolEntry)>,
     /// Prompts, resources, templates, instructions: written only when pinned (#14).
     pub other: OtherPinned,
+    /// Sampled latency (#16 §4): written only when `baseline` ran with `checks.latency` on.
+    pub latency: Option<super::latency::PinnedLatency>,
     pub meta: Meta,
 }
 
@@ -153,6 +155,9 @@ impl Lockfile {
         for (member, v) in self.other.members() {
             root.insert(member.into(), v);
         }
+        if let Some(l) = &self.latency {
+            root.insert(super::latency::MEMBER.into(), super::latency::to_value(l));
+        }
         root.insert("meta".into(), self.meta.to_value());
         Value::Object(root)
     }
@@ -205,6 +210,12 @@ impl Lockfile {
             escape_into(member, &mut out);
             out.push_str(": ");
             write_pretty_at(&v, 1, &mut out);
+        }
+        if let Some(l) = &self.latency {
+            out.push_str(",\n  ");
+            escape_into(super::latency::MEMBER, &mut out);
+            out.push_str(": ");
+            write_pretty_at(&super::latency::to_value(l), 1, &mut out);
         }
         out.push_str(",\n  \"meta\": ");
         write_pretty_at(&self.meta.to_value(), 1, &mut out);
@@ -700,11 +711,16 @@ fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, L
         path: e.path,
         reason: e.reason,
     })?;
+    let latency = super::latency::parse(map).map_err(|e| LockfileError::Invalid {
+        path: e.path,
+        reason: e.reason,
+    })?;
     Ok(Lockfile {
         protocol_version,
         capabilities,
         tools,
         other,
+        latency,
         meta: Meta {
             mcpward_version: meta.string("mcpwardVersion", "unknown")?,
             canonical_version,
@@ -754,6 +770,7 @@ fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
         capabilities: parse_capabilities(&root)?,
         tools,
         other: OtherPinned::default(),
+        latency: None,
         meta: Meta {
             mcpward_version: non_empty("mcpwardVersion", "unknown"),
             canonical_version: meta

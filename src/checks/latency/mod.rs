@@ -3,13 +3,16 @@
 //! Pure plan/judge split: [`plan`] decides which tools may be called and with which
 //! arguments (never a tool the side-effect policy refuses); the runner calls each planned
 //! tool `policy.samples` times sequentially, timing each call and turning it into a
-//! sample with [`sample_of`]; [`judge`] returns the family's results in order.
+//! sample with [`sample_of`]; [`judge`] returns the family's results in order. Against a
+//! baseline lockfile's `latency` member (#16 §4): [`pin`] and [`compare`].
 
 mod args;
+mod baseline;
 mod config;
 
 pub use args::{generate_args, minimal_args};
-pub use config::LatencyConfig;
+pub use baseline::{compare, pin, regressed, Samples};
+pub use config::{LatencyConfig, RegressionConfig};
 
 use crate::model::Finding;
 use crate::observed::{CallOutcome, Listing, RpcError};
