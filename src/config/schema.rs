@@ -417,7 +417,31 @@ pub fn config_schema() -> Value {
                         "description": "Tools to measure with explicit arguments.",
                         "items": {"$ref": "#/$defs/toolArgs"}
                     },
-                    "call_all": boolean(latency.call_all, "Measure every tool.")
+                    "call_all": boolean(latency.call_all, "Measure every tool."),
+                    "regression": {
+                        "type": "object",
+                        "description": "Compare with the baseline lockfile's latency (written by `mcpward baseline` with latency on): latency/regression fails when a tool's p95 grows by more than `ratio` and by more than `min_ms`.",
+                        "properties": {
+                            "ratio": {
+                                "type": "number",
+                                "minimum": 1,
+                                "default": number(latency.regression.ratio),
+                                "description": "How many times the baseline's p95 a tool may reach."
+                            },
+                            "min_ms": {
+                                "type": "number",
+                                "minimum": 0,
+                                "default": number(latency.regression.min_ms),
+                                "description": "How many milliseconds above the baseline's p95 a tool may reach."
+                            },
+                            "warmup": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "default": latency.regression.warmup,
+                                "description": "Calls per tool made and discarded before sampling (baseline, and run/diff when comparing)."
+                            }
+                        }
+                    }
                 }
             },
             "suite": {
@@ -508,6 +532,11 @@ mod tests {
             ),
             ("toolArgs", &d["toolArgs"], validate::TOOL_KEYS),
             ("latency", &d["latency"], validate::LATENCY_KEYS),
+            (
+                "regression",
+                &d["latency"]["properties"]["regression"],
+                validate::REGRESSION_KEYS,
+            ),
             (
                 "collision",
                 &checks["properties"]["collision"],

@@ -649,6 +649,57 @@ fn latency_defaults_and_values() {
     );
 }
 
+#[test]
+fn latency_regression_defaults_values_and_errors() {
+    use crate::checks::latency::RegressionConfig;
+    let r = |yaml: &str| {
+        ok(&with_checks(yaml))
+            .config
+            .checks
+            .latency
+            .unwrap()
+            .regression
+    };
+    let d = RegressionConfig {
+        ratio: 2.0,
+        min_ms: 50.0,
+        warmup: 2,
+    };
+    assert_eq!(r("  latency: {}\n"), d);
+    assert_eq!(r("  latency: {regression: {}}\n"), d);
+    assert_eq!(
+        r("  latency: {regression: {ratio: 1.5, min_ms: 0, warmup: 0}}\n"),
+        RegressionConfig {
+            ratio: 1.5,
+            min_ms: 0.0,
+            warmup: 0
+        }
+    );
+    assert_eq!(
+        issues(&with_checks(
+            "  latency: {regression: {ratio: 0.5, min_ms: -1, warmup: -2}}\n"
+        )),
+        vec![
+            "checks.latency.regression.ratio: must be at least 1, got 0.5",
+            "checks.latency.regression.min_ms: must be 0 or greater, got -1",
+            "checks.latency.regression.warmup: must be 0 or greater, got -2",
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks(
+            "  latency: {regression: {ratio: x, warmup: 1.5}}\n"
+        )),
+        vec![
+            "checks.latency.regression.ratio: expected a number, got a string (\"x\")",
+            "checks.latency.regression.warmup: expected an integer, got 1.5",
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  latency: {regression: 3}\n")),
+        vec!["checks.latency.regression: expected a mapping, got a number (3)"]
+    );
+}
+
 // §14.17
 #[test]
 fn init_template_loads_with_fail_on_high_and_needs_no_variable() {

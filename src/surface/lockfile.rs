@@ -890,6 +890,25 @@ mod tests {
     }
 
     #[test]
+    fn latency_member_round_trips_before_meta() {
+        let mut lf = varied();
+        lf.latency = Some(crate::surface::latency::pinned([
+            ("b", 1.25, 40.0, 5),
+            ("10", 0.0, 0.3, 3),
+        ]));
+        let text = lf.render();
+        assert_eq!(text, crate::surface::json::to_pretty(&lf.to_value()));
+        assert!(text.contains(
+            "  \"latency\": {\n    \"10\": {\n      \"p50Ms\": 0,\n      \"p95Ms\": 0.3,\n      \"samples\": 3\n    },\n    \"b\": {\n      \"p50Ms\": 1.3,\n      \"p95Ms\": 40,\n      \"samples\": 5\n    }\n  },\n  \"meta\": "
+        ), "{text}");
+        let back = parse(&text).unwrap().lockfile;
+        assert_eq!(back, lf);
+        assert_eq!(back.render(), text);
+        // Without the member, nothing of it is written.
+        assert!(!varied().render().contains("latency"));
+    }
+
+    #[test]
     fn streamed_rendering_is_the_tree_rendering() {
         use crate::surface::json::to_pretty;
         let lf = varied();
