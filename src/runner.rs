@@ -151,7 +151,7 @@ pub async fn run_families_keeping_tools(
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
         let listing = tools.get().await;
-        match checks::errors::plan_for(listing, hello.era, client.is_http()) {
+        match checks::errors::plan_for(listing, hello.era, client.is_http(), &cfg.checks.errors) {
             Err(finding) => out.push(finding),
             Ok(plan) => {
                 let mut recorded = Vec::with_capacity(plan.calls.len());

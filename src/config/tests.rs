@@ -124,6 +124,8 @@ fn minimal_stdio_gets_every_default() {
                     enabled: true,
                     unknown_tool: UnknownToolPolicy::ProtocolError,
                     invalid_params: InvalidParamsPolicy::Warn,
+                    probe: crate::checks::errors::ProbePolicy::All,
+                    skip: Vec::new(),
                 },
                 drift: None,
                 latency: None,
@@ -1401,6 +1403,8 @@ fn errors_accepts_boolean_or_object() {
             enabled: false,
             unknown_tool: UnknownToolPolicy::ProtocolError,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(e("  errors: {}\n"), ErrorsConfig::default());
@@ -1410,6 +1414,8 @@ fn errors_accepts_boolean_or_object() {
             enabled: true,
             unknown_tool: UnknownToolPolicy::Either,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1418,6 +1424,8 @@ fn errors_accepts_boolean_or_object() {
             enabled: false,
             unknown_tool: UnknownToolPolicy::ProtocolError,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1655,6 +1663,8 @@ fn errors_invalid_params_is_warn_or_strict() {
             enabled: true,
             unknown_tool: UnknownToolPolicy::ProtocolError,
             invalid_params: InvalidParamsPolicy::Strict,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1663,6 +1673,8 @@ fn errors_invalid_params_is_warn_or_strict() {
             enabled: true,
             unknown_tool: UnknownToolPolicy::Either,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1682,6 +1694,31 @@ fn errors_invalid_params_is_warn_or_strict() {
         vec!["Unknown config key \"checks.errors.invalid_param\" ignored (did you mean \"invalid_params\"?)"]
     );
     assert_eq!(l.config.checks.errors, ErrorsConfig::default());
+}
+
+// #16 §6: `checks.errors.probe` and `checks.errors.skip`.
+#[test]
+fn errors_probe_and_skip() {
+    use crate::checks::errors::ProbePolicy;
+    let e = |c: &str| ok(&with_checks(c)).config.checks.errors;
+    // No key: the original's behaviour.
+    assert_eq!(e("  errors: true\n").probe, ProbePolicy::All);
+    assert_eq!(e("  errors: {}\n").probe, ProbePolicy::All);
+    assert_eq!(e("  errors: {probe: all}\n").probe, ProbePolicy::All);
+    let c = e("  errors: {probe: safe, skip: [delete_*, reset]}\n");
+    assert_eq!(c.probe, ProbePolicy::Safe);
+    assert_eq!(c.skip, ["delete_*", "reset"]);
+    assert_eq!(
+        issues(&with_checks("  errors: {probe: none, skip: [1]}\n")),
+        vec![
+            "checks.errors.probe: must be \"all\" or \"safe\", got a string (\"none\")",
+            "checks.errors.skip.0: expected a string (quote numbers and booleans), got a number (1)",
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  errors: {skip: delete_*}\n")),
+        vec!["checks.errors.skip: expected a list, got a string (\"delete_*\")"]
+    );
 }
 
 #[test]

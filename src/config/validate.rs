@@ -12,7 +12,7 @@ use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::compliance::ComplianceConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
-use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
+use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, ProbePolicy, UnknownToolPolicy};
 use crate::checks::latency::{LatencyConfig, RegressionConfig};
 use crate::checks::security::ToxicFlow;
 use crate::checks::tool_args::ToolArgs;
@@ -120,7 +120,8 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "toxic_flow",
 ];
 pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
-pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
+pub(super) const ERRORS_KEYS: &[&str] =
+    &["enabled", "unknown_tool", "invalid_params", "probe", "skip"];
 pub(super) const DRIFT_KEYS: &[&str] = &[
     "baseline",
     "fail_on",
@@ -716,10 +717,32 @@ impl V {
                 })
             }
         };
+        let probe = match get(m, "probe") {
+            None => d.probe,
+            Some(n) => {
+                let parsed = match n {
+                    Node::Str(s) => ProbePolicy::parse(s),
+                    _ => None,
+                };
+                parsed.unwrap_or_else(|| {
+                    self.issue(
+                        &join(path, "probe"),
+                        format!("must be \"all\" or \"safe\", got {}", n.describe()),
+                    );
+                    d.probe
+                })
+            }
+        };
+        let skip = match get(m, "skip") {
+            None => Vec::new(),
+            Some(n) => self.string_list(n, &join(path, "skip")),
+        };
         ErrorsConfig {
             enabled,
             unknown_tool,
             invalid_params,
+            probe,
+            skip,
         }
     }
 
