@@ -2,7 +2,8 @@
 //! `diff` judge fresh samples against it ([`compare`]). Pure.
 
 use super::config::RegressionConfig;
-use super::{percentile, rules};
+use super::rules;
+use super::stats::percentile;
 use crate::model::Finding;
 use crate::surface::json::js_number;
 use crate::surface::latency::{pinned, round_ms, Pinned, PinnedLatency};
