@@ -189,3 +189,56 @@ fn the_latency_member_is_purely_additive() {
     }
     assert_eq!(on, off);
 }
+
+/// A fleet member running the `clean` table over stdio.
+fn member(name: &str, tag: &str, delay_ms: u64) -> String {
+    let mut args = vec!["\"--tools\"".to_string(), "\"clean\"".to_string()];
+    if delay_ms > 0 {
+        args.extend(["\"--delay-ms\"".to_string(), format!("\"{delay_ms}\"")]);
+    }
+    format!(
+        "  {name}:\n    transport: stdio\n    command: {:?}\n    args: [{}]\n    env:\n      MCPWARD_TEST_TAG: {tag:?}\n    protocol_era: legacy\n",
+        fixture().display().to_string(),
+        args.join(", ")
+    )
+}
+
+#[test]
+fn fleet_members_pin_and_compare_their_own_latency() {
+    let w = Workdir::new();
+    let tag = unique_tag("latency-fleet");
+    let fleet = |slow: u64| {
+        format!(
+            "servers:\n{}{}{CHECKS}{LATENCY}  drift:\n    baseline: ./locks/{{server}}.json\n",
+            member("steady", &tag, 0),
+            member("slowed", &tag, slow)
+        )
+    };
+    w.write("mcpward.yaml", &fleet(0));
+    baseline(&w);
+    for name in ["steady", "slowed"] {
+        let text = std::fs::read_to_string(w.path().join(format!("locks/{name}.json"))).unwrap();
+        let l: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(l["latency"]["get-status"]["samples"], 3, "{name}: {l}");
+    }
+    w.write("mcpward.yaml", &fleet(200));
+    for cmd in ["run", "diff"] {
+        let o = w.run(&[cmd, "--json"]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {}", stderr(&o));
+        let doc = json_report(&o);
+        let status = |name: &str| {
+            let m = doc["servers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["name"] == name)
+                .unwrap();
+            regression(&m["report"])
+                .into_iter()
+                .map(|(_, s, _)| s)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(status("steady"), ["pass"], "{cmd}");
+        assert_eq!(status("slowed"), ["fail"], "{cmd}");
+    }
+}
