@@ -902,9 +902,13 @@ async fn drift_single(
             // Only the surface is needed: tools stay text until captured one at a time.
             Mode::Diff => {
                 let listing = client.list_tools_text().await;
-                Outcome::Findings(
-                    runner::drift(&client, &ctx, &dcfg, &listing, None, preloaded).await,
-                )
+                let pinned = preloaded.as_ref().and_then(runner::pinned_latency);
+                let mut findings =
+                    runner::drift(&client, &ctx, &dcfg, &listing, None, preloaded).await;
+                findings.extend(
+                    runner::latency_against(&client, ctx.config, &listing, pinned.as_ref()).await,
+                );
+                Outcome::Findings(findings)
             }
             _ => Outcome::Captured(Box::new(
                 fleet::capture_baseline(&client, loaded, &dcfg, &redactor).await,

@@ -363,6 +363,10 @@ pub async fn capture_baseline(
             captured.lockfile = Err(not_written(why));
         }
     }
+    // #16 §4: with checks.latency on, the sampled p50/p95 go in the lockfile too.
+    if let Ok(lockfile) = &mut captured.lockfile {
+        lockfile.latency = runner::pin_latency(client, &loaded.config, &listing).await;
+    }
     captured
 }
 
@@ -389,6 +393,9 @@ pub fn baseline_summary(
             .summary()
             .map(|s| format!("✓ Also pinned: {s}")),
     );
+    if let Some(l) = &lockfile.latency {
+        lines.push(format!("✓ Pinned latency of {} tool(s)", l.len()));
+    }
     lines.push(format!("✓ Baseline saved to {path}"));
     for note in notes {
         lines.push(format!(
@@ -718,7 +725,11 @@ async fn diff_member(
     };
     let work = async {
         let listing = client.list_tools_text().await;
-        runner::drift(&client, &ctx, &dcfg, &listing, None, Some(state)).await
+        let pinned = runner::pinned_latency(&state);
+        let mut findings = runner::drift(&client, &ctx, &dcfg, &listing, None, Some(state)).await;
+        findings
+            .extend(runner::latency_against(&client, ctx.config, &listing, pinned.as_ref()).await);
+        findings
     };
     let outcome = within(run_ms, interrupt, work).await;
     let hello = client.hello().clone();

@@ -140,7 +140,7 @@ pub async fn run_families_keeping_tools(
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
         let listing = tools.get().await;
-        match checks::errors::plan_for(listing, hello.era, client.is_http()) {
+        match checks::errors::plan_for(listing, hello.era, client.is_http(), &cfg.checks.errors) {
             Err(finding) => out.push(finding),
             Ok(plan) => {
                 let mut recorded = Vec::with_capacity(plan.calls.len());
@@ -160,20 +160,16 @@ pub async fn run_families_keeping_tools(
     if let Some(lat) = &cfg.checks.latency {
         (ctx.progress)("Running latency checks...");
         let plan = checks::latency::plan(tools.get().await, lat);
-        let mut samples = Vec::new();
-        if plan.stop.is_none() {
-            for (tool, args) in &plan.calls {
-                let mut taken = Vec::with_capacity(lat.samples as usize);
-                for _ in 0..lat.samples {
-                    let start = std::time::Instant::now();
-                    let outcome = client.call_tool(tool, args.clone()).await;
-                    let ms = start.elapsed().as_secs_f64() * 1000.0;
-                    taken.push(checks::latency::sample_of(&outcome, ms));
-                }
-                samples.push((tool.clone(), taken));
-            }
-        }
+        // #16 §4: with a baseline that pins latency, warm up, then compare as well.
+        let pinned = pinned_latency(&crate::surface::lockfile::load(Path::new(
+            &crate::drift_run::drift_config(ctx.loaded).baseline,
+        )));
+        let warmup = pinned.as_ref().map_or(0, |_| lat.regression.warmup);
+        let samples = sample_latency(client, &plan, lat.samples, warmup).await;
         out.extend(checks::latency::judge(&plan, &samples, lat));
+        if let Some(p) = &pinned {
+            out.extend(checks::latency::compare(p, &samples, &lat.regression));
+        }
     }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
     if cfg.checks.compliance.enabled {
@@ -509,4 +505,84 @@ pub fn drift_offline(
     }
     out.extend(judge_drift(&base, captured, dcfg));
     out
+}
+
+/// The latency sampling loop (`run`, `diff` and `baseline`): each planned tool is called
+/// `warmup` times (discarded), then `samples` times, sequentially, each call timed.
+pub async fn sample_latency(
+    client: &Client,
+    plan: &checks::latency::LatencyPlan,
+    samples: u32,
+    warmup: u32,
+) -> Vec<(String, Vec<Result<f64, String>>)> {
+    let mut out = Vec::new();
+    if plan.stop.is_some() {
+        return out;
+    }
+    for (tool, args) in &plan.calls {
+        for _ in 0..warmup {
+            // Warmup calls are made and discarded, whatever they answer.
+            let _ = client.call_tool(tool, args.clone()).await;
+        }
+        let mut taken = Vec::with_capacity(samples as usize);
+        for _ in 0..samples {
+            let start = std::time::Instant::now();
+            let outcome = client.call_tool(tool, args.clone()).await;
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            taken.push(checks::latency::sample_of(&outcome, ms));
+        }
+        out.push((tool.clone(), taken));
+    }
+    out
+}
+
+/// The baseline's `latency` member, when it loaded and has one.
+pub fn pinned_latency(
+    base: &crate::surface::lockfile::BaselineState,
+) -> Option<crate::surface::latency::PinnedLatency> {
+    match base {
+        crate::surface::lockfile::BaselineState::Loaded(l) => l.lockfile.latency.clone(),
+        _ => None,
+    }
+}
+
+/// A listing of tool texts as values (the latency plan reads whole tools).
+fn tool_values<T: crate::surface::capture::ToolObject>(
+    listing: &Result<Vec<T>, String>,
+) -> crate::observed::Listing {
+    listing
+        .as_ref()
+        .map(|ts| ts.iter().map(|t| t.tool_value().into_owned()).collect())
+        .map_err(Clone::clone)
+}
+
+/// What `baseline` pins with `checks.latency` on: the planned tools sampled after warmup;
+/// `None` when latency is off.
+pub async fn pin_latency<T: crate::surface::capture::ToolObject>(
+    client: &Client,
+    config: &Config,
+    listing: &Result<Vec<T>, String>,
+) -> Option<crate::surface::latency::PinnedLatency> {
+    let lat = config.checks.latency.as_ref()?;
+    let plan = checks::latency::plan(&tool_values(listing), lat);
+    let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup).await;
+    Some(checks::latency::pin(&samples))
+}
+
+/// `diff` with `checks.latency` on and a baseline that pins latency: the planned tools
+/// sampled after warmup and compared (`latency/regression` only: `diff` judges change, the
+/// absolute budgets are `run`'s). Nothing, and no call, otherwise.
+pub async fn latency_against<T: crate::surface::capture::ToolObject>(
+    client: &Client,
+    config: &Config,
+    listing: &Result<Vec<T>, String>,
+    pinned: Option<&crate::surface::latency::PinnedLatency>,
+) -> Vec<Finding> {
+    let (Some(lat), Some(pinned)) = (config.checks.latency.as_ref(), pinned) else {
+        return Vec::new();
+    };
+    let plan = checks::latency::plan(&tool_values(listing), lat);
+    // A listing that failed is drift's finding; here every pinned tool is "not measured now".
+    let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup).await;
+    checks::latency::compare(pinned, &samples, &lat.regression)
 }

@@ -330,6 +330,9 @@ fn lockfiles_validate_and_malformed_ones_do_not() {
         }}
     });
     assert_valid(&v, &shaped, "outputShape");
+    let mut timed = good.clone();
+    timed["latency"] = json!({"echo": {"p50Ms": 1.2, "p95Ms": 3, "samples": 5}});
+    assert_valid(&v, &timed, "latency");
 
     type Mutation = Box<dyn Fn(&mut Value)>;
     let bad_cases: Vec<(&str, Mutation)> = vec![
@@ -374,6 +377,14 @@ fn lockfiles_validate_and_malformed_ones_do_not() {
                 l["tools"]["echo"]["outputShape"] =
                     json!({"source": "content", "samples": 0, "shape": {"types": ["object"]}})
             }),
+        ),
+        (
+            "latency without samples",
+            Box::new(|l| l["latency"] = json!({"echo": {"p50Ms": 1, "p95Ms": 2}})),
+        ),
+        (
+            "latency negative",
+            Box::new(|l| l["latency"] = json!({"echo": {"p50Ms": -1, "p95Ms": 2, "samples": 1}})),
         ),
         (
             "meta missing",

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::types::{Checks, Timeouts};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::drift::{DriftConfig, OutputDriftConfig, DEFAULT_FAIL_ON};
-use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
+use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, ProbePolicy, UnknownToolPolicy};
 use crate::checks::latency::LatencyConfig;
 use crate::protocol::versions::EraChoice;
 use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity, SurfaceSet};
@@ -139,6 +139,7 @@ pub fn config_schema() -> Value {
     let timeouts = Timeouts::default();
     let limits = crate::observed::Limits::default();
     let unknown_tool: Vec<&str> = UnknownToolPolicy::ALL.iter().map(|p| p.as_str()).collect();
+    let probe: Vec<&str> = ProbePolicy::ALL.iter().map(|p| p.as_str()).collect();
     let invalid_params: Vec<&str> = InvalidParamsPolicy::ALL
         .iter()
         .map(|p| p.as_str())
@@ -233,6 +234,17 @@ pub fn config_schema() -> Value {
                                         "description": "A call that succeeds without its required arguments: a warning (warn) or a failure (strict).",
                                         "default": errors.invalid_params.as_str(),
                                         "anyOf": enum_or_placeholder(invalid_params)["anyOf"].clone()
+                                    },
+                                    "probe": {
+                                        "description": "Which tools the invalid-params probe calls with {}: every tool with required parameters (all, the default) or only tools annotated readOnlyHint: true and not destructiveHint (safe); the others are reported as skip.",
+                                        "default": errors.probe.as_str(),
+                                        "anyOf": enum_or_placeholder(probe)["anyOf"].clone()
+                                    },
+                                    "skip": {
+                                        "type": "array",
+                                        "default": [],
+                                        "description": "Tool names or globs (* and ?) the invalid-params probe never calls; each is reported as skip.",
+                                        "items": {"type": "string"}
                                     }
                                 }
                             }
@@ -440,7 +452,31 @@ pub fn config_schema() -> Value {
                         "description": "Tools to measure with explicit arguments.",
                         "items": {"$ref": "#/$defs/toolArgs"}
                     },
-                    "call_all": boolean(latency.call_all, "Measure every tool.")
+                    "call_all": boolean(latency.call_all, "Measure every tool."),
+                    "regression": {
+                        "type": "object",
+                        "description": "Compare with the baseline lockfile's latency (written by `mcpward baseline` with latency on): latency/regression fails when a tool's p95 grows by more than `ratio` and by more than `min_ms`.",
+                        "properties": {
+                            "ratio": {
+                                "type": "number",
+                                "minimum": 1,
+                                "default": number(latency.regression.ratio),
+                                "description": "How many times the baseline's p95 a tool may reach."
+                            },
+                            "min_ms": {
+                                "type": "number",
+                                "minimum": 0,
+                                "default": number(latency.regression.min_ms),
+                                "description": "How many milliseconds above the baseline's p95 a tool may reach."
+                            },
+                            "warmup": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "default": latency.regression.warmup,
+                                "description": "Calls per tool made and discarded before sampling (baseline, and run/diff when comparing)."
+                            }
+                        }
+                    }
                 }
             },
             "suite": {
@@ -531,6 +567,11 @@ mod tests {
             ),
             ("toolArgs", &d["toolArgs"], validate::TOOL_KEYS),
             ("latency", &d["latency"], validate::LATENCY_KEYS),
+            (
+                "regression",
+                &d["latency"]["properties"]["regression"],
+                validate::REGRESSION_KEYS,
+            ),
             (
                 "collision",
                 &checks["properties"]["collision"],

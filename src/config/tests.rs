@@ -124,6 +124,8 @@ fn minimal_stdio_gets_every_default() {
                     enabled: true,
                     unknown_tool: UnknownToolPolicy::ProtocolError,
                     invalid_params: InvalidParamsPolicy::Warn,
+                    probe: crate::checks::errors::ProbePolicy::All,
+                    skip: Vec::new(),
                 },
                 drift: None,
                 latency: None,
@@ -650,6 +652,57 @@ fn latency_defaults_and_values() {
     );
 }
 
+#[test]
+fn latency_regression_defaults_values_and_errors() {
+    use crate::checks::latency::RegressionConfig;
+    let r = |yaml: &str| {
+        ok(&with_checks(yaml))
+            .config
+            .checks
+            .latency
+            .unwrap()
+            .regression
+    };
+    let d = RegressionConfig {
+        ratio: 2.0,
+        min_ms: 50.0,
+        warmup: 2,
+    };
+    assert_eq!(r("  latency: {}\n"), d);
+    assert_eq!(r("  latency: {regression: {}}\n"), d);
+    assert_eq!(
+        r("  latency: {regression: {ratio: 1.5, min_ms: 0, warmup: 0}}\n"),
+        RegressionConfig {
+            ratio: 1.5,
+            min_ms: 0.0,
+            warmup: 0
+        }
+    );
+    assert_eq!(
+        issues(&with_checks(
+            "  latency: {regression: {ratio: 0.5, min_ms: -1, warmup: -2}}\n"
+        )),
+        vec![
+            "checks.latency.regression.ratio: must be at least 1, got 0.5",
+            "checks.latency.regression.min_ms: must be 0 or greater, got -1",
+            "checks.latency.regression.warmup: must be 0 or greater, got -2",
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks(
+            "  latency: {regression: {ratio: x, warmup: 1.5}}\n"
+        )),
+        vec![
+            "checks.latency.regression.ratio: expected a number, got a string (\"x\")",
+            "checks.latency.regression.warmup: expected an integer, got 1.5",
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  latency: {regression: 3}\n")),
+        vec!["checks.latency.regression: expected a mapping, got a number (3)"]
+    );
+}
+
 // §14.17
 #[test]
 fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
@@ -675,6 +728,8 @@ fn init_template_loads_with_fail_on_high_and_needs_no_variable() {
     assert_eq!(d.baseline, "./mcpward.lock.json");
     assert!(c.compliance.enabled && c.schema && c.security && c.errors.enabled);
     assert_eq!(c.collision.threshold, 0.8);
+    // #16 §6: the template's error probe calls only tools that say they are safe.
+    assert_eq!(c.errors.probe, crate::checks::errors::ProbePolicy::Safe);
     // #16 §6: latency sampling is offered commented out, never on by default.
     assert!(c.latency.is_none());
     assert!(template.contains("  # latency:\n  #   samples: 5\n  #   p95_budget_ms: 1000\n"));
@@ -1349,6 +1404,8 @@ fn errors_accepts_boolean_or_object() {
             enabled: false,
             unknown_tool: UnknownToolPolicy::ProtocolError,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(e("  errors: {}\n"), ErrorsConfig::default());
@@ -1358,6 +1415,8 @@ fn errors_accepts_boolean_or_object() {
             enabled: true,
             unknown_tool: UnknownToolPolicy::Either,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1366,6 +1425,8 @@ fn errors_accepts_boolean_or_object() {
             enabled: false,
             unknown_tool: UnknownToolPolicy::ProtocolError,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1603,6 +1664,8 @@ fn errors_invalid_params_is_warn_or_strict() {
             enabled: true,
             unknown_tool: UnknownToolPolicy::ProtocolError,
             invalid_params: InvalidParamsPolicy::Strict,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1611,6 +1674,8 @@ fn errors_invalid_params_is_warn_or_strict() {
             enabled: true,
             unknown_tool: UnknownToolPolicy::Either,
             invalid_params: InvalidParamsPolicy::Warn,
+            probe: crate::checks::errors::ProbePolicy::All,
+            skip: Vec::new(),
         }
     );
     assert_eq!(
@@ -1630,6 +1695,31 @@ fn errors_invalid_params_is_warn_or_strict() {
         vec!["Unknown config key \"checks.errors.invalid_param\" ignored (did you mean \"invalid_params\"?)"]
     );
     assert_eq!(l.config.checks.errors, ErrorsConfig::default());
+}
+
+// #16 §6: `checks.errors.probe` and `checks.errors.skip`.
+#[test]
+fn errors_probe_and_skip() {
+    use crate::checks::errors::ProbePolicy;
+    let e = |c: &str| ok(&with_checks(c)).config.checks.errors;
+    // No key: the original's behaviour.
+    assert_eq!(e("  errors: true\n").probe, ProbePolicy::All);
+    assert_eq!(e("  errors: {}\n").probe, ProbePolicy::All);
+    assert_eq!(e("  errors: {probe: all}\n").probe, ProbePolicy::All);
+    let c = e("  errors: {probe: safe, skip: [delete_*, reset]}\n");
+    assert_eq!(c.probe, ProbePolicy::Safe);
+    assert_eq!(c.skip, ["delete_*", "reset"]);
+    assert_eq!(
+        issues(&with_checks("  errors: {probe: none, skip: [1]}\n")),
+        vec![
+            "checks.errors.probe: must be \"all\" or \"safe\", got a string (\"none\")",
+            "checks.errors.skip.0: expected a string (quote numbers and booleans), got a number (1)",
+        ]
+    );
+    assert_eq!(
+        issues(&with_checks("  errors: {skip: delete_*}\n")),
+        vec!["checks.errors.skip: expected a list, got a string (\"delete_*\")"]
+    );
 }
 
 #[test]

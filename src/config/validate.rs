@@ -12,8 +12,8 @@ use crate::checks::behavioral::{CaseExpect, Suite, SuiteCase};
 use crate::checks::collision::CollisionConfig;
 use crate::checks::compliance::ComplianceConfig;
 use crate::checks::drift::{DriftConfig, FailOn, OutputDriftConfig};
-use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
-use crate::checks::latency::LatencyConfig;
+use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, ProbePolicy, UnknownToolPolicy};
+use crate::checks::latency::{LatencyConfig, RegressionConfig};
 use crate::checks::security::ToxicFlow;
 use crate::checks::tool_args::ToolArgs;
 use crate::protocol::versions::EraChoice;
@@ -121,7 +121,8 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "toxic_flow",
 ];
 pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
-pub(super) const ERRORS_KEYS: &[&str] = &["enabled", "unknown_tool", "invalid_params"];
+pub(super) const ERRORS_KEYS: &[&str] =
+    &["enabled", "unknown_tool", "invalid_params", "probe", "skip"];
 pub(super) const DRIFT_KEYS: &[&str] = &[
     "baseline",
     "fail_on",
@@ -139,7 +140,9 @@ pub(super) const LATENCY_KEYS: &[&str] = &[
     "call_readonly",
     "tools",
     "call_all",
+    "regression",
 ];
+pub(super) const REGRESSION_KEYS: &[&str] = &["ratio", "min_ms", "warmup"];
 pub(super) const COLLISION_KEYS: &[&str] = &["enabled", "threshold", "max_tools", "fail"];
 pub(super) const TIMEOUT_KEYS: &[&str] = &["connect_ms", "call_ms", "run_ms"];
 pub(super) const LIMIT_KEYS: &[&str] = &["message_bytes", "tools", "progress_resets"];
@@ -718,10 +721,32 @@ impl V {
                 })
             }
         };
+        let probe = match get(m, "probe") {
+            None => d.probe,
+            Some(n) => {
+                let parsed = match n {
+                    Node::Str(s) => ProbePolicy::parse(s),
+                    _ => None,
+                };
+                parsed.unwrap_or_else(|| {
+                    self.issue(
+                        &join(path, "probe"),
+                        format!("must be \"all\" or \"safe\", got {}", n.describe()),
+                    );
+                    d.probe
+                })
+            }
+        };
+        let skip = match get(m, "skip") {
+            None => Vec::new(),
+            Some(n) => self.string_list(n, &join(path, "skip")),
+        };
         ErrorsConfig {
             enabled,
             unknown_tool,
             invalid_params,
+            probe,
+            skip,
         }
     }
 
@@ -941,6 +966,66 @@ impl V {
             call_readonly: self.boolean(m, path, "call_readonly", d.call_readonly),
             tools: self.tool_list(m, path),
             call_all: self.boolean(m, path, "call_all", d.call_all),
+            regression: match get(m, "regression") {
+                None => d.regression,
+                Some(n) => self.regression(n, &join(path, "regression")),
+            },
+        }
+    }
+
+    /// `checks.latency.regression: {ratio, min_ms, warmup}` (#16 §4).
+    fn regression(&mut self, node: &Node, path: &str) -> RegressionConfig {
+        let d = RegressionConfig::default();
+        let Some(m) = self.map(node, path) else {
+            return d;
+        };
+        self.keys(m, path, REGRESSION_KEYS);
+        let ratio = match get(m, "ratio") {
+            None => d.ratio,
+            Some(n) => {
+                let p = join(path, "ratio");
+                match self.number(n, &p) {
+                    Some(x) if x >= 1.0 => x,
+                    Some(x) => {
+                        self.issue(&p, format!("must be at least 1, got {x}"));
+                        d.ratio
+                    }
+                    None => d.ratio,
+                }
+            }
+        };
+        let min_ms = match get(m, "min_ms") {
+            None => d.min_ms,
+            Some(n) => {
+                let p = join(path, "min_ms");
+                match self.number(n, &p) {
+                    Some(x) if x >= 0.0 => x,
+                    Some(x) => {
+                        self.issue(&p, format!("must be 0 or greater, got {x}"));
+                        d.min_ms
+                    }
+                    None => d.min_ms,
+                }
+            }
+        };
+        let warmup = match get(m, "warmup") {
+            None => d.warmup,
+            Some(n) => {
+                let p = join(path, "warmup");
+                match self.integer(n, &p) {
+                    Some(i) if i >= 0 => u32::try_from(i).unwrap_or(u32::MAX),
+                    Some(i) => {
+                        self.issue(&p, format!("must be 0 or greater, got {i}"));
+                        d.warmup
+                    }
+                    None => d.warmup,
+                }
+            }
+        };
+        RegressionConfig {
+            ratio,
+            min_ms,
+            warmup,
         }
     }
 

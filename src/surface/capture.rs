@@ -225,6 +225,8 @@ pub fn capture<T: ToolObject>(
             opts.surface,
             opts.full_text,
         )?,
+        // Added by `baseline` after sampling, when latency is on.
+        latency: None,
         meta: Meta {
             mcpward_version: opts.mcpward_version.clone(),
             canonical_version: CANONICAL_VERSION,

@@ -26,6 +26,8 @@ pub struct Lockfile {
     pub tools: Vec<(String, ToolEntry)>,
     /// Prompts, resources, templates, instructions: written only when pinned (#14).
     pub other: OtherPinned,
+    /// Sampled latency (#16 §4): written only when `baseline` ran with `checks.latency` on.
+    pub latency: Option<super::latency::PinnedLatency>,
     pub meta: Meta,
 }
 
@@ -164,6 +166,9 @@ impl Lockfile {
         for (member, v) in self.other.members() {
             root.insert(member.into(), v);
         }
+        if let Some(l) = &self.latency {
+            root.insert(super::latency::MEMBER.into(), super::latency::to_value(l));
+        }
         root.insert("meta".into(), self.meta.to_value());
         Value::Object(root)
     }
@@ -216,6 +221,12 @@ impl Lockfile {
             escape_into(member, &mut out);
             out.push_str(": ");
             write_pretty_at(&v, 1, &mut out);
+        }
+        if let Some(l) = &self.latency {
+            out.push_str(",\n  ");
+            escape_into(super::latency::MEMBER, &mut out);
+            out.push_str(": ");
+            write_pretty_at(&super::latency::to_value(l), 1, &mut out);
         }
         out.push_str(",\n  \"meta\": ");
         write_pretty_at(&self.meta.to_value(), 1, &mut out);
@@ -728,11 +739,16 @@ fn parse_v2(map: &Map<String, Value>, source: ToolsSource) -> Result<Lockfile, L
         path: e.path,
         reason: e.reason,
     })?;
+    let latency = super::latency::parse(map).map_err(|e| LockfileError::Invalid {
+        path: e.path,
+        reason: e.reason,
+    })?;
     Ok(Lockfile {
         protocol_version,
         capabilities,
         tools,
         other,
+        latency,
         meta: Meta {
             mcpward_version: meta.string("mcpwardVersion", "unknown")?,
             canonical_version,
@@ -783,6 +799,7 @@ fn parse_legacy(map: &Map<String, Value>) -> Result<Lockfile, LockfileError> {
         capabilities: parse_capabilities(&root)?,
         tools,
         other: OtherPinned::default(),
+        latency: None,
         meta: Meta {
             mcpward_version: non_empty("mcpwardVersion", "unknown"),
             canonical_version: meta
@@ -900,6 +917,25 @@ mod tests {
         let mut opts = CaptureOptions::new("2026-01-01T00:00:00.000Z");
         opts.output_shapes = vec![("é".into(), json!({"type": "object", "fields": {}}))];
         capture(&hello, &tools, &opts).unwrap()
+    }
+
+    #[test]
+    fn latency_member_round_trips_before_meta() {
+        let mut lf = varied();
+        lf.latency = Some(crate::surface::latency::pinned([
+            ("b", 1.25, 40.0, 5),
+            ("10", 0.0, 0.3, 3),
+        ]));
+        let text = lf.render();
+        assert_eq!(text, crate::surface::json::to_pretty(&lf.to_value()));
+        assert!(text.contains(
+            "  \"latency\": {\n    \"10\": {\n      \"p50Ms\": 0,\n      \"p95Ms\": 0.3,\n      \"samples\": 3\n    },\n    \"b\": {\n      \"p50Ms\": 1.3,\n      \"p95Ms\": 40,\n      \"samples\": 5\n    }\n  },\n  \"meta\": "
+        ), "{text}");
+        let back = parse(&text).unwrap().lockfile;
+        assert_eq!(back, lf);
+        assert_eq!(back.render(), text);
+        // Without the member, nothing of it is written.
+        assert!(!varied().render().contains("latency"));
     }
 
     #[test]

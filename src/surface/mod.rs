@@ -7,6 +7,7 @@ pub mod capture;
 pub mod diff;
 pub mod drift_vocab;
 pub mod json;
+pub mod latency;
 pub mod lockfile;
 pub mod other;
 pub mod rename;

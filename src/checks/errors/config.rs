@@ -1,11 +1,15 @@
 //! `checks.errors` (config.md §5; DECISIONS #29/#30), validated by the config loader.
 
-/// `checks.errors`: a boolean or `{enabled, unknown_tool, invalid_params}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `checks.errors`: a boolean or `{enabled, unknown_tool, invalid_params, probe, skip}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ErrorsConfig {
     pub enabled: bool,
     pub unknown_tool: UnknownToolPolicy,
     pub invalid_params: InvalidParamsPolicy,
+    /// Which tools the invalid-params probe may call (#16 §6).
+    pub probe: ProbePolicy,
+    /// Tool names or globs (`*`, `?`) the invalid-params probe never calls (config order).
+    pub skip: Vec<String>,
 }
 
 impl Default for ErrorsConfig {
@@ -14,7 +18,36 @@ impl Default for ErrorsConfig {
             enabled: true,
             unknown_tool: UnknownToolPolicy::default(),
             invalid_params: InvalidParamsPolicy::default(),
+            probe: ProbePolicy::default(),
+            skip: Vec::new(),
         }
+    }
+}
+
+/// `checks.errors.probe` (#16 §6): which tools get a `tools/call` with `{}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProbePolicy {
+    /// Every tool with required parameters (the original's behaviour; the default for a
+    /// config without the key).
+    #[default]
+    All,
+    /// Only tools whose annotations say read-only and not destructive (the side-effect gate
+    /// output sampling and latency use); the others are reported as `skip`.
+    Safe,
+}
+
+impl ProbePolicy {
+    pub const ALL: [ProbePolicy; 2] = [ProbePolicy::All, ProbePolicy::Safe];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbePolicy::All => "all",
+            ProbePolicy::Safe => "safe",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == s)
     }
 }
 

@@ -5,7 +5,9 @@
 //! Split in two pure halves: `plan` says which calls to make (the lead makes them, strictly
 //! in order, arguments always `{}`), `judge` turns the recorded outcomes into findings.
 //! `plan_for` / `judge_plan` add what the wire allows: over modern HTTP a tool with invalid
-//! `x-mcp-header` annotations is never called, and its probe is reported as a skip.
+//! `x-mcp-header` annotations is never called, and its probe is reported as a skip; and what
+//! the config allows (#16 §6): `checks.errors.probe: safe` and `checks.errors.skip` keep the
+//! invalid-params probe away from tools that may have side effects.
 
 use crate::model::{Finding, Severity, Status};
 use crate::observed::{CallOutcome, Era, Listing, RpcError};
@@ -20,7 +22,7 @@ pub use rules::RULES;
 
 mod config;
 
-pub use config::{ErrorsConfig, InvalidParamsPolicy, UnknownToolPolicy};
+pub use config::{ErrorsConfig, InvalidParamsPolicy, ProbePolicy, UnknownToolPolicy};
 
 #[cfg(test)]
 const ID_SUMMARY: &str = rules::SUMMARY.id;
@@ -91,10 +93,15 @@ pub struct Plan {
     pub blocked: Vec<Finding>,
 }
 
-/// [`plan`] for a connection in `era`, over HTTP or not.
+/// [`plan`] for a connection in `era`, over HTTP or not, under `cfg`'s probe policy.
 // Same contract as `plan`.
 #[allow(clippy::result_large_err)]
-pub fn plan_for(listing: &Listing, era: Era, http: bool) -> Result<Plan, Finding> {
+pub fn plan_for(
+    listing: &Listing,
+    era: Era,
+    http: bool,
+    cfg: &ErrorsConfig,
+) -> Result<Plan, Finding> {
     let probes = plan(listing)?;
     let tools: &[Value] = listing.as_deref().unwrap_or_default();
     let mut out = Plan {
@@ -102,10 +109,16 @@ pub fn plan_for(listing: &Listing, era: Era, http: bool) -> Result<Plan, Finding
         blocked: Vec::new(),
     };
     for probe in probes {
-        let reason = (era == Era::Modern && http && probe.kind == ProbeKind::InvalidParams)
-            .then(|| schema_of(tools, &probe.tool))
+        let invalid_params = probe.kind == ProbeKind::InvalidParams;
+        let reason = invalid_params
+            .then(|| not_probed(tools, &probe.tool, cfg))
             .flatten()
-            .and_then(|schema| blocked_call_reason(&probe.tool, schema));
+            .or_else(|| {
+                (era == Era::Modern && http && invalid_params)
+                    .then(|| schema_of(tools, &probe.tool))
+                    .flatten()
+                    .and_then(|schema| blocked_call_reason(&probe.tool, schema))
+            });
         match reason {
             Some(reason) => out.blocked.push(
                 rules::INVALID_PARAMS
@@ -116,6 +129,60 @@ pub fn plan_for(listing: &Listing, era: Era, http: bool) -> Result<Plan, Finding
         }
     }
     Ok(out)
+}
+
+/// Why the config keeps the invalid-params probe from calling `name` (#16 §6): a
+/// `checks.errors.skip` entry matches it, or `probe: safe` and a listed tool of that name
+/// may have side effects (not annotated read-only, or also destructive: the one
+/// side-effect gate of output sampling and latency).
+fn not_probed(tools: &[Value], name: &str, cfg: &ErrorsConfig) -> Option<String> {
+    if let Some(entry) = cfg.skip.iter().find(|g| glob_match(g, name)) {
+        return Some(format!(
+            "Tool \"{name}\" not called with {{}}: it matches checks.errors.skip entry \"{entry}\""
+        ));
+    }
+    if cfg.probe != ProbePolicy::Safe {
+        return None;
+    }
+    use crate::surface::shape::{side_effect_gate, CallRefusal};
+    let refusal = tools
+        .iter()
+        .filter(|t| t.get("name").and_then(Value::as_str) == Some(name))
+        .find_map(|t| side_effect_gate(t, true).err())?;
+    let why = match refusal {
+        CallRefusal::Contradictory => "it is annotated both readOnlyHint and destructiveHint",
+        // `call_readonly` is always on here, so only a missing read-only hint is left.
+        CallRefusal::NotReadOnly | CallRefusal::Disabled => {
+            "it is not annotated readOnlyHint: true, so it may have side effects"
+        }
+    };
+    Some(format!(
+        "Tool \"{name}\" not called with {{}}: checks.errors.probe is safe and {why}"
+    ))
+}
+
+/// `*` (any run of characters) and `?` (one character); anything else matches itself.
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    // Iterative wildcard match with one backtrack point: linear in practice, never exponential.
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|c| *c == '*')
 }
 
 /// The `inputSchema` of the first listed tool of that name that has one (the one the wire

@@ -353,6 +353,8 @@ const STRICT: ErrorsConfig = ErrorsConfig {
     enabled: true,
     unknown_tool: P,
     invalid_params: InvalidParamsPolicy::Strict,
+    probe: crate::checks::errors::ProbePolicy::All,
+    skip: Vec::new(),
 };
 
 // DECISIONS #29 as corrected by #12 §6: by default a succeeding call is a warn at every
@@ -564,7 +566,7 @@ fn modern_http_blocks_invalid_params_probes_of_tools_with_broken_x_mcp_header() 
         json!({"name": "broken", "inputSchema": {"type": "object", "required": ["x"],
             "properties": {"x": {"type": "number", "x-mcp-header": "X"}}}}),
     ]);
-    let p = plan_for(&listing, Era::Modern, true).unwrap();
+    let p = plan_for(&listing, Era::Modern, true, &ErrorsConfig::default()).unwrap();
     let calls: Vec<&str> = p.calls.iter().map(|c| c.tool.as_str()).collect();
     assert_eq!(calls, [UNKNOWN_TOOL_PROBE, "good"]);
     assert_eq!(p.blocked.len(), 1);
@@ -575,7 +577,7 @@ fn modern_http_blocks_invalid_params_probes_of_tools_with_broken_x_mcp_header() 
     assert_eq!(skip.message, "tool \"broken\" is not called over HTTP because its inputSchema has an invalid x-mcp-header: x-mcp-header \"X\" at #/properties/x is on a property whose type is not string, integer or boolean");
     // stdio and the legacy era call every planned tool.
     for (era, http) in [(Era::Modern, false), (Era::Legacy, true)] {
-        let p = plan_for(&listing, era, http).unwrap();
+        let p = plan_for(&listing, era, http, &ErrorsConfig::default()).unwrap();
         assert_eq!(p.calls, plan(&listing).unwrap());
         assert!(p.blocked.is_empty());
     }
@@ -597,4 +599,117 @@ fn p_calls_failing(calls: &[Probe]) -> Vec<(Probe, CallOutcome)> {
             )
         })
         .collect()
+}
+
+// --- probes that cannot hurt (#16 §6) ---
+
+fn probe_listing() -> Listing {
+    let req =
+        json!({"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}});
+    Ok(vec![
+        json!({"name": "read", "inputSchema": req, "annotations": {"readOnlyHint": true}}),
+        json!({"name": "delete_item", "inputSchema": req, "annotations": {"destructiveHint": true}}),
+        json!({"name": "plain", "inputSchema": req}),
+        json!({"name": "both", "inputSchema": req, "annotations": {"readOnlyHint": true, "destructiveHint": true}}),
+        json!({"name": "read_secret", "inputSchema": req, "annotations": {"readOnlyHint": true}}),
+        json!({"name": "no_required", "inputSchema": {"type": "object"}}),
+    ])
+}
+
+fn probed(cfg: &ErrorsConfig) -> (Vec<String>, Vec<(String, String)>) {
+    let p = plan_for(&probe_listing(), crate::observed::Era::Legacy, false, cfg).unwrap();
+    (
+        p.calls.iter().map(|c| c.tool.clone()).collect(),
+        p.blocked
+            .iter()
+            .map(|f| {
+                assert_eq!((f.id.as_str(), f.status), (ID_INVALID, Status::Skip));
+                (f.location.clone().unwrap(), f.message.clone())
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn probe_all_is_the_original_and_the_default() {
+    let (calls, skipped) = probed(&ErrorsConfig::default());
+    assert_eq!(
+        calls,
+        [
+            UNKNOWN_TOOL_PROBE,
+            "read",
+            "delete_item",
+            "plain",
+            "both",
+            "read_secret"
+        ]
+    );
+    assert!(skipped.is_empty());
+    assert_eq!(ErrorsConfig::default().probe, ProbePolicy::All);
+}
+
+#[test]
+fn probe_safe_calls_only_read_only_tools_and_says_why_for_the_rest() {
+    let cfg = ErrorsConfig {
+        probe: ProbePolicy::Safe,
+        ..ErrorsConfig::default()
+    };
+    let (calls, skipped) = probed(&cfg);
+    // The unknown-tool probe names no real tool: always made.
+    assert_eq!(calls, [UNKNOWN_TOOL_PROBE, "read", "read_secret"]);
+    let names: Vec<&str> = skipped.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["delete_item", "plain", "both"]);
+    assert_eq!(
+        skipped[0].1,
+        "Tool \"delete_item\" not called with {}: checks.errors.probe is safe and it is not annotated readOnlyHint: true, so it may have side effects"
+    );
+    assert_eq!(
+        skipped[2].1,
+        "Tool \"both\" not called with {}: checks.errors.probe is safe and it is annotated both readOnlyHint and destructiveHint"
+    );
+}
+
+#[test]
+fn probe_skip_globs_apply_under_both_policies() {
+    for probe in ProbePolicy::ALL {
+        let cfg = ErrorsConfig {
+            probe,
+            skip: vec!["read_*".into(), "pla?n".into(), UNKNOWN_TOOL_PROBE.into()],
+            ..ErrorsConfig::default()
+        };
+        let (calls, skipped) = probed(&cfg);
+        assert!(calls.contains(&UNKNOWN_TOOL_PROBE.to_string()));
+        assert!(!calls.iter().any(|c| c == "read_secret" || c == "plain"));
+        let (_, msg) = skipped.iter().find(|(n, _)| n == "read_secret").unwrap();
+        assert_eq!(
+            msg,
+            "Tool \"read_secret\" not called with {}: it matches checks.errors.skip entry \"read_*\""
+        );
+        assert!(calls.contains(&"read".to_string()));
+    }
+}
+
+#[test]
+fn glob_matching() {
+    for (p, n, m) in [
+        ("*", "", true),
+        ("*", "anything", true),
+        ("delete_*", "delete_item", true),
+        ("delete_*", "undelete_item", false),
+        ("*_item", "delete_item", true),
+        ("a?c", "abc", true),
+        ("a?c", "ac", false),
+        ("exact", "exact", true),
+        ("exact", "exactly", false),
+        ("*a*b*", "xxaxxbxx", true),
+        ("*a*b*", "xxbxxaxx", false),
+        ("é*", "été", true),
+        ("", "", true),
+        ("", "x", false),
+    ] {
+        assert_eq!(glob_match(p, n), m, "{p:?} vs {n:?}");
+    }
+    // Many stars over a long name stay fast (no exponential backtracking).
+    let name = "a".repeat(5000);
+    assert!(!glob_match(&format!("{}b", "*a".repeat(50)), &name));
 }

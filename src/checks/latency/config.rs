@@ -12,6 +12,29 @@ pub struct LatencyConfig {
     /// Allowlist in config order; the first entry for a name wins.
     pub tools: Vec<ToolArgs>,
     pub call_all: bool,
+    /// `checks.latency.regression` (#16 §4): the comparison with the baseline's latency.
+    pub regression: RegressionConfig,
+}
+
+/// When a tool's p95 counts as a regression against the baseline lockfile's figures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RegressionConfig {
+    /// The p95 must grow by more than this factor (> 1 … any positive number) …
+    pub ratio: f64,
+    /// … and by more than this many milliseconds.
+    pub min_ms: f64,
+    /// Calls per tool made and discarded before sampling, in `baseline` and when comparing.
+    pub warmup: u32,
+}
+
+impl Default for RegressionConfig {
+    fn default() -> Self {
+        RegressionConfig {
+            ratio: 2.0,
+            min_ms: 50.0,
+            warmup: 2,
+        }
+    }
 }
 
 impl Default for LatencyConfig {
@@ -22,6 +45,7 @@ impl Default for LatencyConfig {
             call_readonly: true,
             tools: Vec::new(),
             call_all: false,
+            regression: RegressionConfig::default(),
         }
     }
 }

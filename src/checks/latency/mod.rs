@@ -3,13 +3,18 @@
 //! Pure plan/judge split: [`plan`] decides which tools may be called and with which
 //! arguments (never a tool the side-effect policy refuses); the runner calls each planned
 //! tool `policy.samples` times sequentially, timing each call and turning it into a
-//! sample with [`sample_of`]; [`judge`] returns the family's results in order.
+//! sample with [`sample_of`]; [`judge`] returns the family's results in order. Against a
+//! baseline lockfile's `latency` member (#16 §4): [`pin`] and [`compare`].
 
 mod args;
+mod baseline;
 mod config;
+mod stats;
 
 pub use args::{generate_args, minimal_args};
-pub use config::LatencyConfig;
+pub use baseline::{compare, pin, regressed, Samples};
+pub use config::{LatencyConfig, RegressionConfig};
+pub use stats::percentile;
 
 use crate::model::Finding;
 use crate::observed::{CallOutcome, Listing, RpcError};
@@ -140,28 +145,6 @@ pub fn sample_of(outcome: &CallOutcome, elapsed_ms: f64) -> Result<f64, String> 
         Ok(_) => Ok(elapsed_ms),
         Err(e) if is_own_timeout(e) => Ok(elapsed_ms),
         Err(e) => Err(e.to_string()),
-    }
-}
-
-/// Linear interpolation between closest ranks (R type 7, Excel PERCENTILE.INC) over
-/// ascending samples; 0 for none.
-pub fn percentile(sorted_ms: &[f64], p: f64) -> f64 {
-    let n = sorted_ms.len();
-    match n {
-        0 => 0.0,
-        1 => sorted_ms[0],
-        _ => {
-            let last = (n - 1) as f64;
-            let h = ((p / 100.0) * last).clamp(0.0, last);
-            let h = if h.is_nan() { 0.0 } else { h };
-            let (lo, hi) = (h.floor(), h.ceil());
-            let (x_lo, x_hi) = (sorted_ms[lo as usize], sorted_ms[hi as usize]);
-            if lo == hi {
-                x_lo
-            } else {
-                x_lo * (1.0 - (h - lo)) + x_hi * (h - lo)
-            }
-        }
     }
 }
 

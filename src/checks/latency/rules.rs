@@ -44,4 +44,12 @@ pub const NO_TOOLS: Rule = Rule {
     fix: "Nothing to fix unless the server should expose tools.",
 };
 
-pub const RULES: &[Rule] = &[SUMMARY, TOOL, SAMPLING, LIST_TOOLS, NO_TOOLS];
+pub const REGRESSION: Rule = Rule {
+    id: "latency/regression",
+    severity: Severity::Error,
+    short: "p95 latency not regressed against the baseline",
+    description: "One result per tool measured now and in the baseline lockfile's `latency` member (written by `mcpward baseline` with `checks.latency` on): fails when the tool's p95 grew by more than `checks.latency.regression.ratio` (default 2) **and** by more than `checks.latency.regression.min_ms` (default 50 ms). Samples are taken after `checks.latency.regression.warmup` discarded calls. A tool measured on only one side is a `skip`. No result at all when the baseline has no `latency` member.",
+    fix: "Find what made the tool slower (the message shows both p95s and sample counts). If the new latency is expected, run `mcpward baseline` to pin it; if the comparison is too sensitive, raise `ratio`, `min_ms` or `checks.latency.samples`.",
+};
+
+pub const RULES: &[Rule] = &[SUMMARY, TOOL, SAMPLING, LIST_TOOLS, NO_TOOLS, REGRESSION];

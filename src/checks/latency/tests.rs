@@ -608,3 +608,109 @@ fn suites_fixture_table_default_plan() {
         vec!["add_numbers", "may_fail", "never_answers", "delete_all"]
     );
 }
+
+// --- latency against the baseline (#16 §4) ---
+
+fn ok_calls(ms: &[f64]) -> Vec<Result<f64, String>> {
+    ms.iter().map(|x| Ok(*x)).collect()
+}
+
+fn base(entries: &[(&str, f64, u64)]) -> crate::surface::latency::PinnedLatency {
+    crate::surface::latency::pinned(entries.iter().map(|(n, p95, s)| (*n, *p95, *p95, *s)))
+}
+
+#[test]
+fn regression_needs_both_the_ratio_and_the_margin() {
+    let cfg = RegressionConfig::default();
+    // Twice and 50 ms are the limits themselves: not regressions.
+    assert!(!regressed(100.0, 200.0, &cfg));
+    assert!(regressed(100.0, 200.1, &cfg));
+    // Ten times slower but only 9 ms: noise on a fast tool.
+    assert!(!regressed(1.0, 10.0, &cfg));
+    // 60 ms slower but only 1.2×: a slow tool's ordinary jitter.
+    assert!(!regressed(300.0, 360.0, &cfg));
+    assert!(regressed(1.0, 201.0, &cfg));
+    let strict = RegressionConfig {
+        ratio: 1.0,
+        min_ms: 0.0,
+        warmup: 0,
+    };
+    assert!(regressed(1.0, 1.01, &strict));
+    assert!(!regressed(1.0, 1.0, &strict));
+}
+
+#[test]
+fn compare_fails_a_slowed_tool_and_passes_the_rest() {
+    let pinned = base(&[("fast", 2.0, 5), ("slow", 2.0, 5)]);
+    let samples = vec![
+        ("fast".to_string(), ok_calls(&[2.0, 3.0, 2.5])),
+        ("slow".to_string(), ok_calls(&[201.0, 203.0, 202.0])),
+    ];
+    let out = compare(&pinned, &samples, &RegressionConfig::default());
+    assert_eq!(
+        ids(&out),
+        [
+            ("latency/regression", Status::Pass),
+            ("latency/regression", Status::Fail)
+        ]
+    );
+    assert_eq!(
+        out[1].message,
+        "Tool \"slow\" latency regressed: p95 202.9ms over 3 call(s), baseline p95 2ms over 5 call(s) (more than 2× and 50ms slower)"
+    );
+    assert_eq!(out[1].location.as_deref(), Some("slow"));
+    assert_eq!(
+        out[0].message,
+        "Tool \"fast\" latency: p95 3ms over 3 call(s), baseline p95 2ms over 5 call(s)"
+    );
+}
+
+#[test]
+fn compare_skips_a_tool_on_one_side_only() {
+    let pinned = base(&[("gone", 5.0, 5), ("both", 5.0, 5)]);
+    let samples = vec![
+        ("new".to_string(), ok_calls(&[1.0])),
+        ("both".to_string(), ok_calls(&[5.0])),
+        // Every call failed: not measured now, so compared with nothing.
+        ("broken".to_string(), vec![Err("boom".into())]),
+    ];
+    let out = compare(&pinned, &samples, &RegressionConfig::default());
+    assert_eq!(
+        ids(&out),
+        [
+            ("latency/regression", Status::Skip),
+            ("latency/regression", Status::Pass),
+            ("latency/regression", Status::Skip)
+        ]
+    );
+    assert!(out[0]
+        .message
+        .contains("\"new\" has no latency in the baseline"));
+    assert!(out[2]
+        .message
+        .contains("\"gone\" is in the latency baseline"));
+    assert_eq!(
+        compare(&Vec::new(), &[], &RegressionConfig::default()),
+        vec![]
+    );
+}
+
+#[test]
+fn pin_keeps_measured_tools_sorted_and_rounded() {
+    let samples = vec![
+        ("z".to_string(), ok_calls(&[1.04, 3.0, 2.0])),
+        ("a".to_string(), vec![Err("x".into()), Ok(7.26)]),
+        ("failed".to_string(), vec![Err("x".into())]),
+    ];
+    let p = pin(&samples);
+    let names: Vec<&str> = p.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a", "z"]);
+    assert_eq!(
+        (p[0].1.p50_ms, p[0].1.p95_ms, p[0].1.samples),
+        (7.3, 7.3, 1)
+    );
+    assert_eq!(
+        (p[1].1.p50_ms, p[1].1.p95_ms, p[1].1.samples),
+        (2.0, 2.9, 3)
+    );
+}
