@@ -793,6 +793,7 @@ async fn run_single(
         redactor: &redactor,
         sink: &sink,
         interrupt: &interrupt,
+        baseline: None,
     };
     let lane = fleet::run_server(loaded, era, &how).await?;
     let findings = suppress::apply_single(lane.findings, &loaded.config.suppress, cli.strict);
@@ -896,6 +897,7 @@ async fn drift_single(
         update_golden: false,
         progress: &progress,
         reconnect: None,
+        baseline: None,
     };
     let work = async {
         match mode {
@@ -1481,6 +1483,7 @@ async fn offline_run(cli: &Cli, update_golden: bool, file: &Path) -> Result<Exit
         update_golden: false,
         progress: &progress,
         reconnect: None,
+        baseline: None,
     };
     let off = runner::Offline {
         snapshot: &snap,
@@ -1571,6 +1574,7 @@ async fn offline_drift(cli: &Cli, mode: Mode, file: &Path) -> Result<Exit, Error
         update_golden: false,
         progress: &progress,
         reconnect: None,
+        baseline: None,
     };
     let off = runner::Offline {
         snapshot: &snap,

@@ -174,6 +174,9 @@ pub struct LaneOptions<'a> {
     pub redactor: &'a Redactor,
     pub sink: &'a Sink<'a>,
     pub interrupt: &'a Interrupt,
+    /// The lockfile latency compares with when `checks.drift` names none (a fleet member's
+    /// own `./mcpward.lock.<name>.json`); `None`: the drift config's.
+    pub baseline: Option<&'a str>,
 }
 
 /// What one lane produced.
@@ -196,6 +199,7 @@ pub async fn run_lane(
         redactor,
         sink,
         interrupt,
+        baseline,
     } = *how;
     (sink.progress)("Connecting to server...");
     let client = tokio::select! {
@@ -225,6 +229,7 @@ pub async fn run_lane(
         update_golden,
         progress: sink.progress,
         reconnect: Some(&reconnect),
+        baseline,
     };
     let work = runner::run_families_keeping_tools(&client, &ctx);
     let (findings, tools) = match within(run_ms, interrupt, work).await {
@@ -620,12 +625,14 @@ async fn test_member(
     let stop = match opts.mode {
         Mode::Run { update_golden } => {
             let era = era_choice(opts.era_override, &loaded.config);
+            let own = member.baseline();
             let how = LaneOptions {
                 update_golden,
                 sweep_all: false,
                 redactor: &redactor,
                 sink: &sink,
                 interrupt,
+                baseline: Some(&own),
             };
             match run_server(loaded, era, &how).await {
                 Ok(lane) => {
@@ -722,6 +729,7 @@ async fn diff_member(
         update_golden: false,
         progress: sink.progress,
         reconnect: None,
+        baseline: Some(&dcfg.baseline),
     };
     let work = async {
         let listing = client.list_tools_text().await;

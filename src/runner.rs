@@ -25,6 +25,9 @@ pub struct RunContext<'a> {
     pub progress: Progress<'a>,
     /// How to connect once more (`compliance/surface-stable`); `None`: no second connection.
     pub reconnect: Option<&'a dyn Fn() -> ConnectOptions>,
+    /// The lockfile latency compares with when it is not the drift config's (a fleet
+    /// member's own); `None`: `checks.drift.baseline` or its default.
+    pub baseline: Option<&'a str>,
 }
 
 /// The tool listing and the rest of the surface (#14) are fetched once per run, when a
@@ -161,9 +164,11 @@ pub async fn run_families_keeping_tools(
         (ctx.progress)("Running latency checks...");
         let plan = checks::latency::plan(tools.get().await, lat);
         // #16 §4: with a baseline that pins latency, warm up, then compare as well.
-        let pinned = pinned_latency(&crate::surface::lockfile::load(Path::new(
-            &crate::drift_run::drift_config(ctx.loaded).baseline,
-        )));
+        let lockfile = match ctx.baseline {
+            Some(b) => b.to_string(),
+            None => crate::drift_run::drift_config(ctx.loaded).baseline,
+        };
+        let pinned = pinned_latency(&crate::surface::lockfile::load(Path::new(&lockfile)));
         let warmup = pinned.as_ref().map_or(0, |_| lat.regression.warmup);
         let samples = sample_latency(client, &plan, lat.samples, warmup).await;
         out.extend(checks::latency::judge(&plan, &samples, lat));

@@ -242,3 +242,39 @@ fn fleet_members_pin_and_compare_their_own_latency() {
         assert_eq!(status("slowed"), ["fail"], "{cmd}");
     }
 }
+
+/// Without `checks.drift`, each member's lockfile is `./mcpward.lock.<name>.json`: `run`
+/// compares with that one too (not with `./mcpward.lock.json`).
+#[test]
+fn fleet_members_without_drift_compare_with_their_default_lockfiles() {
+    let w = Workdir::new();
+    let tag = unique_tag("latency-fleet-default");
+    let fleet = |slow: u64| {
+        format!(
+            "servers:\n{}{}{CHECKS}{LATENCY}",
+            member("steady", &tag, 0),
+            member("slowed", &tag, slow)
+        )
+    };
+    w.write("mcpward.yaml", &fleet(0));
+    baseline(&w);
+    assert!(w.path().join("mcpward.lock.slowed.json").is_file());
+    w.write("mcpward.yaml", &fleet(200));
+    let o = w.run(&["run", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let doc = json_report(&o);
+    let status = |name: &str| {
+        let m = doc["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap();
+        regression(&m["report"])
+            .into_iter()
+            .map(|(_, s, _)| s)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(status("steady"), ["pass"]);
+    assert_eq!(status("slowed"), ["fail"]);
+}
