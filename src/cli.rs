@@ -346,6 +346,7 @@ fn try_main() -> Result<Exit, Error> {
         ColorWhen::Always => Some(true),
         ColorWhen::Never => Some(false),
     });
+    suppress::check_today().map_err(Error::Fatal)?;
     if cli.version {
         out_line(&extras::version_line());
         return Ok(Exit::Pass);
@@ -614,11 +615,32 @@ fn init(cli: &Cli, flags: &ServerFlags, words: &[String]) -> Result<Exit, Error>
     } else {
         Path::new("mcpward.yaml")
     };
+    let ov = &inv.overrides;
     if path.exists() {
+        // The original's plain `init` leaves an existing file alone and exits 0; asked to
+        // write one for a given server, not writing it is a failure a script must see.
+        if ov.target.is_some() {
+            return Err(Error::Fatal(format!(
+                "{} already exists; remove it, or write the new config elsewhere with -c FILE",
+                path.display()
+            )));
+        }
         out_line(&format!("Config file already exists: {}", path.display()));
         return Ok(Exit::Pass);
     }
-    let ov = &inv.overrides;
+    match &ov.target {
+        Some(config::endpoint::EndpointTarget::Stdio { .. }) if !ov.headers.is_empty() => {
+            return Err(Error::Fatal(
+                "--header needs an HTTP server (--url); a stdio server takes --env".into(),
+            ))
+        }
+        Some(config::endpoint::EndpointTarget::Http { .. }) if !ov.env.is_empty() => {
+            return Err(Error::Fatal(
+                "--env needs a stdio server (a command); an HTTP server takes --header".into(),
+            ))
+        }
+        _ => {}
+    }
     let (text, vars) = match &ov.target {
         None if ov.is_empty() => (config::init_template(), Vec::new()),
         None => {
@@ -940,6 +962,7 @@ async fn drift_single(
                     // The endpoint is recorded as typed; a secret in it is still masked.
                     l.meta.contract = contract.map(|c| crate::surface::lockfile::ContractMeta {
                         endpoint: redactor.redact_str(&c.endpoint),
+                        notes: c.notes.as_deref().map(|n| redactor.redact_str(n)),
                         ..c
                     });
                     l
@@ -974,13 +997,15 @@ async fn drift_single(
                     lockfile.tools.len()
                 ));
             } else {
-                out_line(&fleet::baseline_summary(
-                    &hello,
-                    &lockfile,
-                    &notes,
-                    &dcfg.baseline,
-                    &redactor,
-                ));
+                let mut text =
+                    fleet::baseline_summary(&hello, &lockfile, &notes, &dcfg.baseline, &redactor);
+                if let Some(c) = &lockfile.meta.contract {
+                    text = text.replace(
+                        "Run \"mcpward diff\" to check",
+                        &format!("Run \"mcpward diff {}\" to check", c.name),
+                    );
+                }
+                out_line(&text);
             }
             return Ok(Exit::Pass);
         }
@@ -1362,7 +1387,11 @@ pub struct FromFile {
 /// named by the one `--server`), or [`config::offline_defaults`] when there is no config
 /// file. Also the lockfile a fleet member's drift uses.
 fn offline_config(cli: &Cli) -> Result<(Loaded, Option<String>), Error> {
-    match config::load_any(&cli.config) {
+    let loaded = config::load_for_snapshot(&cli.config);
+    if let Ok(any) = &loaded {
+        suppress::check_rules(any).map_err(Error::Fatal)?;
+    }
+    match loaded {
         Err(config::ConfigError::NotFound { .. }) => {
             if let Some(flag) = fleet_flag(cli) {
                 return Err(Error::Fatal(format!(
@@ -1490,7 +1519,12 @@ async fn offline_run(cli: &Cli, update_golden: bool, file: &Path) -> Result<Exit
         label: &label,
     };
     let findings = runner::run_offline(&off, &ctx);
-    let findings = suppress::apply_single(findings, &loaded.config.suppress, cli.strict);
+    let findings = suppress::apply_member(
+        findings,
+        &loaded.config.suppress,
+        cli.strict,
+        cli.server.first().map(String::as_str),
+    );
     let report = fleet::report_of(&report_hello(&snap, &label), findings, &redactor);
     finish_single(&report, kind, cli, &loaded, pr.as_ref(), &redactor, false).await
 }
@@ -1509,11 +1543,13 @@ async fn offline_drift(cli: &Cli, mode: Mode, file: &Path) -> Result<Exit, Error
     let (progress, warn) = sinks(progress_on(cli));
     if mode == Mode::Baseline {
         let snap = read_snapshot(file)?;
-        out_line(&format!(
-            "Capturing baseline...\nSnapshot: {}\nOutput: {}\n",
-            redactor.redact_str(&file.display().to_string()),
-            dcfg.baseline
-        ));
+        if !cli.quiet {
+            out_line(&format!(
+                "Capturing baseline...\nSnapshot: {}\nOutput: {}\n",
+                redactor.redact_str(&file.display().to_string()),
+                dcfg.baseline
+            ));
+        }
         let captured = crate::drift_run::capture_offline(&snap, &dcfg, &label);
         let lockfile = captured
             .lockfile
@@ -1542,7 +1578,15 @@ async fn offline_drift(cli: &Cli, mode: Mode, file: &Path) -> Result<Exit, Error
             );
         }
         lines.push(rest.to_string());
-        out_line(&lines.join("\n"));
+        if cli.quiet {
+            out_line(&format!(
+                "Baseline saved to {} ({} tool(s))",
+                dcfg.baseline,
+                lockfile.tools.len()
+            ));
+        } else {
+            out_line(&lines.join("\n"));
+        }
         return Ok(Exit::Pass);
     }
     // diff: a missing or too-new baseline is exit 2 before anything is compared.
@@ -1556,7 +1600,7 @@ async fn offline_drift(cli: &Cli, mode: Mode, file: &Path) -> Result<Exit, Error
         return Err(refused.into());
     }
     let snap = read_snapshot(file)?;
-    if kind == ReporterKind::Console {
+    if kind == ReporterKind::Console && !cli.quiet {
         out_line(&format!(
             "Checking for drift...\nSnapshot: {}\nBaseline: {}\n",
             redactor.redact_str(&file.display().to_string()),
@@ -1581,7 +1625,12 @@ async fn offline_drift(cli: &Cli, mode: Mode, file: &Path) -> Result<Exit, Error
         label: &label,
     };
     let findings = runner::drift_offline(&off, &ctx, &dcfg, Some(state));
-    let findings = suppress::apply_single(findings, &loaded.config.suppress, cli.strict);
+    let findings = suppress::apply_member(
+        findings,
+        &loaded.config.suppress,
+        cli.strict,
+        cli.server.first().map(String::as_str),
+    );
     let report = fleet::report_of(&report_hello(&snap, &label), findings, &redactor);
     // DECISIONS #20: an unreadable baseline means drift was not tested.
     finish_single(

@@ -628,3 +628,40 @@ fn written_snapshots_validate_against_the_published_schema_and_malformed_ones_do
         assert_eq!(code(&w.run(&["run", "--from", "bad.json"])), 2, "{bad}");
     }
 }
+
+/// Review of #16: `--from` needs neither the server's credentials nor a `server:`.
+#[test]
+fn from_needs_no_server_credentials_nor_a_server() {
+    let w = Workdir::new();
+    let snap = w.write(
+        "tools.json",
+        r#"[{"name":"ok_tool","description":"Fine tool.","inputSchema":{"type":"object","properties":{}}}]"#,
+    );
+    w.write(
+        "mcpward.yaml",
+        "server:\n  transport: stdio\n  command: x\n  env:\n    K: \"${MCPWARD_SURELY_UNSET_VAR}\"\n",
+    );
+    let o = w.run(&["run", "--json", "--from", snap.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A checks-only file.
+    let cfg = w.write(
+        "checks.yaml",
+        "checks:\n  compliance: false\n  errors: false\n",
+    );
+    let o = w.run(&[
+        "run",
+        "--json",
+        "-c",
+        cfg.to_str().unwrap(),
+        "--from",
+        snap.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A variable outside the server is still required.
+    w.write(
+        "other.yaml",
+        "server:\n  transport: stdio\n  command: x\nchecks:\n  drift:\n    baseline: \"${MCPWARD_SURELY_UNSET_VAR}\"\n",
+    );
+    let o = w.run(&["run", "-c", "other.yaml", "--from", snap.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -376,10 +376,10 @@ fn init_writes_a_config_for_the_given_server_that_runs_as_written() {
     ] {
         assert!(fams.iter().any(|x| x == f), "{f} missing: {fams:?}");
     }
-    // Never over an existing file.
+    // Never over an existing file (and, asked for a server, not writing it is exit 2).
     let o = w.run(&["init", "--", &f, "--tools", "paginated"]);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("already exists"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("already exists"));
     assert_eq!(
         std::fs::read_to_string(w.path().join("mcpward.yaml")).unwrap(),
         text
@@ -464,4 +464,28 @@ fn snapshot_takes_the_shorthand_and_from_refuses_a_second_server() {
     }
     let o = w.run(&["baseline", "--name", "x", "--from", "snap.json"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Review of #16: init refuses what run refuses, and a server it cannot write is exit 2.
+#[test]
+fn init_refuses_flags_that_do_not_fit_and_an_existing_file() {
+    let w = Workdir::new();
+    let f = fx();
+    let o = w.run(&["init", "--header", "X-K: vvvvvvvv", "--", &f]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = w.run(&[
+        "init",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--env",
+        "A=bbbbbbbb",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!w.path().join("mcpward.yaml").exists());
+    assert_eq!(w.run(&["init", "--", &f]).status.code(), Some(0));
+    let o = w.run(&["init", "--", &f, "--tools", "clean"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
+    // The plain init keeps the original's answer.
+    assert_eq!(w.run(&["init"]).status.code(), Some(0));
 }

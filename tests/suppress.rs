@@ -474,3 +474,35 @@ fn merge_keeps_the_shards_fleet_level_verdicts_once() {
         .collect();
     assert_eq!(expired.len(), 1, "{doc:#}");
 }
+
+/// Review of #16: accepting every finding of a family that has a summary result (security,
+/// drift) makes the run pass; accepting only some keeps it failing.
+#[test]
+fn accepting_every_counted_finding_accepts_the_family_summary() {
+    let w = Workdir::new();
+    let tools = w.write(
+        "sec.json",
+        r#"[{"name":"connect","description":"Connects.","inputSchema":{"type":"object","properties":{"api_key":{"type":"string"}}}}]"#,
+    );
+    let tag = unique_tag("suppress-summary");
+    let base = stdio_config(
+        &["--tools-file", tools.to_str().unwrap()],
+        &tag,
+        "checks:\n  compliance: false\n  schema: false\n  errors: false\n",
+    );
+    w.write("mcpward.yaml", &base);
+    let o = run_on(&w, "2026-12-01", &["run", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    w.write(
+        "mcpward.yaml",
+        &format!("{base}suppress:\n  - rule: security/secret-in-schema\n    location: connect\n    reason: test key only\n"),
+    );
+    let o = run_on(&w, "2026-12-01", &["run", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = json_report(&o);
+    assert_eq!(result(&r, "security/summary")["status"], "suppressed");
+    assert_eq!(
+        result(&r, "security/secret-in-schema")["status"],
+        "suppressed"
+    );
+}

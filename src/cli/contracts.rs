@@ -181,7 +181,19 @@ fn rows(at: &Where) -> Result<Vec<Row>, String> {
         }
     }
     if at.config_given || at.config.exists() {
-        let loaded = config::load_any(at.config).map_err(|e| e.to_string())?;
+        // Only lockfile paths are read: the server's variables need not be set.
+        let loaded = match config::load_for_snapshot(at.config) {
+            Ok(l) => l,
+            Err(e) => {
+                out.push(Row {
+                    name: at.config.display().to_string(),
+                    kind: "config",
+                    path: at.config.display().to_string(),
+                    state: Err(format!("unreadable: {}", e.to_string().replace('\n', " "))),
+                });
+                return Ok(out);
+            }
+        };
         match loaded {
             LoadedAny::Single(l) => {
                 let base = crate::drift_run::drift_config(&l).baseline;

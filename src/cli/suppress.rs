@@ -25,6 +25,7 @@ fn unknown_rule(e_rule: &str) -> Option<String> {
     }
     let known: Vec<&str> = crate::rules::all().map(|r| r.id).collect();
     let hint = config::closest(e_rule, &known)
+        .or_else(|| super::extras::nearest(e_rule).first().copied())
         .map(|s| format!(" (did you mean \"{s}\"?)"))
         .unwrap_or_default();
     Some(format!(
@@ -52,6 +53,28 @@ pub fn check_rules(loaded: &LoadedAny) -> Result<(), String> {
 /// One server's findings with the config's suppressions applied.
 pub fn apply_single(findings: Vec<Finding>, entries: &[Entry], strict: bool) -> Vec<Finding> {
     suppress::apply(findings, entries, &today(), strict, None)
+}
+
+/// [`apply_single`] for one fleet member tested on its own (`--from FILE --server NAME`):
+/// entries scoped to `server` apply too.
+pub fn apply_member(
+    findings: Vec<Finding>,
+    entries: &[Entry],
+    strict: bool,
+    server: Option<&str>,
+) -> Vec<Finding> {
+    suppress::apply(findings, entries, &today(), strict, server)
+}
+
+/// `MCPWARD_TODAY`, when set, must be a date: a typo must not silently test against the
+/// real clock.
+pub fn check_today() -> Result<(), String> {
+    match std::env::var(TODAY_VAR) {
+        Ok(d) if !valid_date(&d) => Err(format!(
+            "{TODAY_VAR}={d:?} is not a date (YYYY-MM-DD); unset it to use today's date"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A fleet run's members and cross-server findings with the suppressions applied; a run
@@ -141,6 +164,27 @@ pub fn command(config: &Path, e: &NewEntry) -> Result<String, String> {
     if let Some(x) = e.expires {
         if !valid_date(x) {
             return Err(format!("--expires: expected a date YYYY-MM-DD, got {x:?}"));
+        }
+    }
+    // `--server` must name what the loader will accept: a member of this fleet, and never
+    // for a one-server config (read only when the config exists and loads).
+    if let Some(server) = e.server {
+        match config::load_for_snapshot(config) {
+            Ok(LoadedAny::Single(_)) => {
+                return Err(format!(
+                    "--server {server}: {} tests one server; an entry for it needs no --server",
+                    config.display()
+                ))
+            }
+            Ok(LoadedAny::Fleet(f)) if !f.members.iter().any(|m| m.name == server) => {
+                let names: Vec<&str> = f.members.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "--server {server}: no server of that name in {} (its servers: {})",
+                    config.display(),
+                    names.join(", ")
+                ));
+            }
+            _ => {}
         }
     }
     let path = suppress_path(config);

@@ -129,6 +129,48 @@ pub fn offline_defaults(path: &Path) -> Loaded {
     }
 }
 
+/// The config of a `--from FILE` run (#16 §2): the server is never contacted, so a variable
+/// only its server (or a member's) uses may be unset, and a config without `server:` is
+/// accepted (the file stands in for it).
+pub fn load_for_snapshot(path: &Path) -> Result<LoadedAny, ConfigError> {
+    const PLACEHOLDER: &str = "unset-offline";
+    let text = read_config(path)?;
+    let mut unset: BTreeMap<String, String> = BTreeMap::new();
+    // Each round finds the next unset server variable; a config has far fewer.
+    for _ in 0..256 {
+        let env = |name: &str| process_var(name).or_else(|| unset.get(name).cloned());
+        match load_any_str(&text, path, &env) {
+            Err(ConfigError::EnvVar { name, at })
+                if at.starts_with("server") && !unset.contains_key(&name) =>
+            {
+                unset.insert(name, PLACEHOLDER.to_string());
+            }
+            Err(ConfigError::Invalid { issues })
+                if issues.iter().any(|i| i.starts_with("server: required")) =>
+            {
+                let stripped = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                let mut pre = Vec::new();
+                let root =
+                    tree::parse(stripped, &mut pre).map_err(|message| ConfigError::Yaml {
+                        path: path.to_path_buf(),
+                        message,
+                    })?;
+                let ov = endpoint::Overrides {
+                    target: Some(endpoint::EndpointTarget::Stdio {
+                        command: "(snapshot)".into(),
+                        args: Vec::new(),
+                    }),
+                    ..Default::default()
+                };
+                return load_parsed(stripped, root, pre, path, &env, Some(&ov))
+                    .map(LoadedAny::Single);
+            }
+            other => return other,
+        }
+    }
+    load_any(path)
+}
+
 /// Load a config of either shape from disk, resolving `${VAR}` from the process environment.
 /// A `server:` config loads exactly as [`load`] does; `servers:` / `servers_from:` make a
 /// fleet (`servers_from` files are read relative to the config file's directory).

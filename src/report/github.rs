@@ -77,10 +77,17 @@ fn annotation(r: &Finding, scope: Scope, file: &str) -> Option<String> {
     let level = match r.status {
         Status::Fail => "error",
         Status::Warn => "warning",
-        // An accepted finding is no annotation: it is listed in the other reports.
-        Status::Pass | Status::Skip | Status::Suppressed => return None,
+        // An accepted finding keeps its place as a notice, with the reason it was accepted.
+        Status::Suppressed => "notice",
+        Status::Pass | Status::Skip => return None,
     };
-    let mut body = format!("{}{}", r.message, era_suffix(r));
+    let accepted = r
+        .suppression
+        .as_ref()
+        .filter(|_| r.status == Status::Suppressed)
+        .map(|s| format!("Suppressed ({}): ", s.reason))
+        .unwrap_or_default();
+    let mut body = format!("{accepted}{}{}", r.message, era_suffix(r));
     if let Some(l) = &r.location {
         body.push_str(&format!("\nLocation: {l}"));
     }

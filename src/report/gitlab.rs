@@ -71,7 +71,7 @@ fn issues(entries: Vec<(Scope, &Finding)>, path: &str) -> Vec<Issue> {
     let mut seen: BTreeMap<(Vec<&str>, &str, &str, &str), u32> = BTreeMap::new();
     entries
         .into_iter()
-        .filter(|(_, r)| matches!(r.status, Status::Fail | Status::Warn))
+        .filter(|(_, r)| matches!(r.status, Status::Fail | Status::Warn | Status::Suppressed))
         .map(|(scope, r)| {
             let loc = r.location.as_deref().unwrap_or("");
             let extra = scope.fingerprint_parts(r);
@@ -79,7 +79,13 @@ fn issues(entries: Vec<(Scope, &Finding)>, path: &str) -> Vec<Issue> {
                 .entry((extra.clone(), &r.id, loc, &r.message))
                 .or_insert(0);
             *n += 1;
-            let message = format!("{}{}{}", scope.prefix(), r.message, era_suffix(r));
+            let accepted = r
+                .suppression
+                .as_ref()
+                .filter(|_| r.status == Status::Suppressed)
+                .map(|s| format!("[suppressed: {}] ", s.reason))
+                .unwrap_or_default();
+            let message = format!("{accepted}{}{}{}", scope.prefix(), r.message, era_suffix(r));
             let description = match &r.location {
                 Some(l) => format!("{message} (at {l})"),
                 None => message,
@@ -99,6 +105,10 @@ fn issues(entries: Vec<(Scope, &Finding)>, path: &str) -> Vec<Issue> {
 }
 
 fn severity(r: &Finding) -> &'static str {
+    // An accepted finding keeps its place in the widget, at the lowest severity.
+    if r.status == Status::Suppressed {
+        return "info";
+    }
     match r.severity {
         Severity::Error if r.family == "security" => "critical",
         Severity::Error => "major",

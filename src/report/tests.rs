@@ -1298,21 +1298,37 @@ fn every_reporter_renders_a_suppressed_result() {
     let md = render(ReporterKind::Markdown, &r, &plain());
     assert!(md.contains("🔕 1 accepted finding(s) suppressed"), "{md}");
     assert!(md.contains("suppressed: accepted"), "{md}");
-    // Annotation formats leave an accepted finding out.
+    // Annotation formats keep an accepted finding in its place, as a notice / info issue
+    // with the reason.
     let plain_github = render(ReporterKind::Github, &fixed_report(), &plain());
     let github = render(ReporterKind::Github, &r, &plain());
     assert_eq!(
-        github.lines().filter(|l| l.starts_with("::")).count() + 1,
+        github.lines().filter(|l| l.starts_with("::")).count(),
         plain_github.lines().filter(|l| l.starts_with("::")).count(),
         "{github}"
     );
+    assert!(
+        github.contains("::notice file=mcpward.yaml,title=mcpward schema/tool-name::Suppressed (accepted <in> review): "),
+        "{github}"
+    );
     assert!(github.ends_with(", 1 suppressed"), "{github}");
-    let gl = |rep: &Report| -> usize {
+    let gl = |rep: &Report| -> Vec<Value> {
         serde_json::from_str::<Value>(&render(ReporterKind::Gitlab, rep, &plain()))
             .unwrap()
             .as_array()
             .unwrap()
-            .len()
+            .clone()
     };
-    assert_eq!(gl(&r) + 1, gl(&fixed_report()));
+    assert_eq!(gl(&r).len(), gl(&fixed_report()).len());
+    let accepted: Vec<Value> = gl(&r)
+        .into_iter()
+        .filter(|i| {
+            i["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("[suppressed: ")
+        })
+        .collect();
+    assert_eq!(accepted.len(), 1);
+    assert_eq!(accepted[0]["severity"], "info");
 }

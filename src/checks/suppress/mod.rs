@@ -37,7 +37,7 @@ pub fn mark(
     server: Option<&str>,
     used: &mut [bool],
 ) {
-    for f in findings {
+    for f in findings.iter_mut() {
         let mut first: Option<&Entry> = None;
         for (i, e) in entries.iter().enumerate() {
             if !is_expired(e, today) && matches(e, f, server) {
@@ -51,6 +51,43 @@ pub fn mark(
                 reason: e.reason.clone(),
                 expires: e.expires.clone(),
             });
+        }
+    }
+    settle_summaries(findings);
+}
+
+/// A family's `<family>/summary` result counts that family's findings: when every one it
+/// fails (or warns) for is now accepted, it is accepted too, so accepting every finding
+/// makes the run pass without accepting the summary itself (which would hide new findings).
+fn settle_summaries(findings: &mut [Finding]) {
+    let families: BTreeSet<String> = findings
+        .iter()
+        .filter(|f| f.id.ends_with("/summary") && matches!(f.status, Status::Fail | Status::Warn))
+        .map(|f| f.family.clone())
+        .collect();
+    for fam in families {
+        let summary_id = format!("{fam}/summary");
+        let others = || {
+            findings
+                .iter()
+                .filter(|f| f.family == fam && f.id != summary_id)
+        };
+        let suppressed = others().filter(|f| f.status == Status::Suppressed).count();
+        let failing = others().any(|f| f.status == Status::Fail);
+        let warning = others().any(|f| f.status == Status::Warn);
+        if suppressed == 0 || failing {
+            continue;
+        }
+        for f in findings.iter_mut().filter(|f| f.id == summary_id) {
+            if f.status == Status::Fail || (f.status == Status::Warn && !warning) {
+                f.status = Status::Suppressed;
+                f.suppression = Some(Suppression {
+                    reason: format!(
+                        "every {fam} finding it counts is accepted ({suppressed} suppressed)"
+                    ),
+                    expires: None,
+                });
+            }
         }
     }
 }

@@ -228,3 +228,54 @@ fn fleet_entries_apply_to_their_server_and_stale_is_judged_over_the_run() {
     );
     assert!(cross.is_empty(), "{cross:?}");
 }
+
+#[test]
+fn a_family_summary_is_accepted_once_every_finding_it_counts_is() {
+    let findings = || {
+        vec![
+            Finding::fail(
+                "security/summary",
+                "Security scan found 2 issue(s) in 2 tool(s)",
+            ),
+            Finding::fail("security/secret-in-schema", "a").location("t1"),
+            Finding::fail("security/injection-pattern", "b").location("t2"),
+        ]
+    };
+    // One of two accepted: the summary still fails (a finding nobody reviewed remains).
+    let one = apply(
+        findings(),
+        &[entry("security/secret-in-schema", "t1")],
+        "2026-12-01",
+        false,
+        None,
+    );
+    assert_eq!(one[0].status, Status::Fail);
+    // Both accepted: the summary is accepted too, and says why.
+    let both = apply(
+        findings(),
+        &[
+            entry("security/secret-in-schema", "t1"),
+            entry("security/injection-pattern", "*"),
+        ],
+        "2026-12-01",
+        false,
+        None,
+    );
+    assert_eq!(both[0].status, Status::Suppressed);
+    assert!(both[0]
+        .suppression
+        .as_ref()
+        .unwrap()
+        .reason
+        .contains("2 suppressed"));
+    assert!(both.iter().all(|f| f.status == Status::Suppressed));
+    // Nothing of the family accepted: the summary is left alone.
+    let none = apply(
+        findings(),
+        &[entry("schema/x", "*")],
+        "2026-12-01",
+        false,
+        None,
+    );
+    assert_eq!(none[0].status, Status::Fail);
+}
