@@ -161,29 +161,8 @@ fn not_probed(tools: &[Value], name: &str, cfg: &ErrorsConfig) -> Option<String>
     ))
 }
 
-/// `*` (any run of characters) and `?` (one character); anything else matches itself.
-pub fn glob_match(pattern: &str, name: &str) -> bool {
-    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
-    // Iterative wildcard match with one backtrack point: linear in practice, never exponential.
-    let (mut i, mut j) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while j < n.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
-            i += 1;
-            j += 1;
-        } else if i < p.len() && p[i] == '*' {
-            star = Some((i, j));
-            i += 1;
-        } else if let Some((si, sj)) = star {
-            i = si + 1;
-            j = sj + 1;
-            star = Some((si, sj + 1));
-        } else {
-            return false;
-        }
-    }
-    p[i..].iter().all(|c| *c == '*')
-}
+/// `*` (any run of characters) and `?` (one character), the one matcher of the checks.
+pub use crate::checks::common::glob_match;
 
 /// The `inputSchema` of the first listed tool of that name that has one (the one the wire
 /// remembers for the tool's headers).
