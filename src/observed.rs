@@ -48,6 +48,19 @@ pub struct ServerHello {
 }
 
 impl ServerHello {
+    /// Before (or without) a handshake: legacy era, nothing known yet.
+    pub fn empty() -> Self {
+        ServerHello {
+            era: Era::Legacy,
+            protocol_version: String::new(),
+            server_info: Value::Null,
+            capabilities: Value::Null,
+            instructions: None,
+            supported_versions: Vec::new(),
+            discover: None,
+        }
+    }
+
     pub fn server_name(&self) -> String {
         self.server_info
             .get("name")

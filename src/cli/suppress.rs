@@ -11,12 +11,10 @@ use std::path::{Path, PathBuf};
 /// Overrides today's date (`YYYY-MM-DD`) for tests, so expiry is deterministic.
 pub const TODAY_VAR: &str = "MCPWARD_TODAY";
 
-/// Today (UTC), or `MCPWARD_TODAY` when it holds a valid date.
+/// Today (UTC) as `YYYY-MM-DD`: [`crate::model::today`], the one clock `MCPWARD_TODAY` pins
+/// (expiry and baseline ages read the same day).
 pub fn today() -> String {
-    match std::env::var(TODAY_VAR) {
-        Ok(d) if valid_date(&d) => d,
-        _ => crate::model::timestamp_now()[..10].to_string(),
-    }
+    crate::model::format_timestamp(crate::model::today() * 86_400_000)[..10].to_string()
 }
 
 fn unknown_rule(e_rule: &str) -> Option<String> {

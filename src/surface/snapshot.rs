@@ -99,6 +99,22 @@ fn err(path: impl Into<String>, reason: impl Into<String>) -> SnapshotError {
     }
 }
 
+/// An optional array of strings at `path` (absent: empty).
+fn strings(v: Option<&Value>, path: &str) -> Result<Vec<String>, SnapshotError> {
+    match v {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(expected(&format!("{path}[{i}]"), "a string", other)),
+            })
+            .collect(),
+        Some(other) => Err(expected(path, "an array", other)),
+    }
+}
+
 fn expected(path: &str, want: &str, got: &Value) -> SnapshotError {
     err(path, format!("expected {want}, found {}", a_type(got)))
 }
@@ -183,25 +199,13 @@ pub fn parse(text: &str) -> Result<Snapshot, SnapshotError> {
 fn tools_only(form: Form, tools: Vec<Value>) -> Snapshot {
     Snapshot {
         form,
-        hello: empty_hello(),
+        hello: ServerHello::empty(),
         tools,
         other: OtherSurface::default(),
         target: None,
         auth_context: None,
         pinned: None,
         warnings: Vec::new(),
-    }
-}
-
-fn empty_hello() -> ServerHello {
-    ServerHello {
-        era: Era::Legacy,
-        protocol_version: String::new(),
-        server_info: Value::Null,
-        capabilities: Value::Null,
-        instructions: None,
-        supported_versions: Vec::new(),
-        discover: None,
     }
 }
 
@@ -284,22 +288,7 @@ fn from_snapshot(m: &Map<String, Value>) -> Result<Snapshot, SnapshotError> {
         None if MODERN_VERSIONS.contains(&protocol_version.as_str()) => Era::Modern,
         None => Era::Legacy,
     };
-    let supported_versions = match m.get("supportedVersions") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) => Ok(s.clone()),
-                other => Err(expected(
-                    &format!("$.supportedVersions[{i}]"),
-                    "a string",
-                    other,
-                )),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => return Err(expected("$.supportedVersions", "an array", other)),
-    };
+    let supported_versions = strings(m.get("supportedVersions"), "$.supportedVersions")?;
     let target = match m.get("server") {
         None => None,
         Some(Value::Object(s)) => Some(Target {
@@ -312,22 +301,7 @@ fn from_snapshot(m: &Map<String, Value>) -> Result<Snapshot, SnapshotError> {
         None => None,
         Some(Value::Object(a)) => Some(AuthContext {
             kind: opt_string(a, "kind", "$.authContext")?.unwrap_or_else(|| "none".into()),
-            keys: match a.get("keys") {
-                None => Vec::new(),
-                Some(Value::Array(k)) => k
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| match v {
-                        Value::String(s) => Ok(s.clone()),
-                        other => Err(expected(
-                            &format!("$.authContext.keys[{i}]"),
-                            "a string",
-                            other,
-                        )),
-                    })
-                    .collect::<Result<_, _>>()?,
-                Some(other) => return Err(expected("$.authContext.keys", "an array", other)),
-            },
+            keys: strings(a.get("keys"), "$.authContext.keys")?,
             fingerprint: opt_string(a, "fingerprint", "$.authContext")?,
             label: opt_string(a, "label", "$.authContext")?,
         }),

@@ -8,8 +8,8 @@ use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS}
 use super::modern::{envelope, handshake as modern_handshake};
 use super::rpc::{request_message, Answer, Guard};
 use crate::observed::{
-    Chatter, DiscoverAnswer, Era, HttpVerb, Listing, OtherSurface, ProbeRecord, RawRequest,
-    RpcError, ServerHello, TextListing, OTHER_LISTS,
+    Chatter, DiscoverAnswer, HttpVerb, Listing, OtherSurface, ProbeRecord, RawRequest, RpcError,
+    ServerHello, TextListing, OTHER_LISTS,
 };
 use crate::protocol::headers::blocked_call_reason;
 use crate::protocol::versions::{EraChoice, LEGACY_VERSIONS};
@@ -182,15 +182,7 @@ impl Client {
         })?;
         Ok(Client {
             conn,
-            hello: ServerHello {
-                era: Era::Legacy,
-                protocol_version: String::new(),
-                server_info: Value::Null,
-                capabilities: Value::Null,
-                instructions: None,
-                supported_versions: Vec::new(),
-                discover: None,
-            },
+            hello: ServerHello::empty(),
             call_ms: opts.call_ms,
             closed: tokio::sync::Mutex::new(false),
             era: EraState::Legacy,
