@@ -177,11 +177,10 @@ pub(super) fn merge(
     source: &str,
     secrets: &mut Vec<String>,
 ) -> Result<(), String> {
-    if !matches!(root, Node::Map(_)) {
-        // Validation reports the wrong root; nothing to merge into.
+    // Not a mapping: validation reports the wrong root; nothing to merge into.
+    let Node::Map(top) = root else {
         return Ok(());
-    }
-    let Node::Map(top) = root else { unreachable!() };
+    };
     if let Some(target) = &ov.target {
         let flag = match target {
             EndpointTarget::Http { .. } => "--url",
