@@ -289,6 +289,7 @@ fn main() {
             endpoint: Endpoint::Http(HttpSpec {
                 url: server.url.clone(),
                 headers: Vec::new(),
+                auth: None,
             }),
             connect_ms: 10_000,
             call_ms: 10_000,

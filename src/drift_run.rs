@@ -34,7 +34,7 @@ fn target(loaded: &Loaded, redactor: &Redactor) -> (Target, AuthContext) {
             let auth = AuthContext::from_env(&pairs, &t.identity);
             (t, auth)
         }
-        config::Transport::Http { url, headers } => {
+        config::Transport::Http { url, headers, .. } => {
             let t = Target::http(url);
             let t = Target {
                 identity: redactor.redact_str(&t.identity),

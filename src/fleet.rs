@@ -47,12 +47,13 @@ pub fn connect_options(loaded: &Loaded, era: EraChoice, sweep_all: bool) -> Conn
             env: config::server_env_for_spawn(env),
             sweep_all_descendants: sweep_all,
         }),
-        Transport::Http { url, headers } => Endpoint::Http(HttpSpec {
+        Transport::Http { url, headers, auth } => Endpoint::Http(HttpSpec {
             url: url.clone(),
             headers: headers
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            auth: auth.clone(),
         }),
     };
     ConnectOptions {

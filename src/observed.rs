@@ -325,3 +325,41 @@ pub const OTHER_LISTS: [(&str, &str, &str); 3] = [
     ("resources/list", "resources", "resources"),
     ("resources/templates/list", "resourceTemplates", "resources"),
 ];
+
+/// What the OAuth flow and the auth posture probes saw of an HTTP server (#17), for the
+/// `auth` family. Collected only when `server.auth` is configured.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AuthObservation {
+    /// The server URL as configured (the resource the token is for).
+    pub server_url: String,
+    /// The answer to the first request, sent without a token: its HTTP status and its
+    /// `WWW-Authenticate` value (`None`: the header was absent).
+    pub first: Option<(u16, Option<String>)>,
+    /// Protected Resource Metadata discovery (OAuth grants only).
+    pub resource_metadata: Option<MetadataFetch>,
+    /// Authorization server metadata discovery (only once a PRM named a server).
+    pub server_metadata: Option<MetadataFetch>,
+    /// `tools/list` sent without any token, after the run's own connection was set up.
+    pub without_token: Option<AuthProbe>,
+    /// `tools/list` sent with a well-formed token the server never issued.
+    pub wrong_token: Option<AuthProbe>,
+}
+
+/// One metadata discovery: each URL tried with what came back, and the document accepted.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MetadataFetch {
+    /// `(url, outcome)` in the order tried; the outcome is `ok` or why it was not used.
+    pub tried: Vec<(String, String)>,
+    /// The JSON object accepted, if any.
+    pub document: Option<Value>,
+}
+
+/// The answer to one posture probe.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AuthProbe {
+    /// HTTP status; `None` when no HTTP answer came (the error says why).
+    pub status: Option<u16>,
+    /// The server returned a JSON-RPC result (it served the request).
+    pub served: bool,
+    pub error: Option<String>,
+}

@@ -22,6 +22,13 @@ pub const FAMILIES: &[Family] = &[
         rules: checks::compliance::rules::RULES,
     },
     Family {
+        name: "auth",
+        config_key: "checks.auth",
+        category: "security",
+        security: true,
+        rules: checks::auth::rules::RULES,
+    },
+    Family {
         name: "schema",
         config_key: "checks.schema",
         category: "correctness",

@@ -114,6 +114,12 @@ pub async fn run_families_keeping_tools(
         ));
         out.extend(capabilities_served(client, &mut tools).await);
     }
+    if cfg.checks.auth {
+        if let Some(obs) = client.auth_posture().await {
+            (ctx.progress)("Running auth checks...");
+            out.extend(checks::auth::check(&obs));
+        }
+    }
     if cfg.checks.schema {
         out.extend(schema(ctx, tools.get().await, &version));
     }

@@ -605,6 +605,7 @@ fn http_opts(url: &str, era: EraChoice) -> ConnectOptions {
         endpoint: Endpoint::Http(HttpSpec {
             url: url.into(),
             headers: vec![("Authorization".into(), "Bearer t".into())],
+            auth: None,
         }),
         connect_ms: 5000,
         call_ms: 5000,

@@ -2,6 +2,7 @@
 //! call outcomes) into findings; none prints or talks to the server itself. Each family
 //! declares its rules in `<family>/rules.rs`; the registry (`crate::rules`) lists them.
 
+pub mod auth;
 pub mod behavioral;
 pub mod collision;
 pub(crate) mod common;

@@ -469,6 +469,7 @@ fn every_family_on_the_fixture_tables_emits_registered_ids_at_registry_severity(
     }
     run_compliance(&mut seen);
     run_drift(&mut seen);
+    run_auth(&mut seen);
     // The run reaches most of the registry; the rest (baseline-invalid, the 2026-07-28
     // compliance probes, ...) have their own family tests.
     let registered = rules::all().count();
@@ -496,5 +497,43 @@ fn default_policy_reports_each_drift_class_at_its_registry_severity() {
             "{}",
             rule.id
         );
+    }
+}
+
+fn run_auth(seen: &mut BTreeSet<String>) {
+    use crate::observed::{AuthObservation, AuthProbe, MetadataFetch};
+    let url = "http://127.0.0.1:9/mcp";
+    let probe = |status, served| AuthProbe {
+        status: Some(status),
+        served,
+        error: None,
+    };
+    let fetch = |doc: Option<serde_json::Value>| MetadataFetch {
+        tried: vec![("u".into(), "ok".into())],
+        document: doc,
+    };
+    let good = AuthObservation {
+        server_url: url.into(),
+        first: Some((401, Some("Bearer resource_metadata=\"x\"".into()))),
+        resource_metadata: Some(fetch(Some(
+            serde_json::json!({"resource": url, "authorization_servers": ["a"]}),
+        ))),
+        server_metadata: Some(fetch(Some(
+            serde_json::json!({"token_endpoint": "t", "code_challenge_methods_supported": ["S256"]}),
+        ))),
+        without_token: Some(probe(401, false)),
+        wrong_token: Some(probe(401, false)),
+    };
+    let bad = AuthObservation {
+        first: Some((401, None)),
+        resource_metadata: Some(fetch(None)),
+        server_metadata: Some(fetch(None)),
+        without_token: Some(probe(200, true)),
+        wrong_token: Some(probe(200, true)),
+        ..good.clone()
+    };
+    for obs in [good, bad] {
+        let fs = crate::checks::auth::check(&obs);
+        seen.extend(assert_by_registry("auth", &fs, &Overrides::None));
     }
 }

@@ -74,7 +74,7 @@ fn stdio(l: &Loaded) -> (&str, &[String], &BTreeMap<String, String>) {
 
 fn http(l: &Loaded) -> (&str, &BTreeMap<String, String>) {
     match &l.config.server.transport {
-        Transport::Http { url, headers } => (url, headers),
+        Transport::Http { url, headers, .. } => (url, headers),
         other => panic!("expected http, got {other:?}"),
     }
 }

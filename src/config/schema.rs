@@ -216,6 +216,7 @@ pub fn config_schema() -> Value {
                     },
                     "schema": boolean(checks.schema, "Tool names and input/output schemas."),
                     "security": boolean(checks.security, "Tool-poisoning patterns in descriptions."),
+                    "auth": boolean(checks.auth, "The server's OAuth posture (auth/*), when server.auth is set."),
                     "errors": {
                         "description": "Error contract (calls an unknown tool and tools with `{}` arguments): a boolean, or an object.",
                         "default": errors.enabled,
@@ -366,8 +367,51 @@ pub fn config_schema() -> Value {
                             {"pattern": URL_PLACEHOLDER_PATTERN}
                         ]
                     },
-                    "headers": string_map("Sent on every HTTP request (MCP protocol headers cannot be set).")
+                    "headers": string_map("Sent on every HTTP request (MCP protocol headers cannot be set)."),
+                    "auth": {"$ref": "#/$defs/auth"}
                 }
+            },
+            "auth": {
+                "description": "OAuth for the server (#17): a grant mcpward makes at the token endpoint (discovered from the server's 401 and metadata, or `token_endpoint`), or a static bearer token. Every value is a secret, usually `${VAR}`; it is never printed and never sent to a stdio server.",
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["type", "client_id"],
+                        "additionalProperties": false,
+                        "properties": {
+                            "type": {"const": "client_credentials", "description": "The client-credentials grant (machine clients)."},
+                            "client_id": {"type": "string"},
+                            "client_secret": {"type": "string", "description": "Required with client_secret_basic / client_secret_post."},
+                            "scope": {"type": "string", "description": "Space-separated; default: the 401's scope, else the metadata's scopes_supported."},
+                            "auth_method": {"enum": ["client_secret_basic", "client_secret_post", "private_key_jwt"], "description": "Default: private_key_jwt when private_key is set, else client_secret_basic."},
+                            "private_key": {"type": "string", "description": "PEM text of an RSA (RS256) or P-256 EC (ES256) private key, for private_key_jwt."},
+                            "token_endpoint": {"type": "string", "description": "Used when discovery fails or yields none; HTTPS except on loopback."}
+                        }
+                    },
+                    {
+                        "type": "object",
+                        "required": ["type", "client_id", "refresh_token"],
+                        "additionalProperties": false,
+                        "properties": {
+                            "type": {"const": "refresh_token", "description": "A stored refresh token, exchanged at start."},
+                            "client_id": {"type": "string"},
+                            "client_secret": {"type": "string", "description": "For a confidential client."},
+                            "refresh_token": {"type": "string"},
+                            "scope": {"type": "string"},
+                            "auth_method": {"enum": ["client_secret_basic", "client_secret_post"]},
+                            "token_endpoint": {"type": "string"}
+                        }
+                    },
+                    {
+                        "type": "object",
+                        "required": ["type", "token"],
+                        "additionalProperties": false,
+                        "properties": {
+                            "type": {"const": "bearer", "description": "The same as an Authorization: Bearer header."},
+                            "token": {"type": "string"}
+                        }
+                    }
+                ]
             },
             "toolArgs": {
                 "type": "object",

@@ -18,13 +18,19 @@ pub(crate) fn secret_entries(root: &Node) -> Vec<(&'static str, String, String)>
     let Some((_, Node::Map(server))) = top.iter().find(|(k, _)| k == "server") else {
         return out;
     };
-    for section in ["headers", "env"] {
+    for section in ["headers", "env", "auth"] {
         let Some((_, Node::Map(entries))) = server.iter().find(|(k, _)| k == section) else {
             continue;
         };
         for (k, v) in entries {
             if let Node::Str(value) = v {
-                if is_secret_config_name(k) {
+                // Every `server.auth` value is a credential (#17) but the two keywords.
+                let secret = if section == "auth" {
+                    !matches!(k.as_str(), "type" | "auth_method")
+                } else {
+                    is_secret_config_name(k)
+                };
+                if secret {
                     out.push((section, k.clone(), value.clone()));
                 }
             }

@@ -60,7 +60,7 @@ fn stdio(cfg: &Config) -> (&String, &Vec<String>, &BTreeMap<String, String>) {
 
 fn http(cfg: &Config) -> (&String, &BTreeMap<String, String>) {
     match &cfg.server.transport {
-        Transport::Http { url, headers } => (url, headers),
+        Transport::Http { url, headers, .. } => (url, headers),
         other => panic!("expected http, got {other:?}"),
     }
 }
@@ -136,6 +136,7 @@ fn minimal_stdio_gets_every_default() {
                     fail: false
                 },
                 toxic_flow: crate::checks::security::ToxicFlow::Info,
+                auth: true,
             },
             timeouts: Timeouts {
                 connect_ms: 10000,
@@ -1859,4 +1860,102 @@ fn toxic_flow_is_off_info_warn_or_fail() {
         issues(&with_checks("  toxic_flow: true\n")),
         vec!["checks.toxic_flow: must be \"off\", \"info\", \"warn\" or \"fail\", got a boolean (true)"]
     );
+}
+
+// #17: server.auth
+fn auth_of(l: &Loaded) -> Option<crate::protocol::oauth::AuthSpec> {
+    match &l.config.server.transport {
+        Transport::Http { auth, .. } => auth.clone(),
+        _ => None,
+    }
+}
+
+const AUTH_HEAD: &str = "server:\n  transport: http\n  url: https://x.example/mcp\n  auth:\n";
+
+#[test]
+fn client_credentials_auth_loads_with_defaults_and_registers_every_value() {
+    use crate::protocol::oauth::{AuthSpec, ClientAuth, Grant};
+    let l = try_load_env(
+        &format!("{AUTH_HEAD}    type: client_credentials\n    client_id: literal-client-id\n    client_secret: ${{CS}}\n    scope: mcp:read\n"),
+        &[("CS", "canary-secret-1")],
+    )
+    .unwrap();
+    let Some(AuthSpec::Grant(g)) = auth_of(&l) else {
+        panic!("no grant")
+    };
+    assert_eq!(g.grant, Grant::ClientCredentials);
+    assert_eq!(g.method, ClientAuth::Basic);
+    assert_eq!(g.client_secret.as_deref(), Some("canary-secret-1"));
+    for s in ["canary-secret-1", "literal-client-id", "mcp:read"] {
+        assert!(
+            l.secrets.contains(&s.to_string()),
+            "{s} not a secret: {:?}",
+            l.secrets
+        );
+    }
+    assert!(!l.secrets.iter().any(|s| s == "client_credentials"));
+}
+
+#[test]
+fn private_key_implies_private_key_jwt_and_drops_the_secret() {
+    use crate::protocol::oauth::{AuthSpec, ClientAuth};
+    let l = ok(&format!("{AUTH_HEAD}    type: client_credentials\n    client_id: c\n    client_secret: never-sent\n    private_key: \"-----BEGIN PRIVATE KEY-----\"\n"));
+    let Some(AuthSpec::Grant(g)) = auth_of(&l) else {
+        panic!("no grant")
+    };
+    assert_eq!(g.method, ClientAuth::PrivateKeyJwt);
+    assert_eq!(g.client_secret, None);
+}
+
+#[test]
+fn refresh_and_bearer_auth_load() {
+    use crate::protocol::oauth::{AuthSpec, ClientAuth, Grant};
+    let l = ok(&format!(
+        "{AUTH_HEAD}    type: refresh_token\n    client_id: c\n    refresh_token: rt-1234\n"
+    ));
+    let Some(AuthSpec::Grant(g)) = auth_of(&l) else {
+        panic!("no grant")
+    };
+    assert_eq!(g.grant, Grant::RefreshToken("rt-1234".into()));
+    assert_eq!(g.method, ClientAuth::None);
+    let l = ok(&format!(
+        "{AUTH_HEAD}    type: bearer\n    token: tok-5678\n"
+    ));
+    assert_eq!(
+        auth_of(&l),
+        Some(AuthSpec::Bearer {
+            token: "tok-5678".into()
+        })
+    );
+    assert!(l.secrets.contains(&"tok-5678".to_string()));
+}
+
+#[test]
+fn auth_errors_name_the_key_never_the_value() {
+    let cases = [
+        ("    type: magic\n", "server.auth.type: must be"),
+        ("    client_id: c\n", "server.auth.type: required"),
+        ("    type: client_credentials\n    client_secret: SECRETVALUE\n", "server.auth.client_id: required"),
+        ("    type: client_credentials\n    client_id: c\n", "server.auth.client_secret: required with auth_method client_secret_basic"),
+        ("    type: client_credentials\n    client_id: c\n    auth_method: private_key_jwt\n    client_secret: SECRETVALUE\n", "server.auth.private_key: required"),
+        ("    type: client_credentials\n    client_id: c\n    client_secret: SECRETVALUE\n    token_endpoint: http://as.example/token\n", "server.auth.token_endpoint: the token endpoint http://as.example is plain HTTP"),
+        ("    type: client_credentials\n    client_id: c\n    client_secret: SECRETVALUE\n    tokenendpoint: x\n", "server.auth.tokenendpoint: not a key of a client_credentials auth"),
+        ("    type: refresh_token\n    client_id: c\n", "server.auth.refresh_token: required"),
+        ("    type: bearer\n    token: \"has space\"\n", "server.auth.token: must be printable ASCII"),
+        ("    type: bearer\n    token: \"\"\n", "server.auth.token: is empty"),
+    ];
+    for (body, want) in cases {
+        let e = err(&format!("{AUTH_HEAD}{body}"));
+        assert!(e.contains(want), "{body}\n→ {e}");
+        assert!(!e.contains("SECRETVALUE"), "{e}");
+    }
+    let e = err(
+        "server:\n  transport: stdio\n  command: x\n  auth:\n    type: bearer\n    token: abcdef\n",
+    );
+    assert!(
+        e.contains("server.auth: OAuth is for transport http"),
+        "{e}"
+    );
+    let e = err(&format!("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: Bearer abc\n  auth:\n    type: bearer\n    token: abcdef\n"));
+    assert!(e.contains("keep one"), "{e}");
 }

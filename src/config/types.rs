@@ -11,6 +11,7 @@ use crate::checks::errors::ErrorsConfig;
 use crate::checks::latency::LatencyConfig;
 use crate::checks::security::ToxicFlow;
 pub use crate::observed::Limits;
+use crate::protocol::oauth::AuthSpec;
 use crate::protocol::versions::EraChoice;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +44,8 @@ pub enum Transport {
         /// Trimmed, not normalised (config.md §3.3); the transport parses it again.
         url: String,
         headers: BTreeMap<String, String>,
+        /// `server.auth` (#17).
+        auth: Option<AuthSpec>,
     },
 }
 
@@ -75,6 +78,8 @@ pub struct Checks {
     pub collision: CollisionConfig,
     /// `checks.toxic_flow` (#15): what a cross-server toxic-flow hint reports.
     pub toxic_flow: ToxicFlow,
+    /// `checks.auth` (#17): the `auth` family, when `server.auth` is configured.
+    pub auth: bool,
 }
 
 impl Default for Checks {
@@ -88,6 +93,7 @@ impl Default for Checks {
             latency: None,
             collision: CollisionConfig::default(),
             toxic_flow: ToxicFlow::default(),
+            auth: true,
         }
     }
 }

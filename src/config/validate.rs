@@ -16,6 +16,7 @@ use crate::checks::errors::{ErrorsConfig, InvalidParamsPolicy, ProbePolicy, Unkn
 use crate::checks::latency::{LatencyConfig, RegressionConfig};
 use crate::checks::security::ToxicFlow;
 use crate::checks::tool_args::ToolArgs;
+use crate::protocol::oauth::{AuthSpec, ClientAuth, Grant, GrantSpec};
 use crate::protocol::versions::EraChoice;
 use crate::surface::drift_vocab::{DriftClass, Level as DriftSeverity, SurfaceSet};
 
@@ -108,7 +109,27 @@ pub(super) const ROOT_KEYS: &[&str] = &[
 ];
 const SERVER_COMMON: &[&str] = &["transport", "protocol_era"];
 pub(super) const STDIO_KEYS: &[&str] = &["transport", "protocol_era", "command", "args", "env"];
-pub(super) const HTTP_KEYS: &[&str] = &["transport", "protocol_era", "url", "headers"];
+pub(super) const HTTP_KEYS: &[&str] = &["transport", "protocol_era", "url", "headers", "auth"];
+pub(super) const AUTH_TYPES: &[&str] = &["client_credentials", "refresh_token", "bearer"];
+const AUTH_KEYS_BEARER: &[&str] = &["type", "token"];
+const AUTH_KEYS_CLIENT: &[&str] = &[
+    "type",
+    "client_id",
+    "client_secret",
+    "scope",
+    "auth_method",
+    "private_key",
+    "token_endpoint",
+];
+const AUTH_KEYS_REFRESH: &[&str] = &[
+    "type",
+    "client_id",
+    "client_secret",
+    "refresh_token",
+    "scope",
+    "auth_method",
+    "token_endpoint",
+];
 pub(super) const EXPECT_KEYS: &[&str] = &["protocol_version"];
 pub(super) const CHECKS_KEYS: &[&str] = &[
     "compliance",
@@ -119,6 +140,7 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "latency",
     "collision",
     "toxic_flow",
+    "auth",
 ];
 pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
 pub(super) const ERRORS_KEYS: &[&str] =
@@ -441,7 +463,7 @@ impl V {
             }
         };
         for (k, _) in m {
-            if own.contains(&k.as_str()) {
+            if own.contains(&k.as_str()) || (kind == Some("stdio") && k == "auth") {
                 continue;
             }
             let kind = if other.contains(&k.as_str()) {
@@ -465,6 +487,13 @@ impl V {
                 None => BTreeMap::new(),
                 Some(n) => self.env_map(n, &join(path, "env")),
             };
+            if get(m, "auth").is_some() {
+                // Not a mere unknown key: credentials would silently go unused.
+                self.issue(
+                    &join(path, "auth"),
+                    "OAuth is for transport http; give a stdio server its credentials in server.env",
+                );
+            }
             Transport::Stdio {
                 command: command?,
                 args,
@@ -485,12 +514,179 @@ impl V {
                 None => BTreeMap::new(),
                 Some(n) => self.headers(n, &join(path, "headers")),
             };
-            Transport::Http { url: url?, headers }
+            let auth = get(m, "auth").and_then(|n| self.auth(n, &join(path, "auth")));
+            if auth.is_some()
+                && headers
+                    .keys()
+                    .any(|k| k.eq_ignore_ascii_case("authorization"))
+            {
+                self.issue(
+                    &join(path, "auth"),
+                    "server.headers.Authorization and server.auth both set the Authorization header; keep one",
+                );
+            }
+            Transport::Http {
+                url: url?,
+                headers,
+                auth,
+            }
         };
         Some(Server {
             transport,
             protocol_era,
         })
+    }
+
+    /// `server.auth` (#17): the grant and its credentials. Every value is a secret, so an
+    /// issue names the key, never the value.
+    fn auth(&mut self, node: &Node, path: &str) -> Option<AuthSpec> {
+        let m = self.map(node, path)?;
+        let kind = match get(m, "type") {
+            Some(Node::Str(t)) if AUTH_TYPES.contains(&t.as_str()) => t.clone(),
+            Some(Node::Str(t)) => {
+                self.issue(
+                    &join(path, "type"),
+                    format!(
+                        "must be \"client_credentials\", \"refresh_token\" or \"bearer\", got {}",
+                        quote_short(t)
+                    ),
+                );
+                return None;
+            }
+            Some(other) => {
+                self.expected(
+                    &join(path, "type"),
+                    "\"client_credentials\", \"refresh_token\" or \"bearer\"",
+                    other,
+                );
+                return None;
+            }
+            None => {
+                self.issue(
+                    &join(path, "type"),
+                    "required: \"client_credentials\", \"refresh_token\" or \"bearer\"",
+                );
+                return None;
+            }
+        };
+        let known = match kind.as_str() {
+            "bearer" => AUTH_KEYS_BEARER,
+            "client_credentials" => AUTH_KEYS_CLIENT,
+            _ => AUTH_KEYS_REFRESH,
+        };
+        for (k, _) in m {
+            if !known.contains(&k.as_str()) {
+                self.issue(
+                    &join(path, k),
+                    format!("not a key of a {kind} auth (known: {})", known.join(", ")),
+                );
+            }
+        }
+        let secret = |v: &mut Self, key: &str, required: bool| -> Option<String> {
+            let p = join(path, key);
+            match get(m, key) {
+                Some(Node::Str(s)) if s.trim().is_empty() => {
+                    v.issue(&p, "is empty (an unset variable?)");
+                    None
+                }
+                Some(Node::Str(s)) => Some(s.clone()),
+                Some(other) => {
+                    v.issue(&p, format!("expected a string, got {}", other.describe()));
+                    None
+                }
+                None if required => {
+                    v.issue(&p, "required (a string)");
+                    None
+                }
+                None => None,
+            }
+        };
+        if kind == "bearer" {
+            let token = secret(self, "token", true)?;
+            if !token.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+                self.issue(
+                    &join(path, "token"),
+                    "must be printable ASCII without spaces",
+                );
+                return None;
+            }
+            return Some(AuthSpec::Bearer { token });
+        }
+        let client_id = secret(self, "client_id", true);
+        let client_secret = secret(self, "client_secret", false);
+        let scope = secret(self, "scope", false);
+        let private_key = secret(self, "private_key", false);
+        let token_endpoint = secret(self, "token_endpoint", false);
+        let grant = if kind == "refresh_token" {
+            Grant::RefreshToken(secret(self, "refresh_token", true)?)
+        } else {
+            Grant::ClientCredentials
+        };
+        if let Some(t) = &token_endpoint {
+            if let Err(e) = crate::protocol::oauth::check_endpoint_url("the token endpoint", t) {
+                self.issue(&join(path, "token_endpoint"), e);
+            }
+        }
+        let method = match get(m, "auth_method") {
+            None if private_key.is_some() => ClientAuth::PrivateKeyJwt,
+            None if client_secret.is_none() && kind == "refresh_token" => ClientAuth::None,
+            None => ClientAuth::Basic,
+            Some(Node::Str(a)) => match ClientAuth::parse(a) {
+                Some(ClientAuth::PrivateKeyJwt) if kind == "refresh_token" => {
+                    self.issue(
+                        &join(path, "auth_method"),
+                        "a refresh_token auth uses client_secret_basic or client_secret_post",
+                    );
+                    return None;
+                }
+                Some(c) => c,
+                None => {
+                    self.issue(
+                        &join(path, "auth_method"),
+                        format!(
+                            "must be one of {}, got {}",
+                            ClientAuth::NAMES.join(", "),
+                            quote_short(a)
+                        ),
+                    );
+                    return None;
+                }
+            },
+            Some(other) => {
+                self.expected(&join(path, "auth_method"), "a string", other);
+                return None;
+            }
+        };
+        match method {
+            ClientAuth::PrivateKeyJwt if private_key.is_none() => {
+                self.issue(
+                    &join(path, "private_key"),
+                    "required with auth_method private_key_jwt (the PEM text, usually ${VAR})",
+                );
+                return None;
+            }
+            ClientAuth::Basic | ClientAuth::Post if client_secret.is_none() => {
+                self.issue(
+                    &join(path, "client_secret"),
+                    format!(
+                        "required with auth_method {} (or set private_key for private_key_jwt)",
+                        method.name()
+                    ),
+                );
+                return None;
+            }
+            _ => {}
+        }
+        Some(AuthSpec::Grant(GrantSpec {
+            grant,
+            client_id: client_id?,
+            // With private_key_jwt no client secret is ever sent.
+            client_secret: client_secret.filter(|_| method != ClientAuth::PrivateKeyJwt),
+            scope,
+            method,
+            private_key,
+            token_endpoint,
+        }))
     }
 
     fn string_list(&mut self, node: &Node, path: &str) -> Vec<String> {
@@ -614,7 +810,9 @@ impl V {
             None => ErrorsConfig::default(),
             Some(n) => self.errors(n, &join(path, "errors")),
         };
+        let auth = self.boolean(m, path, "auth", d.auth);
         Checks {
+            auth,
             compliance,
             schema,
             security,

@@ -4,6 +4,7 @@
 
 pub mod envelope;
 pub mod headers;
+pub mod oauth;
 pub mod versions;
 
 pub use versions::{effective_era, version_at_least, EraChoice, LEGACY_VERSIONS, MODERN_VERSIONS};

@@ -3,13 +3,14 @@
 
 use super::conn::{Conn, Endpoint};
 use super::era::{EraState, Handshake};
+use super::http::ProbeAuth;
 use super::legacy;
 use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS};
 use super::modern::{envelope, handshake as modern_handshake};
 use super::rpc::{request_message, Answer, Guard};
 use crate::observed::{
-    Chatter, DiscoverAnswer, HttpVerb, Listing, OtherSurface, ProbeRecord, RawRequest, RpcError,
-    ServerHello, TextListing, OTHER_LISTS,
+    AuthObservation, Chatter, DiscoverAnswer, HttpVerb, Listing, OtherSurface, ProbeRecord,
+    RawRequest, RpcError, ServerHello, TextListing, OTHER_LISTS,
 };
 use crate::protocol::headers::blocked_call_reason;
 use crate::protocol::versions::{EraChoice, LEGACY_VERSIONS};
@@ -82,6 +83,16 @@ impl Client {
             Ok(Handshake::Done(hello, era)) => {
                 client.hello = *hello;
                 client.era = era;
+                // A server that never asked for a token still gets the configured one (#17).
+                if let Some(auth) = client.conn.http().and_then(|w| w.authenticator()) {
+                    if let Err(message) = auth.ensure_token().await {
+                        client.abort().await;
+                        return Err(ConnectError {
+                            message,
+                            server_stderr: String::new(),
+                        });
+                    }
+                }
                 return Ok(client);
             }
             // A server that exited at start-up on its own is not restarted (#12 §2b): a
@@ -338,6 +349,24 @@ impl Client {
             HttpVerb::Delete => reqwest::Method::DELETE,
         };
         Some(w.probe_method(method, &headers.to_vec()).await)
+    }
+
+    /// HTTP with `server.auth` (#17): what the OAuth flow saw, plus `tools/list` sent once
+    /// without a token and once with a token the server never issued. `None` otherwise.
+    pub async fn auth_posture(&self) -> Option<AuthObservation> {
+        let w = self.conn.http()?;
+        let auth = w.authenticator()?;
+        let probe = |how| {
+            let id = self.conn.d.next_id();
+            let (msg, extra) = self.shape(id, "tools/list", None);
+            async move { w.auth_probe(&msg, &extra, how).await }
+        };
+        let without = probe(ProbeAuth::Without).await;
+        let wrong = probe(ProbeAuth::Wrong).await;
+        let mut obs = auth.observation();
+        obs.without_token = Some(without);
+        obs.wrong_token = Some(wrong);
+        Some(obs)
     }
 
     /// HTTP: the `Mcp-Session-Id` values on responses to stateless requests so far

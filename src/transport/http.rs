@@ -1,9 +1,10 @@
 //! Streamable HTTP wire: every client message is a POST; answers come back as JSON or as
 //! an SSE stream; a broken SSE stream is resumed with GET + Last-Event-ID.
 
+use super::oauth::Authenticator;
 use super::rpc::Dispatcher;
 use super::sse;
-use crate::observed::{show_bytes, RpcError};
+use crate::observed::{show_bytes, AuthProbe, RpcError};
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use serde_json::Value;
@@ -26,7 +27,21 @@ const ERROR_BODY_CHARS: usize = 500;
 pub struct HttpSpec {
     pub url: String,
     pub headers: Vec<(String, String)>,
+    /// `server.auth` (#17): the OAuth client or a bearer token.
+    pub auth: Option<crate::protocol::oauth::AuthSpec>,
 }
+
+/// Which `Authorization` a posture probe sends (#17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeAuth {
+    /// No `Authorization` header at all.
+    Without,
+    /// A well-formed bearer token the server never issued.
+    Wrong,
+}
+
+/// OAuth rounds for one POST: the first token, then one refresh.
+const MAX_AUTH_ROUNDS: u32 = 2;
 
 /// Headers the era strategy adds to one POST (modern: Mcp-Method, Mcp-Name, …).
 pub type ExtraHeaders = Vec<(String, String)>;
@@ -55,6 +70,7 @@ struct Shared {
     /// Modern era / era probe: no session, no resumption, error bodies always read.
     stateless: AtomicBool,
     exchanges: Mutex<Vec<Exchange>>,
+    auth: Option<Arc<Authenticator>>,
 }
 
 pub struct HttpWire {
@@ -95,6 +111,14 @@ impl HttpWire {
             .build()
             .map_err(|e| format!("cannot create HTTP client: {e}"))?;
         reqwest::Url::parse(&spec.url).map_err(|e| format!("invalid server.url: {e}"))?;
+        let auth = match &spec.auth {
+            Some(a) => Some(Arc::new(Authenticator::new(
+                a.clone(),
+                &spec.url,
+                d.guard.redactor.clone(),
+            )?)),
+            None => None,
+        };
         Ok(HttpWire {
             s: Arc::new(Shared {
                 client,
@@ -105,6 +129,7 @@ impl HttpWire {
                 d,
                 stateless: AtomicBool::new(false),
                 exchanges: Mutex::new(Vec::new()),
+                auth,
             }),
             tasks: Mutex::new(Vec::new()),
         })
@@ -174,7 +199,9 @@ impl HttpWire {
         let request_id = msg.get("method").and(msg.get("id")).and_then(Value::as_u64);
         let body = serde_json::to_vec(msg).unwrap_or_default();
         let mut retries = 0;
+        let mut auth_rounds = 0;
         let resp = loop {
+            let sent = self.s.auth.as_ref().map(|a| a.current());
             let resp = self
                 .s
                 .base_request(reqwest::Method::POST, extra)
@@ -185,6 +212,18 @@ impl HttpWire {
                 .await
                 .map_err(|e| RpcError::plain(format!("HTTP request failed: {}", describe(&e))))?;
             let code = resp.status().as_u16();
+            if let (Some(auth), Some((token, generation))) = (&self.s.auth, &sent) {
+                if code == 401 && auth_rounds < MAX_AUTH_ROUNDS {
+                    auth_rounds += 1;
+                    auth.on_unauthorized(token.as_ref().map(|_| *generation), resp.headers())
+                        .await
+                        .map_err(RpcError::plain)?;
+                    continue;
+                }
+                if token.is_none() {
+                    auth.note_unauthenticated_answer(code, resp.headers());
+                }
+            }
             if code != 429 && code != 503 {
                 break resp;
             }
@@ -298,6 +337,63 @@ impl HttpWire {
         }
     }
 
+    /// The OAuth client, when `server.auth` is configured.
+    pub fn authenticator(&self) -> Option<&Arc<Authenticator>> {
+        self.s.auth.as_ref()
+    }
+
+    /// One posture probe (#17): `msg` POSTed like a normal request but with `how` in place
+    /// of the run's token; whether the server served it. Never dispatched: the answer is
+    /// read here and only judged.
+    pub async fn auth_probe(&self, msg: &Value, extra: &ExtraHeaders, how: ProbeAuth) -> AuthProbe {
+        let built = self
+            .s
+            .base_request(reqwest::Method::POST, extra)
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream")
+            .body(serde_json::to_vec(msg).unwrap_or_default())
+            .build();
+        let mut req = match built {
+            Ok(r) => r,
+            Err(e) => {
+                return AuthProbe {
+                    error: Some(describe(&e)),
+                    ..AuthProbe::default()
+                }
+            }
+        };
+        // Built as a normal request, then its Authorization replaced.
+        let h = req.headers_mut();
+        h.remove(reqwest::header::AUTHORIZATION);
+        if how == ProbeAuth::Wrong {
+            let bogus = format!("Bearer mcpward-probe-{}", super::oauth::unique_id());
+            if let Ok(v) = HeaderValue::from_str(&bogus) {
+                h.insert(reqwest::header::AUTHORIZATION, v);
+            }
+        }
+        let answer = async {
+            let resp = self.s.client.execute(req).await.map_err(|e| describe(&e))?;
+            let status = resp.status().as_u16();
+            let body = self.s.read_capped(resp).await.unwrap_or_default();
+            Ok::<_, String>((status, served(&body)))
+        };
+        match tokio::time::timeout(Duration::from_secs(10), answer).await {
+            Ok(Ok((status, served))) => AuthProbe {
+                status: Some(status),
+                served: (200..300).contains(&status) && served,
+                error: None,
+            },
+            Ok(Err(e)) => AuthProbe {
+                error: Some(e),
+                ..AuthProbe::default()
+            },
+            Err(_) => AuthProbe {
+                error: Some("no answer within 10 s".into()),
+                ..AuthProbe::default()
+            },
+        }
+    }
+
     /// Open the optional server→client GET stream (legacy era, after initialized).
     pub fn open_event_stream(&self) {
         let s = self.s.clone();
@@ -371,6 +467,11 @@ impl Shared {
                 HeaderValue::from_str(v),
             ) {
                 headers.insert(n, v);
+            }
+        }
+        if let Some((Some(token), _)) = self.auth.as_ref().map(|a| a.current()) {
+            if let Ok(v) = HeaderValue::from_str(&format!("Bearer {token}")) {
+                headers.insert(reqwest::header::AUTHORIZATION, v);
             }
         }
         self.client.request(method, &self.url).headers(headers)
@@ -542,6 +643,19 @@ impl Shared {
         }
         Ok(out)
     }
+}
+
+/// Whether a body (JSON, or SSE `data:` lines) holds a JSON-RPC result.
+fn served(body: &[u8]) -> bool {
+    let has_result = |v: &Value| v.get("result").is_some();
+    if let Ok(v) = serde_json::from_slice::<Value>(body) {
+        return has_result(&v);
+    }
+    String::from_utf8_lossy(body).lines().any(|l| {
+        l.strip_prefix("data:")
+            .and_then(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .is_some_and(|v| has_result(&v))
+    })
 }
 
 /// `Retry-After` as delay-seconds. The HTTP-date form counts as absent (the backoff

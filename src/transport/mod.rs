@@ -13,6 +13,7 @@ pub mod era;
 pub mod http;
 pub mod legacy;
 pub mod modern;
+pub mod oauth;
 pub mod procs;
 pub mod rpc;
 pub mod sse;
