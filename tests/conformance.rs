@@ -11,8 +11,10 @@
 //!
 //! Scenarios the suite has that mcpward does not claim (docs/conformance.md):
 //! `elicitation-sep1034-client-defaults` (mcpward declares no elicitation capability and
-//! answers `elicitation/create` with -32601) and `auth/*` (no OAuth flow; only static
-//! headers).
+//! answers `elicitation/create` with -32601) and the `auth/*` scenarios of interactive
+//! clients (authorization code with PKCE, dynamic registration, client ID metadata
+//! documents, step-up). The non-interactive ones run here (#17): `auth/client-credentials-basic`,
+//! `auth/client-credentials-jwt` and `auth/pre-registration`.
 //!
 //! Without the packages these tests print why they skip, unless
 //! MCPWARD_REQUIRE_REAL_SERVERS=1 (set by .ci/run), where a missing install is a failure.
@@ -149,7 +151,12 @@ fn scenario(name: &str) -> Option<Outcome> {
         elapsed < Duration::from_secs(30),
         "scenario {name} took {elapsed:?}\n{log}"
     );
-    let checks_file = std::fs::read_dir(&out_dir)
+    // `auth/x` scenarios write under `<dir>/auth/x-<time>/`.
+    let base = match name.split_once('/') {
+        Some((group, _)) => out_dir.join(group),
+        None => out_dir.clone(),
+    };
+    let checks_file = std::fs::read_dir(&base)
         .unwrap_or_else(|e| panic!("no result directory ({e})\n{log}"))
         .flatten()
         .map(|e| e.path().join("checks.json"))
@@ -252,4 +259,51 @@ fn sse_retry() {
         cases,
         ["Case \"answer arrives after SSE resumption\" JSONPath assertions passed"]
     );
+}
+
+/// The suite's non-interactive OAuth scenarios (#17): mcpward finds the authorization server
+/// from the 401, makes the client-credentials grant with the credentials the suite hands
+/// out, and lists the scenario server's tools with the token.
+fn oauth_scenario(name: &str, passed: &[&str]) {
+    let Some(o) = scenario(name) else {
+        return;
+    };
+    o.assert_passed(passed);
+    assert!(
+        o.checks.iter().any(|c| c["id"] == "valid-bearer-token"),
+        "the scenario server never saw a valid token\n{}",
+        o.log
+    );
+    // The scenario server's one tool, listed with the token.
+    let listed = o.report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["id"] == "schema/tool-name" && r["location"] == "test-tool");
+    assert!(listed, "test-tool was not listed\n{}\n{}", o.report, o.log);
+    let secret_free = o.report.to_string();
+    assert!(!secret_free.contains("BEGIN PRIVATE KEY"));
+}
+
+#[test]
+fn auth_client_credentials_basic() {
+    oauth_scenario(
+        "auth/client-credentials-basic",
+        &["client-credentials-basic-auth"],
+    );
+}
+
+#[test]
+fn auth_client_credentials_jwt() {
+    oauth_scenario(
+        "auth/client-credentials-jwt",
+        &["client-credentials-jwt-verified"],
+    );
+}
+
+/// An authorization-code scenario whose only judged check is that the pre-registered
+/// client authenticated with client_secret_basic at the token endpoint.
+#[test]
+fn auth_pre_registration() {
+    oauth_scenario("auth/pre-registration", &["pre-registration-auth"]);
 }

@@ -49,6 +49,8 @@ struct State {
     /// The refresh token to use next (rotated by the server's answers).
     refresh_token: Option<String>,
     token_endpoint: Option<String>,
+    /// The authorization server's issuer, the audience of a client assertion.
+    issuer: Option<String>,
     scope: Option<String>,
     obs: AuthObservation,
 }
@@ -282,7 +284,17 @@ impl Authenticator {
             .and_then(Value::as_str)
             .map(str::to_string);
         let found = meta.document.is_some();
-        self.lock().obs.server_metadata = Some(meta);
+        let named = meta
+            .document
+            .as_ref()
+            .and_then(|d| d.get("issuer"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        {
+            let mut s = self.lock();
+            s.obs.server_metadata = Some(meta);
+            s.issuer = Some(named.unwrap_or(issuer));
+        }
         match endpoint {
             Some(t) => {
                 check_endpoint_url(
@@ -381,7 +393,14 @@ impl Authenticator {
                 form.push(("client_secret", g.client_secret.clone().unwrap_or_default()));
             }
             ClientAuth::PrivateKeyJwt => {
-                let assertion = client_assertion(g, url.as_str()).map_err(step)?;
+                // RFC 7523 §3: the issuer identifies the server; the token endpoint URL
+                // stands in when discovery did not name one.
+                let aud = self
+                    .lock()
+                    .issuer
+                    .clone()
+                    .unwrap_or_else(|| url.to_string());
+                let assertion = client_assertion(g, &aud).map_err(step)?;
                 form.push(("client_id", g.client_id.clone()));
                 form.push(("client_assertion_type", JWT_BEARER.into()));
                 form.push(("client_assertion", assertion));
@@ -531,8 +550,8 @@ fn signing_key(pem: &str) -> Result<(jsonwebtoken::Algorithm, jsonwebtoken::Enco
     Err("server.auth.private_key is not an RSA or P-256 EC private key in PEM (PKCS#8, or PKCS#1 for RSA)".into())
 }
 
-/// RFC 7523 §3 client assertion: `iss` = `sub` = client_id, `aud` = the token endpoint.
-fn client_assertion(g: &GrantSpec, token_endpoint: &str) -> Result<String, String> {
+/// RFC 7523 §3 client assertion: `iss` = `sub` = client_id, `aud` = the server.
+fn client_assertion(g: &GrantSpec, audience: &str) -> Result<String, String> {
     let (alg, key) = signing_key(g.private_key.as_deref().unwrap_or(""))?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -541,7 +560,7 @@ fn client_assertion(g: &GrantSpec, token_endpoint: &str) -> Result<String, Strin
     let claims = serde_json::json!({
         "iss": g.client_id,
         "sub": g.client_id,
-        "aud": token_endpoint,
+        "aud": audience,
         "iat": now,
         "exp": now + ASSERTION_SECONDS,
         "jti": unique_id(),

@@ -48,11 +48,34 @@ suites:
           jsonpath:
             "$.content[0].text": "Reconnection test completed successfully"'
     ;;
+  auth/client-credentials-basic | auth/pre-registration | auth/client-credentials-jwt)
+    # The suite hands the client its credentials in MCP_CONFORMANCE_CONTEXT (JSON). They go
+    # to mcpward through variables, the way a CI secret would. The auth family is off: its
+    # wrong-token probe is exactly what the suite's token verifier records as a failure.
+    ctx() { python3 -c 'import json,os,sys; print(json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}").get(sys.argv[1], ""))' "$1"; }
+    export MCPWARD_CONF_CLIENT_ID MCPWARD_CONF_CLIENT_SECRET MCPWARD_CONF_PRIVATE_KEY
+    MCPWARD_CONF_CLIENT_ID="$(ctx client_id)"
+    MCPWARD_CONF_CLIENT_SECRET="$(ctx client_secret)"
+    MCPWARD_CONF_PRIVATE_KEY="$(ctx private_key_pem)"
+    if [ "$MCP_CONFORMANCE_SCENARIO" = auth/client-credentials-jwt ]; then
+      credential='    private_key: ${MCPWARD_CONF_PRIVATE_KEY}'
+    else
+      credential='    client_secret: ${MCPWARD_CONF_CLIENT_SECRET}'
+    fi
+    auth_yaml="  auth:
+    type: client_credentials
+    client_id: \${MCPWARD_CONF_CLIENT_ID}
+$credential"
+    scenario_yaml='checks:
+  auth: false
+  errors: false'
+    ;;
   *) scenario_yaml='' ;;
 esac
 
 {
   printf 'server:\n  transport: http\n  url: "%s"\n  protocol_era: legacy\n' "$url"
+  if [ -n "${auth_yaml:-}" ]; then printf '%s\n' "$auth_yaml"; fi
   printf 'timeouts:\n  connect_ms: 10000\n  call_ms: 10000\n  run_ms: 25000\n'
   printf '%s\n' "${MCPWARD_CONFORMANCE_EXTRA-$scenario_yaml}"
 } > "$dir/mcpward.yaml"
