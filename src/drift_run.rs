@@ -20,6 +20,15 @@ pub fn drift_config(loaded: &Loaded) -> DriftConfig {
     loaded.config.checks.drift.clone().unwrap_or_default()
 }
 
+/// What identifies the caller of a `server.auth` config across runs.
+fn auth_identity(a: &crate::protocol::oauth::AuthSpec) -> String {
+    use crate::protocol::oauth::AuthSpec;
+    match a {
+        AuthSpec::Bearer { token } => token.clone(),
+        AuthSpec::Grant(g) => format!("oauth:{}", g.client_id),
+    }
+}
+
 /// Where the lockfile target says the server is, with secrets already removed.
 fn target(loaded: &Loaded, redactor: &Redactor) -> (Target, AuthContext) {
     match &loaded.config.server.transport {
@@ -34,16 +43,22 @@ fn target(loaded: &Loaded, redactor: &Redactor) -> (Target, AuthContext) {
             let auth = AuthContext::from_env(&pairs, &t.identity);
             (t, auth)
         }
-        config::Transport::Http { url, headers, .. } => {
+        config::Transport::Http { url, headers, auth } => {
             let t = Target::http(url);
             let t = Target {
                 identity: redactor.redact_str(&t.identity),
                 ..t
             };
-            let pairs: Vec<(String, String)> = headers
+            let mut pairs: Vec<(String, String)> = headers
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            // `server.auth` sends `Authorization` (#17): fingerprinted by what stays the
+            // same across runs (the client, not the token it is issued), so a baseline made
+            // with one client warns when compared with another's.
+            if let Some(a) = auth {
+                pairs.insert(0, ("Authorization".into(), auth_identity(a)));
+            }
             let auth = AuthContext::from_headers(&pairs, &t.identity);
             (t, auth)
         }

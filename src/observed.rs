@@ -332,6 +332,9 @@ pub const OTHER_LISTS: [(&str, &str, &str); 3] = [
 pub struct AuthObservation {
     /// The server URL as configured (the resource the token is for).
     pub server_url: String,
+    /// An OAuth grant is configured (not a static bearer token): only then are the challenge
+    /// and the metadata judged.
+    pub grant: bool,
     /// The answer to the first request, sent without a token: its HTTP status and its
     /// `WWW-Authenticate` value (`None`: the header was absent).
     pub first: Option<(u16, Option<String>)>,

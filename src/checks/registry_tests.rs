@@ -514,6 +514,7 @@ fn run_auth(seen: &mut BTreeSet<String>) {
     };
     let good = AuthObservation {
         server_url: url.into(),
+        grant: true,
         first: Some((401, Some("Bearer resource_metadata=\"x\"".into()))),
         resource_metadata: Some(fetch(Some(
             serde_json::json!({"resource": url, "authorization_servers": ["a"]}),

@@ -67,6 +67,7 @@ impl Authenticator {
         let mut state = State {
             obs: AuthObservation {
                 server_url: server_url.to_string(),
+                grant: matches!(spec, AuthSpec::Grant(_)),
                 ..AuthObservation::default()
             },
             ..State::default()

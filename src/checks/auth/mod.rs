@@ -32,6 +32,9 @@ pub fn check(obs: &AuthObservation) -> Vec<Finding> {
 
 fn challenge(obs: &AuthObservation) -> Finding {
     let r = &rules::CHALLENGE;
+    if !obs.grant {
+        return r.skip("server.auth is a static bearer token: the OAuth challenge is judged only for the client_credentials and refresh_token grants");
+    }
     match &obs.first {
         None => r.skip("no request was sent without a token"),
         Some((401, None)) => r

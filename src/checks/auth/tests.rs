@@ -7,6 +7,7 @@ const URL: &str = "http://127.0.0.1:9/mcp";
 fn good() -> AuthObservation {
     AuthObservation {
         server_url: URL.into(),
+        grant: true,
         first: Some((
             401,
             Some(r#"Bearer resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp""#.into()),
@@ -136,4 +137,12 @@ fn invalid_token_must_be_401() {
         error: Some("timeout".into()),
     });
     assert_eq!(status_of(&check(&o), "auth/invalid-token"), Status::Skip);
+}
+
+#[test]
+fn a_bearer_token_is_not_judged_for_the_oauth_challenge() {
+    let mut o = good();
+    o.grant = false;
+    o.first = Some((401, Some("Bearer".into())));
+    assert_eq!(status_of(&check(&o), "auth/challenge"), Status::Skip);
 }
