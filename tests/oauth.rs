@@ -490,6 +490,27 @@ fn canary_secrets_never_reach_any_output() {
             std::fs::read_to_string(w.path().join(&file)).unwrap_or_default(),
         ));
     }
+    // The PR comment, posted to a mock GitHub API on loopback.
+    let (api, bodies) = mock_github();
+    let o = std::process::Command::new(mcpward())
+        .args(["run", "--pr-comment"])
+        .current_dir(w.path())
+        .env("NO_COLOR", "1")
+        .env_remove("CI")
+        .env("OA_ID", CLIENT_ID)
+        .env("OA_SECRET", CLIENT_SECRET)
+        .env("OA_SCOPE", SCOPE)
+        .env("GITHUB_TOKEN", "ghs_mock")
+        .env("GITHUB_REPOSITORY", "o/r")
+        .env("MCPWARD_PR_NUMBER", "7")
+        .env("GITHUB_API_URL", &api)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let posted = bodies.lock().unwrap().join("\n");
+    assert!(posted.contains("auth/invalid-token"), "no comment posted: {posted}\n{}", stderr(&o));
+    outputs.push(("PR comment".into(), posted));
     let d = run_with_env(&w, &["diff", "--reporter", "markdown"]);
     outputs.push(("diff".into(), String::from_utf8_lossy(&d.stdout).into()));
     outputs.push((
@@ -502,4 +523,59 @@ fn canary_secrets_never_reach_any_output() {
             assert!(!text.contains(c), "{c} in {what}:\n{text}");
         }
     }
+}
+
+/// A GitHub REST API stand-in: `GET /user`, an empty comment list, and a POST that records
+/// its body.
+fn mock_github() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = bodies.clone();
+    std::thread::spawn(move || {
+        for mut sock in listener.incoming().flatten() {
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 8192];
+            let (head_end, len) = loop {
+                let Ok(n) = sock.read(&mut chunk) else { break (0, 0) };
+                if n == 0 {
+                    break (0, 0);
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    break (i + 4, len);
+                }
+            };
+            while buf.len() < head_end + len {
+                match sock.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                }
+            }
+            let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+            let body = String::from_utf8_lossy(&buf[head_end..]).to_string();
+            let answer = if head.starts_with("GET /user") {
+                "{\"login\":\"bot\"}".to_string()
+            } else if head.starts_with("GET ") {
+                "[]".to_string()
+            } else {
+                seen.lock().unwrap().push(body);
+                "{\"id\":1}".to_string()
+            };
+            let status = if head.starts_with("POST") { "201 Created" } else { "200 OK" };
+            let _ = write!(
+                sock,
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    (url, bodies)
 }
