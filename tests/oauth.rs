@@ -509,7 +509,11 @@ fn canary_secrets_never_reach_any_output() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let posted = bodies.lock().unwrap().join("\n");
-    assert!(posted.contains("auth/invalid-token"), "no comment posted: {posted}\n{}", stderr(&o));
+    assert!(
+        posted.contains("auth/invalid-token"),
+        "no comment posted: {posted}\n{}",
+        stderr(&o)
+    );
     outputs.push(("PR comment".into(), posted));
     let d = run_with_env(&w, &["diff", "--reporter", "markdown"]);
     outputs.push(("diff".into(), String::from_utf8_lossy(&d.stdout).into()));
@@ -538,7 +542,9 @@ fn mock_github() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
             let mut buf = Vec::new();
             let mut chunk = [0u8; 8192];
             let (head_end, len) = loop {
-                let Ok(n) = sock.read(&mut chunk) else { break (0, 0) };
+                let Ok(n) = sock.read(&mut chunk) else {
+                    break (0, 0);
+                };
                 if n == 0 {
                     break (0, 0);
                 }
@@ -569,7 +575,11 @@ fn mock_github() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
                 seen.lock().unwrap().push(body);
                 "{\"id\":1}".to_string()
             };
-            let status = if head.starts_with("POST") { "201 Created" } else { "200 OK" };
+            let status = if head.starts_with("POST") {
+                "201 Created"
+            } else {
+                "200 OK"
+            };
             let _ = write!(
                 sock,
                 "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
