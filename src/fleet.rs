@@ -243,6 +243,17 @@ pub async fn run_lane(
             return Err((stop, None));
         }
     };
+    // Requests refused for want of a token tested nothing: the server was not fully tested.
+    if let Some(e) = client.auth_failure() {
+        client.close().await;
+        let msg = redactor.redact_str(&e);
+        return Err((
+            Stop::Fatal(format!(
+                "{msg}; the run was no longer authorized, so not every check ran"
+            )),
+            None,
+        ));
+    }
     let hello = client.hello().clone();
     client.close().await;
     Ok(Lane {

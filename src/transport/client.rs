@@ -351,6 +351,12 @@ impl Client {
         Some(w.probe_method(method, &headers.to_vec()).await)
     }
 
+    /// HTTP with `server.auth` (#17): the OAuth step that failed during the run, if one
+    /// did (its requests failed, so not everything was tested).
+    pub fn auth_failure(&self) -> Option<String> {
+        self.conn.http()?.authenticator()?.failure()
+    }
+
     /// HTTP with `server.auth` (#17): what the OAuth flow saw, plus `tools/list` sent once
     /// without a token and once with a token the server never issued. `None` otherwise.
     pub async fn auth_posture(&self) -> Option<AuthObservation> {

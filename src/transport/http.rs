@@ -112,11 +112,11 @@ impl HttpWire {
             .map_err(|e| format!("cannot create HTTP client: {e}"))?;
         reqwest::Url::parse(&spec.url).map_err(|e| format!("invalid server.url: {e}"))?;
         let auth = match &spec.auth {
-            Some(a) => Some(Arc::new(Authenticator::new(
-                a.clone(),
+            Some(a) => Some(Authenticator::shared(
+                a,
                 &spec.url,
                 d.guard.redactor.clone(),
-            )?)),
+            )?),
             None => None,
         };
         Ok(HttpWire {

@@ -53,9 +53,32 @@ struct State {
     issuer: Option<String>,
     scope: Option<String>,
     obs: AuthObservation,
+    /// The first step that failed after the connection was set up: the run was not whole.
+    failure: Option<String>,
 }
 
 impl Authenticator {
+    /// The one authenticator of this server and `server.auth` in this process: every
+    /// connection of a run (the second one of `compliance/surface-stable`, the lanes of
+    /// `protocol_era: both`) shares the token, the single refresh and the rotated refresh
+    /// token, which the server has already invalidated for anyone else.
+    pub fn shared(
+        spec: &AuthSpec,
+        server_url: &str,
+        redactor: Arc<Redactor>,
+    ) -> Result<Arc<Self>, String> {
+        type Cache = Mutex<Vec<(String, AuthSpec, Arc<Authenticator>)>>;
+        static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+        let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, a)) = c.iter().find(|(u, s, _)| u == server_url && s == spec) {
+            return Ok(a.clone());
+        }
+        let a = Arc::new(Authenticator::new(spec.clone(), server_url, redactor)?);
+        c.push((server_url.to_string(), spec.clone(), a.clone()));
+        Ok(a)
+    }
+
     pub fn new(spec: AuthSpec, server_url: &str, redactor: Arc<Redactor>) -> Result<Self, String> {
         let http = reqwest::Client::builder()
             .no_proxy()
@@ -127,6 +150,19 @@ impl Authenticator {
         sent: Option<u64>,
         headers: &HeaderMap,
     ) -> Result<(), String> {
+        let r = self.unauthorized(sent, headers).await;
+        if let Err(e) = &r {
+            self.lock().failure.get_or_insert_with(|| e.clone());
+        }
+        r
+    }
+
+    /// Why authorization failed during the run (`None`: it never did).
+    pub fn failure(&self) -> Option<String> {
+        self.lock().failure.clone()
+    }
+
+    async fn unauthorized(&self, sent: Option<u64>, headers: &HeaderMap) -> Result<(), String> {
         let _flow = self.flow.lock().await;
         let (have, generation, refreshed) = {
             let s = self.lock();
