@@ -207,11 +207,7 @@ fn baseline_and_diff_run_through_oauth_over_json_and_sse_in_both_eras() {
         assert_eq!(d.status.code(), Some(0), "{what}: {}", stderr(&d));
         let r = run_with_env(&w, &["run", "--json"]);
         let report = assert_run_ok(&r);
-        assert_eq!(
-            report["server"]["protocolVersion"].is_string(),
-            true,
-            "{what}"
-        );
+        assert!(report["server"]["protocolVersion"].is_string(), "{what}");
     }
 }
 

@@ -1956,6 +1956,6 @@ fn auth_errors_name_the_key_never_the_value() {
         e.contains("server.auth: OAuth is for transport http"),
         "{e}"
     );
-    let e = err(&format!("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: Bearer abc\n  auth:\n    type: bearer\n    token: abcdef\n"));
+    let e = err("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: Bearer abc\n  auth:\n    type: bearer\n    token: abcdef\n");
     assert!(e.contains("keep one"), "{e}");
 }

@@ -677,7 +677,7 @@ impl V {
             }
             _ => {}
         }
-        Some(AuthSpec::Grant(GrantSpec {
+        Some(AuthSpec::Grant(Box::new(GrantSpec {
             grant,
             client_id: client_id?,
             // With private_key_jwt no client secret is ever sent.
@@ -686,7 +686,7 @@ impl V {
             method,
             private_key,
             token_endpoint,
-        }))
+        })))
     }
 
     fn string_list(&mut self, node: &Node, path: &str) -> Vec<String> {

@@ -12,7 +12,7 @@ pub enum AuthSpec {
     /// The same as an `Authorization: Bearer` header.
     Bearer { token: String },
     /// A grant made at the token endpoint: client credentials or a stored refresh token.
-    Grant(GrantSpec),
+    Grant(Box<GrantSpec>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
