@@ -43,6 +43,7 @@ pub const FAMILIES: &[&str] = &[
     "drift",
     "latency",
     "collision",
+    "http",
 ];
 
 /// Reads the endpoint words: `npx:<package> [args]` (run with `npx -y`), `stdio:<command>
@@ -275,7 +276,7 @@ pub(super) fn merge(
         }
         let on = |f: &str| families.iter().any(|x| x == f);
         let mut checks = Vec::new();
-        for f in ["compliance", "schema", "security", "errors"] {
+        for f in ["compliance", "schema", "security", "errors", "http"] {
             checks.push((f.to_string(), Node::Bool(on(f))));
         }
         checks.push((

@@ -136,6 +136,7 @@ fn minimal_stdio_gets_every_default() {
                     fail: false
                 },
                 toxic_flow: crate::checks::security::ToxicFlow::Info,
+                http: true,
             },
             timeouts: Timeouts {
                 connect_ms: 10000,

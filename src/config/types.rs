@@ -75,6 +75,9 @@ pub struct Checks {
     pub collision: CollisionConfig,
     /// `checks.toxic_flow` (#15): what a cross-server toxic-flow hint reports.
     pub toxic_flow: ToxicFlow,
+    /// `checks.http` (#17): the HTTP transport posture (`http/origin-validation`); HTTP
+    /// servers only.
+    pub http: bool,
 }
 
 impl Default for Checks {
@@ -88,6 +91,7 @@ impl Default for Checks {
             latency: None,
             collision: CollisionConfig::default(),
             toxic_flow: ToxicFlow::default(),
+            http: true,
         }
     }
 }

@@ -6,10 +6,11 @@ use super::era::{EraState, Handshake};
 use super::legacy;
 use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS};
 use super::modern::{envelope, handshake as modern_handshake};
+use super::origin;
 use super::rpc::{request_message, Answer, Guard};
 use crate::observed::{
-    Chatter, DiscoverAnswer, HttpVerb, Listing, OtherSurface, ProbeRecord, RawRequest, RpcError,
-    ServerHello, TextListing, OTHER_LISTS,
+    Chatter, DiscoverAnswer, HttpVerb, Listing, OriginProbe, OtherSurface, ProbeRecord, RawRequest,
+    RpcError, ServerHello, TextListing, OTHER_LISTS,
 };
 use crate::protocol::headers::blocked_call_reason;
 use crate::protocol::versions::{EraChoice, LEGACY_VERSIONS};
@@ -338,6 +339,16 @@ impl Client {
             HttpVerb::Delete => reqwest::Method::DELETE,
         };
         Some(w.probe_method(method, &headers.to_vec()).await)
+    }
+
+    /// HTTP: the `http/origin-validation` probe (`origin.rs`), each request bounded by
+    /// `call_ms` and 10 s; `None` on stdio.
+    pub async fn origin_probe(&self) -> Option<OriginProbe> {
+        let w = self.conn.http()?;
+        let bound = Duration::from_millis(self.call_ms).min(origin::MAX_WAIT);
+        let modern = self.era.modern().is_some();
+        let version = &self.hello.protocol_version;
+        Some(origin::probe(&self.conn, w, modern, version, bound).await)
     }
 
     /// HTTP: the `Mcp-Session-Id` values on responses to stateless requests so far

@@ -160,6 +160,14 @@ impl HttpWire {
         }
     }
 
+    /// A request on the same client and URL but outside the session and the dispatcher
+    /// (the `http/origin-validation` probe, `origin.rs`): only the configured headers, no
+    /// session id or protocol version; headers set on it later replace theirs. With the URL.
+    pub fn detached(&self, method: reqwest::Method) -> (&str, reqwest::RequestBuilder) {
+        let req = self.s.client.request(method, &self.s.url);
+        (&self.s.url, req.headers(self.s.headers.clone()))
+    }
+
     pub fn session_id(&self) -> Option<String> {
         self.s
             .session
@@ -557,7 +565,7 @@ fn backoff(retries: u32) -> Duration {
 }
 
 /// reqwest's Display hides the cause ("error sending request"); show the chain.
-fn describe(e: &reqwest::Error) -> String {
+pub(super) fn describe(e: &reqwest::Error) -> String {
     let mut s = e.to_string();
     let mut src = std::error::Error::source(e);
     while let Some(inner) = src {
