@@ -350,4 +350,62 @@ mod tests {
         let note = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
         assert_eq!(answer_of(note, Some(7)), None);
     }
+
+    /// A silent server and a closed port: each request ends at the bound or with the
+    /// transport error, recorded in the answer; the probe itself never fails.
+    #[tokio::test]
+    async fn no_answer_is_recorded_within_the_bound() {
+        use crate::transport::conn::{Conn, Endpoint};
+        use crate::transport::http::HttpSpec;
+        use crate::transport::rpc::Guard;
+        let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = silent.local_addr().unwrap().port();
+        let held = tokio::spawn(async move {
+            let mut socks = Vec::new();
+            while let Ok((s, _)) = silent.accept().await {
+                socks.push(s);
+            }
+        });
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let closed_port = closed.local_addr().unwrap().port();
+        drop(closed);
+        for (port, wanted) in [(port, "no answer within 300 ms"), (closed_port, "error")] {
+            let spec = HttpSpec {
+                url: format!("http://127.0.0.1:{port}/mcp"),
+                headers: Vec::new(),
+            };
+            let conn = Conn::open(&Endpoint::Http(spec), &Guard::default()).unwrap();
+            let w = conn.http().unwrap();
+            let start = std::time::Instant::now();
+            let p = probe(&conn, w, false, "2025-11-25", Duration::from_millis(300)).await;
+            assert!(start.elapsed() < Duration::from_secs(5));
+            let OriginProbe::Probed { foreign, own, .. } = p else {
+                panic!("{p:?}")
+            };
+            for a in [foreign, own] {
+                assert_eq!((a.status, a.body), (None, OriginBody::Other));
+                assert!(a.error.as_deref().unwrap().contains(wanted), "{a:?}");
+            }
+        }
+        held.abort();
+    }
+
+    #[tokio::test]
+    async fn a_public_host_is_not_probed() {
+        use crate::transport::conn::{Conn, Endpoint};
+        use crate::transport::http::HttpSpec;
+        use crate::transport::rpc::Guard;
+        let spec = HttpSpec {
+            url: "https://user:secret@mcp.example.com/mcp".into(),
+            headers: Vec::new(),
+        };
+        let conn = Conn::open(&Endpoint::Http(spec), &Guard::default()).unwrap();
+        let p = probe(&conn, conn.http().unwrap(), true, "2026-07-28", MAX_WAIT).await;
+        assert_eq!(
+            p,
+            OriginProbe::NotLocal {
+                host: "mcp.example.com".into()
+            }
+        );
+    }
 }
