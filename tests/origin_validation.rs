@@ -415,3 +415,16 @@ fn a_public_url_is_skipped() {
     assert_eq!(f[0].id, RULE);
     assert_eq!(f[0].status, mcpward::model::Status::Skip);
 }
+
+/// An SSE answer is read up to the event that answers the probe.
+#[test]
+fn an_sse_answer_is_judged_by_its_event() {
+    for era in ["legacy", "modern"] {
+        let r = run(&["no-origin-check", "sse"], era, "", &[]);
+        let f = the_result(&r);
+        assert_eq!(f["status"], "fail", "{era}: {f:#}");
+        assert_eq!(f["actual"]["foreign"]["answer"]["body"], "result", "{era}");
+        let r = run(&["sse"], era, "", &[]);
+        assert_eq!(the_result(&r)["status"], "pass", "{era}");
+    }
+}

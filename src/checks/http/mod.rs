@@ -94,6 +94,13 @@ pub fn judge(probe: &OriginProbe) -> Vec<Finding> {
             "the server answered {sent} normally: {}. Any web page can reach it through DNS rebinding; validate Origin and answer other origins with 403",
             show(foreign)
         )),
+        // Both asked for credentials: the probe was not let in far enough to tell.
+        (Seen::Refused, Seen::Refused) if foreign.status == Some(401) && own.status == Some(401) => {
+            r.skip(format!(
+                "could not tell whether the server validates Origin: it asked for authentication with both origins ({sent}: {}; {own_said})",
+                show(foreign)
+            ))
+        }
         (Seen::Refused, Seen::Refused) => r.warn(format!(
             "the server refused {sent}: {}, but also {own_said}. It refuses every request a browser sends, so browser-based clients cannot use it; accept the origins you serve",
             show(foreign)

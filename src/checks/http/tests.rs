@@ -88,6 +88,26 @@ fn refusing_the_own_origin_too_warns() {
 }
 
 #[test]
+fn two_authentication_challenges_are_not_judged() {
+    let f = one(&probed(
+        answer(Some(401), OriginBody::Other),
+        answer(Some(401), OriginBody::Other),
+    ));
+    assert_eq!(f.status, Status::Skip, "{}", f.message);
+    assert!(
+        f.message.contains("asked for authentication"),
+        "{}",
+        f.message
+    );
+    // A 401 for the foreign origin alone is a refusal.
+    let f = one(&probed(
+        answer(Some(401), OriginBody::Other),
+        answer(SERVED.0, SERVED.1),
+    ));
+    assert_eq!(f.status, Status::Pass, "{}", f.message);
+}
+
+#[test]
 fn a_json_rpc_error_is_a_refusal_only_when_the_own_origin_is_served() {
     let err = || answer(Some(200), OriginBody::Error);
     let f = one(&probed(err(), answer(SERVED.0, SERVED.1)));
