@@ -120,7 +120,7 @@ pub struct ServerFlags {
     /// An environment variable for the stdio server, NAME=value (repeatable; a secret)
     #[arg(long = "env", value_name = "NAME=VALUE")]
     pub env: Vec<String>,
-    /// Run only these check families (compliance, schema, security, errors, drift, latency, collision, auth)
+    /// Run only these check families (compliance, schema, security, errors, drift, latency, collision, auth, http)
     #[arg(long = "check", value_name = "FAMILY", value_delimiter = ',')]
     pub check: Vec<String>,
 }

@@ -366,3 +366,43 @@ pub struct AuthProbe {
     pub served: bool,
     pub error: Option<String>,
 }
+/// `http/origin-validation` (#17): how an HTTP server answered its handshake request sent
+/// as a DNS-rebinding page would send it (a foreign `Host` and `Origin`) and with its own
+/// origin (`Client::origin_probe`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum OriginProbe {
+    /// The URL's host is neither a loopback nor a private address, so nothing was sent:
+    /// the host as the URL names it.
+    NotLocal { host: String },
+    Probed {
+        /// The request sent each time: `initialize` (legacy) or `server/discover` (modern).
+        method: String,
+        /// `Origin` (and, without the scheme, `Host`) of the foreign request.
+        foreign_origin: String,
+        /// The server's own origin, sent as `Origin` of the second request.
+        own_origin: String,
+        foreign: OriginAnswer,
+        own: OriginAnswer,
+    },
+}
+
+/// One probe request's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OriginAnswer {
+    /// The HTTP status; `None` when there was no HTTP answer (see `error`).
+    pub status: Option<u16>,
+    pub body: OriginBody,
+    /// Why there was no (complete) answer: a transport error or the time bound, redacted.
+    pub error: Option<String>,
+}
+
+/// What an answer's body held for the probe request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OriginBody {
+    /// A JSON-RPC response with a `result` for the request (JSON or an SSE event).
+    Result,
+    /// A JSON-RPC error response.
+    Error,
+    /// Nothing of the kind: empty, not JSON-RPC, or cut.
+    Other,
+}

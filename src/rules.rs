@@ -78,6 +78,13 @@ pub const FAMILIES: &[Family] = &[
         rules: checks::latency::rules::RULES,
     },
     Family {
+        name: "http",
+        config_key: "checks.http",
+        category: "security",
+        security: true,
+        rules: checks::http::rules::RULES,
+    },
+    Family {
         name: "config",
         config_key: "suppress",
         category: "general",

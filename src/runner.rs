@@ -196,6 +196,14 @@ pub async fn run_families_keeping_tools(
             &client.input_requests(),
         ));
     }
+    // After everything (#17): the probe talks to the server beside the session, so nothing
+    // it causes there can change what another family observed.
+    if cfg.checks.http && client.is_http() {
+        (ctx.progress)("Running HTTP posture checks...");
+        if let Some(probe) = client.origin_probe().await {
+            out.extend(checks::http::judge(&probe));
+        }
+    }
     (out, tools.listing.and_then(Result::ok))
 }
 

@@ -10,6 +10,11 @@
 //!   "MCP error -32602: Tool … not found", instead of a JSON-RPC error. DECISIONS #30: a
 //!   protocol error wrapped in a tool result fails the error contract.
 //! - `errors/summary fail`: counts that one violation.
+//! - `http/origin-validation fail` (server-everything over Streamable HTTP, #17): it
+//!   listens on localhost and answers an `initialize` with `Host`/`Origin` of a foreign
+//!   name normally (HTTP 200 with a result): no DNS-rebinding protection. The official
+//!   conformance suite's `dns-rebinding-protection` server scenario fails it for the same
+//!   reason.
 //!
 //! Every tool with required parameters answers `{}` with an `isError` result, which passes
 //! `errors/invalid-params` under 2025-11-25 (SEP-1303). No schema, compliance, security or
@@ -123,6 +128,21 @@ fn server_everything_http() {
     let _ = child.kill();
     let _ = child.wait();
     insta::assert_snapshot!("everything_http", non_pass(&report).join("\n"));
+    // No DNS-rebinding protection: the foreign-origin initialize was served (#17).
+    let origin = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "http/origin-validation")
+        .unwrap();
+    assert_eq!(
+        origin["actual"]["foreign"]["answer"]["status"], 200,
+        "{origin:#}"
+    );
+    assert_eq!(
+        origin["actual"]["foreign"]["answer"]["body"], "result",
+        "{origin:#}"
+    );
 }
 
 #[test]

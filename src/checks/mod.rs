@@ -9,6 +9,7 @@ pub(crate) mod common;
 pub mod compliance;
 pub mod drift;
 pub mod errors;
+pub mod http;
 pub mod latency;
 pub mod schema;
 pub mod security;

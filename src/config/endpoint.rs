@@ -44,6 +44,7 @@ pub const FAMILIES: &[&str] = &[
     "latency",
     "collision",
     "auth",
+    "http",
 ];
 
 /// Reads the endpoint words: `npx:<package> [args]` (run with `npx -y`), `stdio:<command>
@@ -276,7 +277,7 @@ pub(super) fn merge(
         }
         let on = |f: &str| families.iter().any(|x| x == f);
         let mut checks = Vec::new();
-        for f in ["compliance", "schema", "security", "errors", "auth"] {
+        for f in ["compliance", "schema", "security", "errors", "auth", "http"] {
             checks.push((f.to_string(), Node::Bool(on(f))));
         }
         checks.push((

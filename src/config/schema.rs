@@ -269,7 +269,8 @@ pub fn config_schema() -> Value {
                             "fail": boolean(collision.fail, "Report collisions as failures instead of warnings.")
                         }
                     },
-                    "toxic_flow": toxic_flow(checks.toxic_flow)
+                    "toxic_flow": toxic_flow(checks.toxic_flow),
+                    "http": boolean(checks.http, "HTTP transport posture (HTTP servers only): http/origin-validation probes whether a server on a loopback or private address refuses a foreign Origin (DNS rebinding).")
                 }
             },
             "timeouts": {

@@ -167,6 +167,10 @@ fn render(server: &str, only: Option<&[String]>) -> String {
         on("collision", collision.enabled),
         collision.threshold
     ));
+    checks.push_str(&format!(
+        "  # HTTP servers on a loopback or private address must refuse a foreign Origin (DNS rebinding).\n  http: {}\n",
+        on("http", d.http)
+    ));
     let latency_body = format!(
         "latency:\n    samples: {}\n    p95_budget_ms: {}\n",
         latency.samples, latency.p95_budget_ms

@@ -137,6 +137,7 @@ fn minimal_stdio_gets_every_default() {
                 },
                 toxic_flow: crate::checks::security::ToxicFlow::Info,
                 auth: true,
+                http: true,
             },
             timeouts: Timeouts {
                 connect_ms: 10000,

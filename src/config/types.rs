@@ -80,6 +80,9 @@ pub struct Checks {
     pub toxic_flow: ToxicFlow,
     /// `checks.auth` (#17): the `auth` family, when `server.auth` is configured.
     pub auth: bool,
+    /// `checks.http` (#17): the HTTP transport posture (`http/origin-validation`); HTTP
+    /// servers only.
+    pub http: bool,
 }
 
 impl Default for Checks {
@@ -94,6 +97,7 @@ impl Default for Checks {
             collision: CollisionConfig::default(),
             toxic_flow: ToxicFlow::default(),
             auth: true,
+            http: true,
         }
     }
 }

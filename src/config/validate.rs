@@ -141,6 +141,7 @@ pub(super) const CHECKS_KEYS: &[&str] = &[
     "collision",
     "toxic_flow",
     "auth",
+    "http",
 ];
 pub(super) const COMPLIANCE_KEYS: &[&str] = &["enabled", "stability"];
 pub(super) const ERRORS_KEYS: &[&str] =
@@ -827,6 +828,7 @@ impl V {
                 None => d.toxic_flow,
                 Some(n) => self.toxic_flow(n, &join(path, "toxic_flow"), d.toxic_flow),
             },
+            http: self.boolean(m, path, "http", d.http),
         }
     }
 

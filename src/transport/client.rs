@@ -7,10 +7,11 @@ use super::http::ProbeAuth;
 use super::legacy;
 use super::modern::classify::{classify_call_result, CallStep, MAX_MRTR_ATTEMPTS};
 use super::modern::{envelope, handshake as modern_handshake};
+use super::origin;
 use super::rpc::{request_message, Answer, Guard};
 use crate::observed::{
-    AuthObservation, Chatter, DiscoverAnswer, HttpVerb, Listing, OtherSurface, ProbeRecord,
-    RawRequest, RpcError, ServerHello, TextListing, OTHER_LISTS,
+    AuthObservation, Chatter, DiscoverAnswer, HttpVerb, Listing, OriginProbe, OtherSurface,
+    ProbeRecord, RawRequest, RpcError, ServerHello, TextListing, OTHER_LISTS,
 };
 use crate::protocol::headers::blocked_call_reason;
 use crate::protocol::versions::{EraChoice, LEGACY_VERSIONS};
@@ -373,6 +374,16 @@ impl Client {
         obs.without_token = Some(without);
         obs.wrong_token = Some(wrong);
         Some(obs)
+    }
+
+    /// HTTP: the `http/origin-validation` probe (`origin.rs`), each request bounded by
+    /// `call_ms` and 10 s; `None` on stdio.
+    pub async fn origin_probe(&self) -> Option<OriginProbe> {
+        let w = self.conn.http()?;
+        let bound = Duration::from_millis(self.call_ms).min(origin::MAX_WAIT);
+        let modern = self.era.modern().is_some();
+        let version = &self.hello.protocol_version;
+        Some(origin::probe(&self.conn, w, modern, version, bound).await)
     }
 
     /// HTTP: the `Mcp-Session-Id` values on responses to stateless requests so far

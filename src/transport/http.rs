@@ -185,6 +185,21 @@ impl HttpWire {
         }
     }
 
+    /// A request on the same client and URL but outside the session and the dispatcher
+    /// (the `http/origin-validation` probe, `origin.rs`): only the configured headers, no
+    /// session id or protocol version; headers set on it later replace theirs. With the URL.
+    pub fn detached(&self, method: reqwest::Method) -> (&str, reqwest::RequestBuilder) {
+        let req = self.s.client.request(method, &self.s.url);
+        let mut headers = self.s.headers.clone();
+        // An OAuth server must see the run's token, or both probes only meet its 401.
+        if let Some((Some(token), _)) = self.s.auth.as_ref().map(|a| a.current()) {
+            if let Ok(v) = HeaderValue::from_str(&format!("Bearer {token}")) {
+                headers.insert(reqwest::header::AUTHORIZATION, v);
+            }
+        }
+        (&self.s.url, req.headers(headers))
+    }
+
     pub fn session_id(&self) -> Option<String> {
         self.s
             .session
@@ -671,7 +686,7 @@ fn backoff(retries: u32) -> Duration {
 }
 
 /// reqwest's Display hides the cause ("error sending request"); show the chain.
-fn describe(e: &reqwest::Error) -> String {
+pub(super) fn describe(e: &reqwest::Error) -> String {
     let mut s = e.to_string();
     let mut src = std::error::Error::source(e);
     while let Some(inner) = src {

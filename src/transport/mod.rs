@@ -5,7 +5,8 @@
 //! Rooms, lowest first: `rpc` (JSON-RPC plumbing), `stdio` / `http` / `sse` / `procs`
 //! (wires), `conn` (one open connection and its request exchange), `legacy` and `modern`
 //! (the era handshakes and what each era needs per request), `era` (the era state the
-//! client owns), `client` (the interface). No room refers back to this file.
+//! client owns), `origin` (the `http/origin-validation` probe beside the session),
+//! `client` (the interface). No room refers back to this file.
 
 pub mod client;
 pub mod conn;
@@ -14,6 +15,7 @@ pub mod http;
 pub mod legacy;
 pub mod modern;
 pub mod oauth;
+pub mod origin;
 pub mod procs;
 pub mod rpc;
 pub mod sse;
