@@ -65,7 +65,7 @@ impl Reporter for HtmlReporter {
             esc(&report.version),
             esc(&report.timestamp)
         ));
-        p.server(report, 2);
+        p.server(report, &[], 2);
         p.push("</main>\n");
         p.close()
     }
@@ -159,7 +159,7 @@ impl Reporter for HtmlReporter {
                 ));
             }
             if let Some(r) = &m.report {
-                p.server(r, 3);
+                p.server(r, &m.tools, 3);
             }
             p.push("</section>\n");
         }
@@ -234,7 +234,7 @@ impl Page {
     }
 
     /// One server: its identity, counts and exit meaning, a table per family, per-tool detail.
-    fn server(&mut self, report: &Report, level: u8) {
+    fn server(&mut self, report: &Report, listed: &[Value], level: u8) {
         let s = &report.summary;
         let (h, h2) = (level, level + 1);
         self.push(&format!(
@@ -271,7 +271,7 @@ impl Page {
             self.families(&report.results, h2);
         }
         self.push("</section>\n");
-        self.tools(&report.results, h);
+        self.tools(&report.results, listed, h);
     }
 
     /// A section per family: its counts, the status filters, and the table of its results.
@@ -298,7 +298,7 @@ impl Page {
                     ));
                 }
             }
-            self.push("<div class=\"scroll\"><table>\n<thead><tr><th>Status</th><th>Rule</th><th>Location</th><th>Message</th></tr></thead>\n<tbody>\n");
+            self.push("<div class=\"scroll\"><table class=\"results\">\n<thead><tr><th>Status</th><th>Rule</th><th>Location</th><th>Message</th></tr></thead>\n<tbody>\n");
             for r in rows {
                 self.row(r);
             }
@@ -342,16 +342,27 @@ impl Page {
     }
 
     /// Per-tool detail: the results grouped by what they are about (their location, mostly a
-    /// tool), in order of first appearance; those with failures or warnings open.
-    fn tools(&mut self, results: &[Finding], h: u8) {
-        let mut order: Vec<&str> = Vec::new();
+    /// tool). A fleet member's listed tools come first, in listing order, each with its
+    /// description; then the other locations in order of first appearance. Entries with
+    /// failures or warnings are open.
+    fn tools(&mut self, results: &[Finding], listed: &[Value], h: u8) {
+        let mut order: Vec<(String, Option<&str>)> = listed
+            .iter()
+            .map(|t| {
+                let name = match &t["name"] {
+                    Value::String(s) => s.clone(),
+                    other => json::to_compact(other),
+                };
+                (name, t["description"].as_str())
+            })
+            .collect();
         let mut by: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
         for r in results {
             let Some(loc) = r.location.as_deref() else {
                 continue;
             };
-            if !by.contains_key(loc) {
-                order.push(loc);
+            if !by.contains_key(loc) && !order.iter().any(|(n, _)| n == loc) {
+                order.push((loc.to_string(), None));
             }
             by.entry(loc).or_default().push(r);
         }
@@ -361,26 +372,37 @@ impl Page {
         self.push(&format!(
             "<section class=\"tools\">\n<h{h}>Per-tool detail</h{h}>\n<p class=\"note\">Every result that names a tool (or a prompt, resource or the server), grouped by that name.</p>\n"
         ));
-        for loc in order {
-            let rows = &by[loc];
+        let none = Vec::new();
+        for (name, description) in &order {
+            let rows = by.get(name.as_str()).unwrap_or(&none);
             let open = rows
                 .iter()
                 .any(|r| matches!(r.status, Status::Fail | Status::Warn));
+            let counts = match count_words(rows) {
+                c if c.is_empty() => "no results".to_string(),
+                c => c,
+            };
             self.push(&format!(
-                "<details class=\"tool\"{}><summary><code>{}</code> <span class=\"note\">({})</span></summary>\n<ul>\n",
+                "<details class=\"tool\"{}><summary><code>{}</code> <span class=\"note\">({counts})</span></summary>\n",
                 if open { " open" } else { "" },
-                esc(loc),
-                count_words(rows)
+                esc(name),
             ));
-            for r in rows {
-                self.push(&format!(
-                    "<li>{} <code>{}</code>: {}</li>\n",
-                    badge(r.status),
-                    esc(&r.id),
-                    esc(&format!("{}{}", r.message, era_suffix(r)))
-                ));
+            if let Some(d) = description {
+                self.push(&format!("<pre class=\"values\">{}</pre>\n", esc(d)));
             }
-            self.push("</ul>\n</details>\n");
+            if !rows.is_empty() {
+                self.push("<ul>\n");
+                for r in rows {
+                    self.push(&format!(
+                        "<li>{} <code>{}</code>: {}</li>\n",
+                        badge(r.status),
+                        esc(&r.id),
+                        esc(&format!("{}{}", r.message, era_suffix(r)))
+                    ));
+                }
+                self.push("</ul>\n");
+            }
+            self.push("</details>\n");
         }
         self.push("</section>\n");
     }
