@@ -52,7 +52,7 @@ pub enum ReporterKind {
     Github,
     /// GitLab Code Quality JSON.
     Gitlab,
-    /// One self-contained HTML page (#18 §2).
+    /// One self-contained HTML page: inline CSS, no script, a strict CSP.
     Html,
 }
 
