@@ -31,7 +31,7 @@ pub struct HtmlReporter;
 const CSS: &str = include_str!("page.css");
 
 /// Texts up to this many characters get the marked word diff; longer ones are shown cut to
-/// it, unmarked (the JSON report has them whole).
+/// it, unmarked (the JSON report has them whole). Tool descriptions are cut to it too.
 const DIFF_MAX_CHARS: usize = 5000;
 
 /// Statuses in the order the filters and counts show them.
@@ -73,7 +73,10 @@ impl Reporter for HtmlReporter {
     fn render_fleet(&self, fleet: &FleetReport, _ctx: &RenderContext) -> String {
         let s = &fleet.summary;
         let mut p = Page::default();
-        p.open(&format!("mcpward fleet report: {} servers", s.servers));
+        p.open(&format!(
+            "mcpward fleet report: {}",
+            count_of(s.servers, "server", "servers")
+        ));
         p.push("<header>\n<h1>mcpward fleet report</h1>\n");
         let mut meta = format!(
             "mcpward v{} · {} · {}",
@@ -388,7 +391,10 @@ impl Page {
                 esc(name),
             ));
             if let Some(d) = description {
-                self.push(&format!("<pre class=\"values\">{}</pre>\n", esc(d)));
+                self.push(&format!(
+                    "<pre class=\"values\">{}</pre>\n",
+                    esc(&text::truncate_chars(d, DIFF_MAX_CHARS))
+                ));
             }
             if !rows.is_empty() {
                 self.push("<ul>\n");

@@ -291,3 +291,27 @@ fn fleet_table_and_sections() {
     assert!(page.contains("<b>Exit code 2</b> — 1 server not fully tested: db ("));
     assert!(page.contains("id=\"cross-server\""));
 }
+
+#[test]
+fn fleet_members_list_their_tools_with_descriptions() {
+    let mut f = fixed_fleet();
+    f.servers[0]
+        .tools
+        .push(serde_json::json!({"name": "big", "description": "z".repeat(20_000)}));
+    let page = render_fleet(&f);
+    let at = page.find("id=\"server-1\"").unwrap();
+    let files = &page[at..page.find("id=\"server-2\"").unwrap()];
+    let read_url = files
+        .find("<summary><code>read_url</code> <span class=\"note\">(no results)</span></summary>\n<pre class=\"values\">Fetches a URL.</pre>")
+        .unwrap();
+    let search = files.find("<summary><code>search</code>").unwrap();
+    let big = files.find("<summary><code>big</code>").unwrap();
+    let server = files.find("<summary><code>server</code>").unwrap();
+    assert!(read_url < search && search < big && big < server, "{files}");
+    assert!(files.contains(&format!("{}{}", "z".repeat(5000), text::TRUNCATION_NOTE)));
+    assert!(!files.contains(&"z".repeat(5001)));
+    assert!(
+        page.starts_with("<!DOCTYPE html>")
+            && page.contains("<title>mcpward fleet report: 3 servers</title>")
+    );
+}
