@@ -433,3 +433,25 @@ document.body.setAttribute('data-probe', out.join(';'));
         "no family mixes statuses, the filters were not put to the test: {probe}"
     );
 }
+
+/// No browser needed: `diff` and an offline `run --from` write the page too (same routing as
+/// every file format), and without `--out` it goes to stdout whole.
+#[test]
+fn diff_and_offline_runs_write_the_page() {
+    let w = Workdir::new();
+    let _ = poisoned_run(&w);
+    let o = w.run(&["diff", "--reporter", "html", "--out", "diff.html"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let diff = std::fs::read_to_string(w.path().join("diff.html")).unwrap();
+    assert!(diff.starts_with("<!DOCTYPE html>\n"), "{diff}");
+    assert!(diff.contains("drift/description_changed"));
+    assert!(diff.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    let o = w.run(&["run", "--from", "mcpward.lock.json", "-r", "html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        page.starts_with("<!DOCTYPE html>\n") && page.ends_with("</html>\n\n"),
+        "{page}"
+    );
+    assert!(page.contains("<b>Exit code 0</b>"), "{page}");
+}
