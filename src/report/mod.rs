@@ -1,5 +1,5 @@
 //! Reporters: render a (redacted) [`Report`] (or a fleet's [`FleetReport`]) as console text, JSON, JUnit XML, SARIF,
-//! Markdown, GitHub workflow annotations or a GitLab Code Quality report
+//! Markdown, GitHub workflow annotations, a GitLab Code Quality report or a self-contained HTML page
 //! (reporters.md §1.3–§7, cli.md §2.3/§2.4).
 //!
 //! Reporters read only the model plus a [`RenderContext`]; they do no I/O and never
@@ -22,6 +22,7 @@ pub mod console;
 mod context;
 pub mod github;
 pub mod gitlab;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
@@ -51,10 +52,12 @@ pub enum ReporterKind {
     Github,
     /// GitLab Code Quality JSON.
     Gitlab,
+    /// One self-contained HTML page: inline CSS, no script, a strict CSP.
+    Html,
 }
 
 impl ReporterKind {
-    pub const ALL: [ReporterKind; 7] = [
+    pub const ALL: [ReporterKind; 8] = [
         ReporterKind::Console,
         ReporterKind::Json,
         ReporterKind::Junit,
@@ -62,6 +65,7 @@ impl ReporterKind {
         ReporterKind::Markdown,
         ReporterKind::Github,
         ReporterKind::Gitlab,
+        ReporterKind::Html,
     ];
 
     pub fn name(self) -> &'static str {
@@ -73,6 +77,7 @@ impl ReporterKind {
             ReporterKind::Markdown => "markdown",
             ReporterKind::Github => "github",
             ReporterKind::Gitlab => "gitlab",
+            ReporterKind::Html => "html",
         }
     }
 
@@ -96,7 +101,7 @@ impl fmt::Display for ReporterKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown reporter \"{0}\" (expected one of: console, json, junit, sarif, markdown, github, gitlab)")]
+#[error("unknown reporter \"{0}\" (expected one of: console, json, junit, sarif, markdown, github, gitlab, html)")]
 pub struct UnknownReporter(pub String);
 
 impl FromStr for ReporterKind {
@@ -118,6 +123,7 @@ pub fn reporter(kind: ReporterKind) -> Box<dyn Reporter> {
         ReporterKind::Markdown => Box::new(markdown::MarkdownReporter),
         ReporterKind::Github => Box::new(github::GithubReporter),
         ReporterKind::Gitlab => Box::new(gitlab::GitlabReporter),
+        ReporterKind::Html => Box::new(html::HtmlReporter),
     }
 }
 
@@ -141,6 +147,7 @@ pub fn written_line(kind: ReporterKind, path: &Path) -> Option<String> {
         ReporterKind::Sarif => "SARIF report",
         ReporterKind::Markdown => "Markdown report",
         ReporterKind::Gitlab => "GitLab Code Quality report",
+        ReporterKind::Html => "HTML report",
     };
     Some(format!("{what} written to {}", path.display()))
 }
