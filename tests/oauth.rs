@@ -237,7 +237,8 @@ fn an_expired_token_is_refreshed_once_mid_run() {
 }
 
 #[test]
-fn a_token_that_runs_out_twice_ends_in_exit_2_naming_the_step() {
+fn a_server_that_keeps_rejecting_its_tokens_ends_in_exit_2_naming_the_step() {
+    // Each token answers one request: the run needs ~20, mcpward gets at most 10 new ones.
     let w = Workdir::new();
     let p = start(&w, json!({"token_max_uses": 1}), &[]);
     w.write(
@@ -248,7 +249,27 @@ fn a_token_that_runs_out_twice_ends_in_exit_2_naming_the_step() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(e.contains("OAuth step 3"), "{e}");
+    assert!(e.contains("after 10 new tokens"), "{e}");
     assert!(!e.contains(CLIENT_SECRET));
+    assert_eq!(token_requests(&p).len(), 11);
+}
+
+#[test]
+fn a_token_short_of_the_needed_scope_is_exit_2_naming_insufficient_scope() {
+    let w = Workdir::new();
+    let p = start(&w, json!({}), &[]);
+    // mcp:write is a scope the server supports, but /mcp needs the canary scope.
+    let auth = "  auth:\n    type: client_credentials\n    client_id: ${OA_ID}\n    client_secret: ${OA_SECRET}\n    scope: mcp:write\n";
+    w.write("mcpward.yaml", &config(&p.url, auth, "auto", ""));
+    let o = run_with_env(&w, &["run"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("OAuth step 3 (authorized request): HTTP 403, insufficient_scope"),
+        "{e}"
+    );
+    assert!(e.contains("server.auth.scope"), "{e}");
+    assert!(!e.contains("got no HTTP answer"), "{e}");
 }
 
 /// Each posture defect fails (or warns) exactly its rule; the run still finishes when the

@@ -135,7 +135,7 @@ fn removals_first(segs: Vec<DiffSegment>) -> Vec<DiffSegment> {
     out
 }
 
-fn is_marked_invisible(c: char) -> bool {
+pub fn is_marked_invisible(c: char) -> bool {
     matches!(
         c,
         '\u{ad}'

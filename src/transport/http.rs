@@ -235,8 +235,12 @@ impl HttpWire {
                         .map_err(RpcError::plain)?;
                     continue;
                 }
-                if token.is_none() {
-                    auth.note_unauthenticated_answer(code, resp.headers());
+                if let Some(e) = auth.refusal(code, token.is_some(), resp.headers()) {
+                    return Err(RpcError::plain(e));
+                }
+                match token {
+                    None => auth.note_unauthenticated_answer(code, resp.headers()),
+                    Some(_) => auth.note_accepted(*generation),
                 }
             }
             if code != 429 && code != 503 {

@@ -28,6 +28,10 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(10);
 /// Lifetime of a `private_key_jwt` client assertion.
 const ASSERTION_SECONDS: u64 = 300;
 
+/// Tokens obtained after the first in one run: enough for short-lived tokens on a long
+/// run, never a loop against a server that rejects every token it issues.
+const MAX_REFRESHES: u32 = 10;
+
 const JWT_BEARER: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 pub struct Authenticator {
@@ -45,7 +49,10 @@ struct State {
     token: Option<String>,
     /// Bumped with every new token; a request that was sent with an older one only retries.
     generation: u64,
-    refreshed: bool,
+    /// The current token was accepted at least once: a 401 for it now means it expired.
+    served: bool,
+    /// New tokens obtained after the first, bounded by [`MAX_REFRESHES`].
+    refreshes: u32,
     /// The refresh token to use next (rotated by the server's answers).
     refresh_token: Option<String>,
     token_endpoint: Option<String>,
@@ -134,6 +141,40 @@ impl Authenticator {
         self.lock().obs.clone()
     }
 
+    /// The answer to an authorized request that is the authorization's failure, not the
+    /// server's answer: a 401 left after every OAuth round, or a 403 `insufficient_scope`
+    /// (mcpward asks for no more scopes mid-run). Recorded as the run's failure.
+    pub fn refusal(&self, status: u16, with_token: bool, headers: &HeaderMap) -> Option<String> {
+        let challenge = www_authenticate(headers).and_then(|w| bearer_challenge(&w));
+        let error = challenge.as_ref().and_then(|c| c.param("error"));
+        let msg = match status {
+            401 if with_token => format!(
+                "OAuth step 3 (authorized request): HTTP 401 for a token just obtained ({})",
+                error.map(|e| format!("error={}", one_line(e, 40))).unwrap_or_else(|| "no error code".into())
+            ),
+            403 if with_token && error == Some("insufficient_scope") => format!(
+                "OAuth step 3 (authorized request): HTTP 403, insufficient_scope{}; set server.auth.scope to the scopes the server needs",
+                challenge
+                    .as_ref()
+                    .and_then(|c| c.param("scope"))
+                    .map(|s| format!(" (it asks for scope \"{}\")", one_line(s, 100)))
+                    .unwrap_or_default()
+            ),
+            _ => return None,
+        };
+        let msg = self.redactor.redact_str(&msg);
+        self.lock().failure.get_or_insert_with(|| msg.clone());
+        Some(msg)
+    }
+
+    /// A request sent with generation `sent` was answered with something else than 401.
+    pub fn note_accepted(&self, sent: u64) {
+        let mut s = self.lock();
+        if s.generation == sent && s.token.is_some() {
+            s.served = true;
+        }
+    }
+
     /// Every answer to a POST sent without a token: the first one is what the server says
     /// to an unauthenticated client.
     pub fn note_unauthenticated_answer(&self, status: u16, headers: &HeaderMap) {
@@ -164,9 +205,9 @@ impl Authenticator {
 
     async fn unauthorized(&self, sent: Option<u64>, headers: &HeaderMap) -> Result<(), String> {
         let _flow = self.flow.lock().await;
-        let (have, generation, refreshed) = {
+        let (have, generation, served, refreshes) = {
             let s = self.lock();
-            (s.token.is_some(), s.generation, s.refreshed)
+            (s.token.is_some(), s.generation, s.served, s.refreshes)
         };
         if have && sent != Some(generation) {
             return Ok(()); // another request already fetched a newer token
@@ -179,19 +220,24 @@ impl Authenticator {
         let why = match www.as_deref().and_then(bearer_challenge) {
             Some(c) => c
                 .param("error")
-                .map(|e| format!("error=\"{e}\""))
+                .map(|e| format!("error={}", one_line(e, 40)))
                 .unwrap_or_else(|| "no error code".into()),
-            None => "no Bearer challenge".into(),
+            None => "no challenge".into(),
         };
-        if refreshed {
+        if !served {
             return Err(format!(
-                "OAuth step 3 (authorized request): the server rejected the refreshed token as well (HTTP 401, {why})"
+                "OAuth step 3 (authorized request): the server rejected the token it had just issued (HTTP 401, {why})"
             ));
         }
-        self.lock().refreshed = true;
+        if refreshes >= MAX_REFRESHES {
+            return Err(format!(
+                "OAuth step 3 (authorized request): the token was rejected again after {MAX_REFRESHES} new tokens in this run (HTTP 401, {why})"
+            ));
+        }
+        self.lock().refreshes += 1;
         match &self.spec {
             AuthSpec::Bearer { .. } => Err(format!(
-                "OAuth step 3 (authorized request): the server rejected server.auth.token (HTTP 401, {why}); a bearer token cannot be refreshed"
+                "OAuth step 3 (authorized request): the server rejected server.auth.token (HTTP 401, {why}); a static token cannot be refreshed"
             )),
             AuthSpec::Grant(g) => {
                 let endpoint = self.lock().token_endpoint.clone().unwrap_or_default();
@@ -221,6 +267,7 @@ impl Authenticator {
         let mut s = self.lock();
         s.token = Some(token);
         s.generation += 1;
+        s.served = false;
     }
 
     async fn first_token(&self, www: Option<&str>) -> Result<(), String> {
@@ -260,15 +307,13 @@ impl Authenticator {
                 candidates.push(u);
             }
         }
-        let prm = self
-            .fetch_first(&candidates, "Protected Resource Metadata")
-            .await;
+        let prm = self.fetch_first(&candidates, None).await;
         let prm_doc = prm.document.clone();
         self.lock().obs.resource_metadata = Some(prm);
         let Some(prm_doc) = prm_doc else {
             return Err(format!(
-                "no Protected Resource Metadata at {}",
-                candidates.join(", ")
+                "no Protected Resource Metadata: {}",
+                self.tried_text()
             ));
         };
         if let Some(r) = prm_doc.get("resource").and_then(Value::as_str) {
@@ -311,9 +356,7 @@ impl Authenticator {
         };
         check_endpoint_url("the authorization server", &issuer)?;
         let urls = as_metadata_urls(&issuer);
-        let meta = self
-            .fetch_first(&urls, "authorization server metadata")
-            .await;
+        let meta = self.fetch_first(&urls, Some(&issuer)).await;
         let endpoint = meta
             .document
             .as_ref()
@@ -342,27 +385,58 @@ impl Authenticator {
             }
             None if found => Err("the authorization server metadata has no token_endpoint".into()),
             None => Err(format!(
-                "no authorization server metadata at {}",
-                urls.join(", ")
+                "no authorization server metadata: {}",
+                self.tried_text()
             )),
         }
     }
 
-    /// GET each URL in turn; the first JSON object is the document.
-    async fn fetch_first(&self, urls: &[String], what: &str) -> MetadataFetch {
+    /// The last discovery step's URLs with why each was not used.
+    fn tried_text(&self) -> String {
+        let s = self.lock();
+        let f = s
+            .obs
+            .server_metadata
+            .as_ref()
+            .or(s.obs.resource_metadata.as_ref());
+        f.map(|f| {
+            f.tried
+                .iter()
+                .map(|(u, o)| format!("{} ({o})", show_url(u)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
+    }
+
+    /// GET each URL in turn; the first JSON object is the document. With `issuer`, a
+    /// document naming another issuer is not used (RFC 8414 §3.3).
+    async fn fetch_first(&self, urls: &[String], issuer: Option<&str>) -> MetadataFetch {
         let mut fetch = MetadataFetch::default();
         for url in urls {
             let outcome = match self.get_json(url).await {
                 Ok(doc) => {
-                    fetch.tried.push((url.clone(), "ok".into()));
-                    fetch.document = Some(doc);
-                    return fetch;
+                    let named = doc.get("issuer").and_then(Value::as_str);
+                    match (issuer, named) {
+                        (Some(want), Some(got))
+                            if want.trim_end_matches('/') != got.trim_end_matches('/') =>
+                        {
+                            format!(
+                                "its issuer is {}, not {want} (RFC 8414 §3.3: not used)",
+                                one_line(got, 100)
+                            )
+                        }
+                        _ => {
+                            fetch.tried.push((url.clone(), "ok".into()));
+                            fetch.document = Some(doc);
+                            return fetch;
+                        }
+                    }
                 }
                 Err(why) => why,
             };
             fetch.tried.push((url.clone(), outcome));
         }
-        let _ = what;
         fetch
     }
 
@@ -464,19 +538,18 @@ impl Authenticator {
         let bytes = read_capped(resp).await.map_err(step)?;
         let doc = serde_json::from_slice::<Value>(&bytes).ok();
         if !(200..300).contains(&status) {
+            // Server text on one line without control characters: it goes to a terminal
+            // and to CI logs, where a line can be a workflow command.
             let code = doc
                 .as_ref()
                 .and_then(|d| d.get("error"))
                 .and_then(Value::as_str)
-                .map(|c| self.redactor.redact_str(c));
+                .map(|c| self.redactor.redact_str(&one_line(c, 60)));
             let desc = doc
                 .as_ref()
                 .and_then(|d| d.get("error_description"))
                 .and_then(Value::as_str)
-                .map(|d| {
-                    self.redactor
-                        .redact_str(&crate::surface::text::truncate(d, 200))
-                });
+                .map(|d| self.redactor.redact_str(&one_line(d, 200)));
             return Err(step(match (code, location) {
                 (Some(c), _) => format!(
                     "HTTP {status}, {c}{}",
@@ -517,6 +590,23 @@ impl Authenticator {
         self.install(token.to_string());
         Ok(())
     }
+}
+
+/// Server text for a message: control and format characters become spaces, runs of space
+/// one, at most `max` characters.
+pub fn one_line(s: &str, max: usize) -> String {
+    let mapped: String = s
+        .chars()
+        .map(|c| {
+            if c.is_control() || crate::surface::text::is_marked_invisible(c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let joined = mapped.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::surface::text::truncate(&joined, max)
 }
 
 fn www_authenticate(h: &HeaderMap) -> Option<String> {
@@ -643,6 +733,17 @@ mod tests {
         };
         assert!(e.contains("server.auth.private_key"), "{e}");
         assert!(!e.contains("not a key"));
+    }
+
+    #[test]
+    fn server_text_is_one_line_without_controls() {
+        assert_eq!(
+            one_line(
+                "invalid_client\n::error title=pwned::X\u{1b}[31m\u{200b}",
+                60
+            ),
+            "invalid_client ::error title=pwned::X [31m"
+        );
     }
 
     #[test]

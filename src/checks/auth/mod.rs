@@ -25,7 +25,13 @@ pub fn check(obs: &AuthObservation) -> Vec<Finding> {
         out.push(unauthenticated(obs, p));
     }
     if let Some(p) = &obs.wrong_token {
-        out.push(invalid_token(p));
+        // A server that serves anyone and advertises no OAuth has no tokens to check.
+        let open = obs.without_token.as_ref().is_some_and(|w| w.served) && !advertises(obs);
+        out.push(if open {
+            rules::INVALID_TOKEN.skip("the server serves requests without a token and advertises no OAuth, so there is no token to validate")
+        } else {
+            invalid_token(p)
+        });
     }
     out
 }
@@ -39,13 +45,13 @@ fn challenge(obs: &AuthObservation) -> Finding {
         None => r.skip("no request was sent without a token"),
         Some((401, None)) => r
             .fail("the server answered 401 without a WWW-Authenticate header: a client cannot find its authorization server")
-            .expected("WWW-Authenticate: Bearer resource_metadata=\"…\""),
+            .expected("a WWW-Authenticate challenge with resource_metadata"),
         Some((401, Some(www))) => match bearer_challenge(www) {
             None => r
-                .fail("the 401 has no Bearer challenge in WWW-Authenticate")
+                .fail("the 401's WWW-Authenticate has no challenge for the scheme \"Bearer\"")
                 .actual(www.clone()),
             Some(c) if c.param("resource_metadata").is_none() => r
-                .fail("the 401's Bearer challenge has no resource_metadata parameter (RFC 9728 §5.1)")
+                .fail("the 401's challenge has no resource_metadata parameter (RFC 9728 §5.1)")
                 .actual(www.clone()),
             Some(_) => r.pass("the 401 challenge names the Protected Resource Metadata"),
         },
@@ -161,7 +167,7 @@ fn invalid_token(p: &AuthProbe) -> Finding {
         (Some(401), _) => r.pass("a token the server never issued was rejected with 401"),
         (Some(s), _) if p.served => r
             .fail(format!(
-                "the server served tools/list for a bearer token it never issued (HTTP {s})"
+                "the server served tools/list for a token it never issued (HTTP {s})"
             ))
             .expected("HTTP 401")
             .actual(format!("HTTP {s} with a result")),

@@ -146,3 +146,23 @@ fn a_bearer_token_is_not_judged_for_the_oauth_challenge() {
     o.first = Some((401, Some("Bearer".into())));
     assert_eq!(status_of(&check(&o), "auth/challenge"), Status::Skip);
 }
+
+#[test]
+fn an_open_server_without_oauth_has_no_token_to_validate() {
+    let mut o = good();
+    o.first = Some((200, None));
+    o.resource_metadata = None;
+    o.without_token = Some(AuthProbe {
+        status: Some(200),
+        served: true,
+        error: None,
+    });
+    o.wrong_token = Some(AuthProbe {
+        status: Some(200),
+        served: true,
+        error: None,
+    });
+    let fs = check(&o);
+    assert_eq!(status_of(&fs, "auth/unauthenticated-access"), Status::Skip);
+    assert_eq!(status_of(&fs, "auth/invalid-token"), Status::Skip);
+}

@@ -116,6 +116,12 @@ pub fn classify_stdio(probe: &StdioProbe) -> Verdict {
 
 /// §3.3 step 2. `status` is the HTTP status of the answer (`None`: no HTTP answer).
 pub fn classify_http(status: Option<u16>, outcome: &Result<Value, RpcError>) -> Verdict {
+    // An OAuth step that failed says all there is to say (#17).
+    if let Err(e) = outcome {
+        if e.message.starts_with("OAuth step") {
+            return Verdict::Fatal(e.message.clone());
+        }
+    }
     let Some(status) = status else {
         return Verdict::Fatal(format!(
             "server/discover got no HTTP answer: {}",
