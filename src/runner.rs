@@ -34,6 +34,7 @@ pub struct RunContext<'a> {
 /// family first needs them, and shared by every family that does.
 struct Tools<'c> {
     client: &'c Client,
+    progress: &'c dyn Fn(&str),
     listing: Option<Listing>,
     other: Option<OtherSurface>,
     /// Notifications received when each was listed (`compliance/spurious-list-changed`).
@@ -43,7 +44,23 @@ struct Tools<'c> {
 impl<'c> Tools<'c> {
     async fn get(&mut self) -> &Listing {
         if self.listing.is_none() {
-            self.listing = Some(self.client.list_tools().await);
+            // A long listing shows its pages as they arrive (#18 §3).
+            let list = self.client.list_tools();
+            tokio::pin!(list);
+            let mut shown = 1;
+            let listing = loop {
+                tokio::select! {
+                    l = &mut list => break l,
+                    _ = tokio::time::sleep(std::time::Duration::from_millis(250)) => {
+                        let n = self.client.pages_listed();
+                        if n > shown {
+                            (self.progress)(&format!("Listing tools: page {n}"));
+                            shown = n;
+                        }
+                    }
+                }
+            };
+            self.listing = Some(listing);
             self.mark(&["tools"]);
         }
         self.listing.as_ref().expect("listing was just fetched")
@@ -89,6 +106,7 @@ pub async fn run_families_keeping_tools(
     let version = hello.protocol_version.clone();
     let mut tools = Tools {
         client,
+        progress: ctx.progress,
         listing: None,
         other: None,
         listed_at: Vec::new(),
@@ -153,7 +171,9 @@ pub async fn run_families_keeping_tools(
             Err(finding) => out.push(finding),
             Ok(plan) => {
                 let mut recorded = Vec::with_capacity(plan.calls.len());
-                for probe in &plan.calls {
+                let total = plan.calls.len();
+                for (i, probe) in plan.calls.iter().enumerate() {
+                    (ctx.progress)(&format!("Error contract: call {}/{total}", i + 1));
                     let outcome = client.call_tool(&probe.tool, Map::new()).await;
                     recorded.push((probe.clone(), outcome));
                 }
@@ -176,7 +196,7 @@ pub async fn run_families_keeping_tools(
         };
         let pinned = pinned_latency(&crate::surface::lockfile::load(Path::new(&lockfile)));
         let warmup = pinned.as_ref().map_or(0, |_| lat.regression.warmup);
-        let samples = sample_latency(client, &plan, lat.samples, warmup).await;
+        let samples = sample_latency(client, &plan, lat.samples, warmup, ctx.progress).await;
         out.extend(checks::latency::judge(&plan, &samples, lat));
         if let Some(p) = &pinned {
             out.extend(checks::latency::compare(p, &samples, &lat.regression));
@@ -330,10 +350,17 @@ async fn behavioral(client: &Client, ctx: &RunContext<'_>, listing: &Listing) ->
         Err(f) => return vec![*f],
     };
     let mut results = Vec::new();
+    let total = steps
+        .iter()
+        .filter(|s| matches!(s, b::Step::Call { .. }))
+        .count();
+    let mut done = 0;
     for step in steps {
         match step {
             b::Step::Report(f) => results.push(*f),
             b::Step::Call { tool, case, listed } => {
+                done += 1;
+                (ctx.progress)(&format!("Suites: call {done}/{total}"));
                 let outcome = client.call_tool(tool, case.args.clone()).await;
                 let golden_file = case
                     .expect
@@ -533,12 +560,15 @@ pub async fn sample_latency(
     plan: &checks::latency::LatencyPlan,
     samples: u32,
     warmup: u32,
+    progress: &dyn Fn(&str),
 ) -> Vec<(String, Vec<Result<f64, String>>)> {
     let mut out = Vec::new();
     if plan.stop.is_some() {
         return out;
     }
-    for (tool, args) in &plan.calls {
+    let total = plan.calls.len();
+    for (i, (tool, args)) in plan.calls.iter().enumerate() {
+        progress(&format!("Latency: tool {}/{total}", i + 1));
         for _ in 0..warmup {
             // Warmup calls are made and discarded, whatever they answer.
             let _ = client.call_tool(tool, args.clone()).await;
@@ -584,7 +614,7 @@ pub async fn pin_latency<T: crate::surface::capture::ToolObject>(
 ) -> Option<crate::surface::latency::PinnedLatency> {
     let lat = config.checks.latency.as_ref()?;
     let plan = checks::latency::plan(&tool_values(listing), lat);
-    let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup).await;
+    let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup, &|_| {}).await;
     Some(checks::latency::pin(&samples))
 }
 
@@ -602,6 +632,6 @@ pub async fn latency_against<T: crate::surface::capture::ToolObject>(
     };
     let plan = checks::latency::plan(&tool_values(listing), lat);
     // A listing that failed is drift's finding; here every pinned tool is "not measured now".
-    let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup).await;
+    let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup, &|_| {}).await;
     checks::latency::compare(pinned, &samples, &lat.regression)
 }

@@ -163,3 +163,44 @@ fn colour_only_on_a_terminal_unless_asked() {
         assert_eq!(esc(&o), want, "--color={flag} {env:?}");
     }
 }
+
+/// A long listing shows its pages on stderr as they arrive (`-v`, or a terminal).
+#[test]
+fn a_long_listing_reports_its_pages() {
+    let w = Workdir::new();
+    let tools: Vec<serde_json::Value> = (0..900)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("tool_{i}"),
+                "description": "Returns the value.",
+                "inputSchema": {"type": "object"}
+            })
+        })
+        .collect();
+    let file = w.write("tools.json", &serde_json::Value::Array(tools).to_string());
+    let fx = HttpFixture::start(&["--tools-file", file.to_str().unwrap(), "--page-size", "1"]);
+    let o = w.run(&[
+        "run",
+        "-v",
+        "--url",
+        &fx.url,
+        "--check",
+        "schema",
+        "--protocol-era",
+        "legacy",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    assert!(e.contains("Listing tools: page "), "{e}");
+    // Quiet without -v off a terminal.
+    let o = w.run(&[
+        "run",
+        "--url",
+        &fx.url,
+        "--check",
+        "schema",
+        "--protocol-era",
+        "legacy",
+    ]);
+    assert!(!stderr(&o).contains("Listing tools: page"));
+}

@@ -152,25 +152,45 @@ fn every_grant_and_client_authentication_gets_a_token_for_this_resource() {
         ("jwt-ec", "jwt", "client_credentials"),
         ("refresh", "basic", "refresh_token"),
     ] {
-        let w = Workdir::new();
-        let p = start(&w, json!({}), &[]);
-        w.write(
-            "mcpward.yaml",
-            &config(&p.url, &auth_yaml(kind), "legacy", ""),
-        );
-        let o = run_with_env(&w, &["run", "--json"]);
-        assert_run_ok(&o);
-        let t = token_requests(&p);
-        assert!(!t.is_empty(), "{kind}: no token request");
-        assert_eq!(t[0]["outcome"], "ok", "{kind}: {t:?}");
-        assert_eq!(t[0]["client_auth"], client_auth, "{kind}: {t:?}");
-        assert_eq!(t[0]["grant_type"], grant, "{kind}");
-        assert_eq!(
-            t[0]["resource"],
-            p.url.as_str(),
-            "{kind}: RFC 8707 resource"
-        );
-        assert_eq!(t[0]["scope"], SCOPE, "{kind}: the challenge's scope");
+        for answers in [None, Some("sse")] {
+            let what = format!("{kind} {answers:?}");
+            let args: Vec<&str> = answers.map(|b| vec!["--behavior", b]).unwrap_or_default();
+            let w = Workdir::new();
+            // run, baseline and diff, each through the grant. A stored refresh token is
+            // spent by the command that uses it (the server rotates it), so each command
+            // of the refresh grant meets a fresh authorization server.
+            let mut p = start(&w, json!({}), &args);
+            for cmd in [&["run", "--json"][..], &["baseline"], &["diff"]] {
+                if kind == "refresh" {
+                    p = start(&w, json!({}), &args);
+                }
+                w.write(
+                    "mcpward.yaml",
+                    &config(&p.url, &auth_yaml(kind), "legacy", ""),
+                );
+                let o = run_with_env(&w, cmd);
+                assert_eq!(o.status.code(), Some(0), "{what} {cmd:?}: {}", stderr(&o));
+                if cmd[0] == "run" {
+                    assert_run_ok(&o);
+                }
+                let t = token_requests(&p);
+                let last = t
+                    .last()
+                    .unwrap_or_else(|| panic!("{what}: no token request"));
+                assert_eq!(last["outcome"], "ok", "{what}: {t:?}");
+                assert_eq!(last["client_auth"], client_auth, "{what}: {t:?}");
+                assert_eq!(last["grant_type"], grant, "{what}");
+                assert_eq!(
+                    last["resource"],
+                    p.url.as_str(),
+                    "{what}: RFC 8707 resource"
+                );
+                assert_eq!(last["scope"], SCOPE, "{what}: the challenge's scope");
+            }
+            if kind != "refresh" {
+                assert_eq!(token_requests(&p).len(), 3, "{what}: one token per command");
+            }
+        }
     }
 }
 
@@ -609,4 +629,45 @@ fn mock_github() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
         }
     });
     (url, bodies)
+}
+
+#[test]
+fn check_auth_without_server_auth_is_a_usage_error() {
+    let w = Workdir::new();
+    let o = w.run(&["run", "--check", "auth", "--url", "http://127.0.0.1:9/mcp"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--check auth needs server.auth"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_silent_token_endpoint_is_named_in_the_timeout() {
+    // An authorization server that accepts the connection and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    let w = Workdir::new();
+    let p = start(&w, json!({}), &[]);
+    let auth = format!("  auth:\n    type: client_credentials\n    client_id: ${{OA_ID}}\n    client_secret: ${{OA_SECRET}}\n    token_endpoint: http://127.0.0.1:{port}/token\n");
+    w.write(
+        "mcpward.yaml",
+        &config(&p.url, &auth, "legacy", "timeouts:\n  connect_ms: 1500\n"),
+    );
+    let o = run_with_env(&w, &["run"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    // The configured endpoint is a server.auth value, so it shows redacted.
+    assert!(
+        e.contains("OAuth step 2 (token request to [REDACTED])"),
+        "{e}"
+    );
+    assert!(e.contains("had not answered"), "{e}");
 }

@@ -276,6 +276,17 @@ pub(super) fn merge(
             ));
         }
         let on = |f: &str| families.iter().any(|x| x == f);
+        // The auth family judges what the OAuth flow saw: without server.auth it would
+        // run nothing and the run would pass having tested nothing.
+        let has_auth = top.iter().any(|(k, v)| {
+            k == "server" && matches!(v, Node::Map(m) if m.iter().any(|(k, _)| k == "auth"))
+        });
+        if on("auth") && !has_auth {
+            return Err(
+                "--check auth needs server.auth in the config (the auth family judges the server's OAuth while mcpward authorizes itself)"
+                    .into(),
+            );
+        }
         let mut checks = Vec::new();
         for f in ["compliance", "schema", "security", "errors", "auth", "http"] {
             checks.push((f.to_string(), Node::Bool(on(f))));

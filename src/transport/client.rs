@@ -46,6 +46,8 @@ pub struct Client {
     era: EraState,
     /// Lines the library would have printed (the stdio respawn hint).
     notes: Vec<String>,
+    /// Pages of the current `tools/list`, for progress lines.
+    pages: std::sync::atomic::AtomicUsize,
 }
 
 /// Why a connection could not be set up; the CLI prints it and exits 2.
@@ -112,6 +114,14 @@ impl Client {
                 opts.connect_ms
             ),
             Err(_) => format!("Timeout: connection to server ({}ms)", opts.connect_ms),
+        };
+        let err = match client
+            .conn
+            .http()
+            .and_then(|w| w.authenticator()?.pending())
+        {
+            Some(step) => format!("{err}: {step} had not answered"),
+            None => err,
         };
         client.abort().await;
         Err(ConnectError {
@@ -199,7 +209,13 @@ impl Client {
             closed: tokio::sync::Mutex::new(false),
             era: EraState::Legacy,
             notes: Vec::new(),
+            pages: std::sync::atomic::AtomicUsize::new(0),
         })
+    }
+
+    /// Pages of `tools/list` requested by the listing in progress (or the last one).
+    pub fn pages_listed(&self) -> usize {
+        self.pages.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn hello(&self) -> &ServerHello {
@@ -439,7 +455,10 @@ impl Client {
         }
         let mut seen = std::collections::HashSet::new();
         let mut cursor: Option<String> = None;
+        self.pages.store(0, std::sync::atomic::Ordering::Relaxed);
         for _ in 0..MAX_PAGES {
+            self.pages
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let params = cursor.as_ref().map(|c| json!({"cursor": c}));
             let page = self
                 .request_text("tools/list", params, PROTOCOL_TIMEOUT)

@@ -62,6 +62,8 @@ struct State {
     obs: AuthObservation,
     /// The first step that failed after the connection was set up: the run was not whole.
     failure: Option<String>,
+    /// The request being made now, for a timeout's message.
+    pending: Option<String>,
 }
 
 impl Authenticator {
@@ -440,7 +442,19 @@ impl Authenticator {
         fetch
     }
 
+    /// The OAuth request in flight, if any (`Client::connect` names it on a timeout).
+    pub fn pending(&self) -> Option<String> {
+        self.lock().pending.clone()
+    }
+
     async fn get_json(&self, url: &str) -> Result<Value, String> {
+        self.lock().pending = Some(format!("OAuth step 1 (discovery: GET {})", show_url(url)));
+        let r = self.get_json_now(url).await;
+        self.lock().pending = None;
+        r
+    }
+
+    async fn get_json_now(&self, url: &str) -> Result<Value, String> {
         check_endpoint_url("the metadata URL", url)?;
         let resp = self
             .http
@@ -463,6 +477,16 @@ impl Authenticator {
 
     /// Step 2: one token request with the configured grant and client authentication.
     async fn fetch_token(&self, g: &GrantSpec, endpoint: &str) -> Result<(), String> {
+        self.lock().pending = Some(format!(
+            "OAuth step 2 (token request to {})",
+            show_url(endpoint)
+        ));
+        let r = self.fetch_token_now(g, endpoint).await;
+        self.lock().pending = None;
+        r
+    }
+
+    async fn fetch_token_now(&self, g: &GrantSpec, endpoint: &str) -> Result<(), String> {
         let step = |e: String| {
             format!(
                 "OAuth step 2 (token request to {}): {e}",
