@@ -47,6 +47,36 @@ pub const FAMILIES: &[&str] = &[
     "http",
 ];
 
+/// Package runners that may download the server before it starts.
+const PACKAGE_RUNNERS: &[&str] = &["npx", "uvx", "pipx", "bunx", "pnpx", "docker"];
+
+/// `timeouts.connect_ms` of a server named on the command line without a config file when
+/// it is started by a package runner: the first `npx -y <package>` downloads it, which
+/// takes longer than the 10 s a started server gets.
+pub const PACKAGE_RUNNER_CONNECT_MS: i128 = 60_000;
+
+/// The config a command line without a config file starts from: empty, except a longer
+/// `connect_ms` for a server started by a package runner.
+pub(crate) fn command_line_defaults(ov: &Overrides) -> Vec<(String, Node)> {
+    let runner = match &ov.target {
+        Some(EndpointTarget::Stdio { command, .. }) => std::path::Path::new(command)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|s| PACKAGE_RUNNERS.contains(&s)),
+        _ => false,
+    };
+    if !runner {
+        return Vec::new();
+    }
+    vec![(
+        "timeouts".to_string(),
+        Node::Map(vec![(
+            "connect_ms".to_string(),
+            Node::Int(PACKAGE_RUNNER_CONNECT_MS),
+        )]),
+    )]
+}
+
 /// Reads the endpoint words: `npx:<package> [args]` (run with `npx -y`), `stdio:<command>
 /// [args]`, one `http://` or `https://` URL, or a command and its arguments.
 pub fn parse_target(words: &[String]) -> Result<EndpointTarget, String> {

@@ -285,7 +285,7 @@ pub fn load_with(
     overrides: &endpoint::Overrides,
 ) -> Result<LoadedAny, ConfigError> {
     let Some(path) = path else {
-        let root = tree::Node::Map(Vec::new());
+        let root = tree::Node::Map(endpoint::command_line_defaults(overrides));
         return load_parsed(
             "",
             root,

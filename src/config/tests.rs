@@ -1960,3 +1960,33 @@ fn auth_errors_name_the_key_never_the_value() {
     let e = err("server:\n  transport: http\n  url: https://x.example/mcp\n  headers:\n    Authorization: Bearer abc\n  auth:\n    type: bearer\n    token: abcdef\n");
     assert!(e.contains("keep one"), "{e}");
 }
+
+#[test]
+fn a_package_runner_on_the_command_line_gets_time_to_download_the_server() {
+    use super::endpoint::{parse_target, Overrides};
+    let ov = |words: &[&str]| Overrides {
+        target: Some(
+            parse_target(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>()).unwrap(),
+        ),
+        ..Overrides::default()
+    };
+    let connect = |o: &Overrides| match load_with(None, o).unwrap() {
+        super::LoadedAny::Single(l) => l.config.timeouts.connect_ms,
+        _ => panic!("a fleet"),
+    };
+    assert_eq!(
+        connect(&ov(&[
+            "npx",
+            "-y",
+            "@modelcontextprotocol/server-everything"
+        ])),
+        60_000
+    );
+    assert_eq!(connect(&ov(&["/usr/bin/uvx", "mcp-server-time"])), 60_000);
+    assert_eq!(
+        connect(&ov(&["npx:@modelcontextprotocol/server-memory"])),
+        60_000
+    );
+    assert_eq!(connect(&ov(&["python3", "-m", "server"])), 10_000);
+    assert_eq!(connect(&ov(&["https://x.example/mcp"])), 10_000);
+}
