@@ -1,7 +1,7 @@
 //! The npm and PyPI packages (#18 §1), built by `packaging/build.py` from the binary under
 //! test and installed from the local files (no registry package of ours is involved):
-//! `mcpward --version` and `run --from` through the npm launcher and the wheel's script,
-//! and the launcher's errors when no platform package fits.
+//! `mcpward --version` and `run --from` through the npm launcher, the wheel's script (pip)
+//! and `uvx --from <wheel>`, and the launcher's errors when no platform package fits.
 //!
 //! Needs `python3` and `npm` (`.ci/run` has both); without them the tests print why they
 //! skip, unless MCPWARD_REQUIRE_REAL_SERVERS=1, where a missing tool is a failure.
@@ -257,4 +257,46 @@ fn packages_are_byte_identical_for_the_same_binary() {
             x.display()
         );
     }
+}
+
+/// `uvx --from <wheel> mcpward` (uv from tests/real/requirements.txt, installed by
+/// `.ci/run`), offline: the same binary as pip's script.
+#[test]
+fn the_wheel_runs_through_uvx_offline() {
+    if !tool("python3") {
+        return;
+    }
+    let Some(uvx) = real_install(".venv/bin/uvx") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, _, wheel) = build(tmp.path());
+    let uvx_run = |args: &[&str]| {
+        Command::new(&uvx)
+            .arg("--offline")
+            .arg("--from")
+            .arg(&wheel)
+            .arg("mcpward")
+            .args(args)
+            .current_dir(tmp.path())
+            .env("UV_CACHE_DIR", tmp.path().join("uv-cache"))
+            .env("UV_NO_CONFIG", "1")
+            .env("NO_COLOR", "1")
+            .env_remove("CI")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let v = uvx_run(&["--version"]);
+    assert!(v.status.success(), "uvx: {}", stderr(&v));
+    assert_eq!(v.stdout, run(&mcpward(), &["--version"], tmp.path()).stdout);
+    let snap = snapshot(tmp.path());
+    let got = uvx_run(&["run", "--from", snap.to_str().unwrap(), "--json"]);
+    let direct = run(
+        &mcpward(),
+        &["run", "--from", snap.to_str().unwrap(), "--json"],
+        tmp.path(),
+    );
+    assert_eq!(got.status.code(), direct.status.code(), "{}", stderr(&got));
+    assert_eq!(got.status.code(), Some(1));
 }
