@@ -8,8 +8,7 @@ mod common;
 use base64::Engine;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const SECRET: &str = "canary-secret-7f3a91";
@@ -43,7 +42,8 @@ fn standard() -> Value {
 
 /// A fixture with `--oauth`, killed on drop.
 struct Fx {
-    child: Child,
+    /// Killed on drop.
+    _fx: common::HttpFixture,
     url: String,
     origin: String,
     record: String,
@@ -60,27 +60,14 @@ impl Fx {
         let file = dir.path().join("oauth.json");
         std::fs::write(&file, oauth.to_string()).unwrap();
         let record = dir.path().join("record.jsonl").display().to_string();
-        let mut child = Command::new(common::fixture())
-            .args(args)
-            .args(["--http", "0", "--record", &record, "--oauth"])
-            .arg(&file)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn fixture");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected banner {line:?}"))
-            .to_string();
+        let file_s = file.display().to_string();
+        let mut all = args.to_vec();
+        all.extend(["--record", &record, "--oauth", &file_s]);
+        let fx = common::HttpFixture::start(&all);
+        let url = fx.url.clone();
         let origin = url.strip_suffix("/mcp").unwrap().to_string();
         Fx {
-            child,
+            _fx: fx,
             url,
             origin,
             record,
@@ -99,13 +86,6 @@ impl Fx {
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .filter(|v| v["kind"] == "oauth")
             .collect()
-    }
-}
-
-impl Drop for Fx {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -192,11 +192,7 @@ impl HttpWire {
         let req = self.s.client.request(method, &self.s.url);
         let mut headers = self.s.headers.clone();
         // An OAuth server must see the run's token, or both probes only meet its 401.
-        if let Some((Some(token), _)) = self.s.auth.as_ref().map(|a| a.current()) {
-            if let Ok(v) = HeaderValue::from_str(&format!("Bearer {token}")) {
-                headers.insert(reqwest::header::AUTHORIZATION, v);
-            }
-        }
+        self.s.add_token(&mut headers);
         (&self.s.url, req.headers(headers))
     }
 
@@ -488,12 +484,17 @@ impl Shared {
                 headers.insert(n, v);
             }
         }
+        self.add_token(&mut headers);
+        self.client.request(method, &self.url).headers(headers)
+    }
+
+    /// `Authorization: Bearer` with the run's OAuth token, once there is one (#17).
+    fn add_token(&self, headers: &mut HeaderMap) {
         if let Some((Some(token), _)) = self.auth.as_ref().map(|a| a.current()) {
             if let Ok(v) = HeaderValue::from_str(&format!("Bearer {token}")) {
                 headers.insert(reqwest::header::AUTHORIZATION, v);
             }
         }
-        self.client.request(method, &self.url).headers(headers)
     }
 
     fn remember_session(&self, h: &HeaderMap) {
