@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the npm and PyPI packages that carry a prebuilt mcpward binary (issue #18 §1).
+"""Build the npm packages that carry a prebuilt mcpward binary (issue #18 §1).
 
     packaging/build.py --out DIR  PLATFORM=BINARY [PLATFORM=BINARY ...]
 
@@ -10,45 +10,40 @@ names); BINARY is the release binary for it. Writes to DIR:
   optional dependency per platform package (esbuild's and biome's pattern: no postinstall,
   no download at install or run time);
 - npm/mcpward-rs-<platform>-<version>.tgz: `@mcpward-rs/<platform>`, the binary alone,
-  restricted to its `os`/`cpu`;
-- pypi/mcpward-<version>-py3-none-<tag>.whl: the binary as the wheel's script, the
-  layout maturin's `bin` bindings give (`<name>-<version>.data/scripts/`), so `pip
-  install` / `uvx` put `mcpward` on PATH.
+  restricted to its `os`/`cpu`.
+
+The PyPI wheel is maturin's (`pyproject.toml`, `bindings = "bin"`): the release workflow
+builds each binary once with `maturin build --release`, which writes the wheel, and packs
+that same file into the release archive and, through this script, into the npm packages.
 
 The version is Cargo.toml's. Standard library only; nothing is published here (the release
 workflow publishes the files).
 """
 
 import argparse
-import base64
-import hashlib
 import io
 import json
 import os
 import re
 import shutil
-import stat
 import sys
 import tarfile
-import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NPM_NAME = "mcpward-rs"
 NPM_SCOPE = "@mcpward-rs"
-PYPI_NAME = "mcpward"
 
-# Node platform → (npm os, npm cpu, wheel platform tag, binary file name)
+# Node platform → (npm os, npm cpu, binary file name)
 PLATFORMS = {
-    # The release builds for Linux are static musl binaries: any glibc or musl system.
-    "linux-x64": ("linux", "x64", "manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64", "mcpward"),
-    "linux-arm64": ("linux", "arm64", "manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64", "mcpward"),
-    "darwin-x64": ("darwin", "x64", "macosx_10_12_x86_64", "mcpward"),
-    "darwin-arm64": ("darwin", "arm64", "macosx_11_0_arm64", "mcpward"),
-    "win32-x64": ("win32", "x64", "win_amd64", "mcpward.exe"),
+    "linux-x64": ("linux", "x64", "mcpward"),
+    "linux-arm64": ("linux", "arm64", "mcpward"),
+    "darwin-x64": ("darwin", "x64", "mcpward"),
+    "darwin-arm64": ("darwin", "arm64", "mcpward"),
+    "win32-x64": ("win32", "x64", "mcpward.exe"),
 }
 
 # Fixed times keep the archives byte-identical for the same inputs.
-EPOCH = 315532800  # 1980-01-01, the earliest a zip can hold
+EPOCH = 315532800  # 1980-01-01
 
 
 def cargo_field(field):
@@ -128,7 +123,7 @@ def build_npm(out, version, binaries, meta):
         "`npx %s run` — see %s\n" % (NPM_NAME, meta["repository"])
     ).encode()
     for plat, binary in binaries.items():
-        os_, cpu, _, exe = PLATFORMS[plat]
+        os_, cpu, exe = PLATFORMS[plat]
         pkg = {
             "name": "%s/%s" % (NPM_SCOPE, plat),
             "version": version,
@@ -176,42 +171,6 @@ def build_npm(out, version, binaries, meta):
     )
 
 
-def record_line(name, data):
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    return "%s,sha256=%s,%d" % (name, digest, len(data))
-
-
-def build_wheel(out, version, plat, binary, meta):
-    _, _, tag, exe = PLATFORMS[plat]
-    pypi = os.path.join(out, "pypi")
-    os.makedirs(pypi, exist_ok=True)
-    dist = "%s-%s" % (PYPI_NAME, version)
-    metadata = (
-        "Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: %s\nLicense: %s\n"
-        "Project-URL: Source, %s\nRequires-Python: >=3.8\n"
-        % (PYPI_NAME, version, meta["description"], meta["license"], meta["repository"])
-    ).encode()
-    wheel = (
-        "Wheel-Version: 1.0\nGenerator: mcpward packaging/build.py\nRoot-Is-Purelib: false\n"
-        + "".join("Tag: py3-none-%s\n" % t for t in tag.split("."))
-    ).encode()
-    files = [
-        ("%s.data/scripts/%s" % (dist, exe), open(binary, "rb").read(), 0o755),
-        ("%s.dist-info/METADATA" % dist, metadata, 0o644),
-        ("%s.dist-info/WHEEL" % dist, wheel, 0o644),
-    ]
-    record_name = "%s.dist-info/RECORD" % dist
-    record = "\n".join([record_line(n, d) for n, d, _ in files] + [record_name + ",,", ""]).encode()
-    files.append((record_name, record, 0o644))
-    path = os.path.join(pypi, "%s-py3-none-%s.whl" % (dist, tag))
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data, mode in files:
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = (stat.S_IFREG | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, data)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="output directory (replaced)")
@@ -235,8 +194,6 @@ def main():
         shutil.rmtree(args.out)
     os.makedirs(args.out)
     build_npm(args.out, version, binaries, meta)
-    for plat, binary in binaries.items():
-        build_wheel(args.out, version, plat, binary, meta)
     for d, _, names in sorted(os.walk(args.out)):
         for n in sorted(names):
             print(os.path.relpath(os.path.join(d, n), args.out))

@@ -1,10 +1,17 @@
-//! The npm and PyPI packages (#18 §1), built by `packaging/build.py` from the binary under
-//! test and installed from the local files (no registry package of ours is involved):
-//! `mcpward --version` and `run --from` through the npm launcher, the wheel's script (pip)
-//! and `uvx --from <wheel>`, and the launcher's errors when no platform package fits.
+//! The npm and PyPI packages (#18 §1), installed from the local files (no registry package
+//! of ours is involved): `mcpward --version` and `run --from` through the npm launcher, the
+//! wheel's script (pip) and `uvx --from <wheel>`, and the launcher's errors when no platform
+//! package fits.
 //!
-//! Needs `python3` and `npm` (`.ci/run` has both); without them the tests print why they
-//! skip, unless MCPWARD_REQUIRE_REAL_SERVERS=1, where a missing tool is a failure.
+//! The packages are made as the release workflow makes them: `.ci/run` builds the release
+//! binary with `maturin build --release` (the wheel) and names both files in
+//! MCPWARD_PACKAGE_BINARY and MCPWARD_PACKAGE_WHEEL; `packaging/build.py` packs that binary
+//! into the npm packages. Without those variables the npm tests pack the binary under test
+//! and the wheel tests skip.
+//!
+//! Needs `python3` and `npm` (`.ci/run` has both); without them (or the release files) the
+//! tests print why they skip, unless MCPWARD_REQUIRE_REAL_SERVERS=1, where a missing tool is
+//! a failure.
 #![cfg(unix)]
 
 mod common;
@@ -33,11 +40,41 @@ fn version() -> String {
     mcpward::VERSION.to_string()
 }
 
-/// The binary under test without its debug info (a debug build is hundreds of MB; the
-/// packages only carry it), made once per test process.
+/// A file named by `.ci/run` (the release build's binary or maturin's wheel).
+fn release_file(var: &str) -> Option<PathBuf> {
+    match std::env::var_os(var) {
+        Some(p) => {
+            let p = PathBuf::from(p);
+            assert!(p.is_file(), "{var}={} is not a file", p.display());
+            Some(p)
+        }
+        None => {
+            assert!(
+                std::env::var_os("MCPWARD_REQUIRE_REAL_SERVERS").is_none(),
+                "{var} is required for the distribution tests (see .ci/run)"
+            );
+            None
+        }
+    }
+}
+
+/// maturin's wheel of the release build, or a skip.
+fn wheel() -> Option<PathBuf> {
+    let w = release_file("MCPWARD_PACKAGE_WHEEL");
+    if w.is_none() {
+        eprintln!("SKIP: MCPWARD_PACKAGE_WHEEL not set (.ci/run builds it with maturin)");
+    }
+    w
+}
+
+/// The binary the packages carry: the release build `.ci/run` names, else the binary under
+/// test without its debug info (a debug build is hundreds of MB), made once per process.
 fn binary() -> &'static Path {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN.get_or_init(|| {
+        if let Some(p) = release_file("MCPWARD_PACKAGE_BINARY") {
+            return p;
+        }
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("distribution");
         std::fs::create_dir_all(&dir).unwrap();
         let tmp = dir.join(format!("mcpward-{}", std::process::id()));
@@ -57,8 +94,8 @@ fn binary() -> &'static Path {
     })
 }
 
-/// `packaging/build.py --out DIR linux-x64=<the binary under test>`; the package files.
-fn build(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+/// `packaging/build.py --out DIR linux-x64=<binary()>`; the main and the platform package.
+fn build(dir: &Path) -> (PathBuf, PathBuf) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("packaging/build.py");
     let out = dir.join("dist");
     let o = Command::new("python3")
@@ -72,12 +109,6 @@ fn build(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     let v = version();
     let main = out.join(format!("npm/mcpward-rs-{v}.tgz"));
     let plat = out.join(format!("npm/mcpward-rs-linux-x64-{v}.tgz"));
-    let wheel = std::fs::read_dir(out.join("pypi"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "whl"))
-        .expect("a wheel");
     assert!(
         main.exists() && plat.exists(),
         "{:?}",
@@ -87,7 +118,7 @@ fn build(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
             .map(|e| e.path())
             .collect::<Vec<_>>()
     );
-    (main, plat, wheel)
+    (main, plat)
 }
 
 fn npm_project(dir: &Path, tarballs: &[&Path]) -> PathBuf {
@@ -169,7 +200,7 @@ fn the_npm_package_runs_the_binary_offline() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let (main, plat, _) = build(tmp.path());
+    let (main, plat) = build(tmp.path());
     let proj = npm_project(tmp.path(), &[&plat, &main]);
     let launcher = proj.join("node_modules/.bin/mcpward");
     same_as_direct(&launcher, &proj);
@@ -184,7 +215,7 @@ fn the_launcher_says_what_to_do_when_no_platform_package_fits() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let (main, _, _) = build(tmp.path());
+    let (main, _) = build(tmp.path());
     // The platform package is missing (installed with --omit=optional, say).
     let proj = npm_project(tmp.path(), &[&main]);
     let o = run(
@@ -219,11 +250,11 @@ fn the_launcher_says_what_to_do_when_no_platform_package_fits() {
 
 #[test]
 fn the_wheel_installs_the_binary_as_a_script() {
+    let Some(wheel) = wheel() else { return };
     if !tool("python3") {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let (_, _, wheel) = build(tmp.path());
     let venv = tmp.path().join("venv");
     let o = Command::new("python3")
         .args(["-m", "venv"])
@@ -247,9 +278,9 @@ fn packages_are_byte_identical_for_the_same_binary() {
     }
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    let (ma, pa, wa) = build(a.path());
-    let (mb, pb, wb) = build(b.path());
-    for (x, y) in [(ma, mb), (pa, pb), (wa, wb)] {
+    let (ma, pa) = build(a.path());
+    let (mb, pb) = build(b.path());
+    for (x, y) in [(ma, mb), (pa, pb)] {
         assert_eq!(
             std::fs::read(&x).unwrap(),
             std::fs::read(&y).unwrap(),
@@ -263,14 +294,11 @@ fn packages_are_byte_identical_for_the_same_binary() {
 /// `.ci/run`), offline: the same binary as pip's script.
 #[test]
 fn the_wheel_runs_through_uvx_offline() {
-    if !tool("python3") {
-        return;
-    }
+    let Some(wheel) = wheel() else { return };
     let Some(uvx) = real_install(".venv/bin/uvx") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let (_, _, wheel) = build(tmp.path());
     let uvx_run = |args: &[&str]| {
         Command::new(&uvx)
             .arg("--offline")
@@ -299,4 +327,51 @@ fn the_wheel_runs_through_uvx_offline() {
     );
     assert_eq!(got.status.code(), direct.status.code(), "{}", stderr(&got));
     assert_eq!(got.status.code(), Some(1));
+}
+
+/// One binary: maturin's wheel holds, byte for byte, the release binary that the archive and
+/// the npm platform package carry (the release workflow checks the same before publishing).
+#[test]
+fn the_wheel_holds_the_release_binary() {
+    let Some(wheel) = wheel() else { return };
+    if !tool("python3") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("script");
+    let o = Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import sys, zipfile\n\
+             z = zipfile.ZipFile(sys.argv[1])\n\
+             names = [n for n in z.namelist() if '.data/scripts/' in n]\n\
+             assert names == [n for n in names if n.endswith('/mcpward')] and len(names) == 1, names\n\
+             assert (z.getinfo(names[0]).external_attr >> 16) & 0o111, 'not executable'\n\
+             open(sys.argv[2], 'wb').write(z.read(names[0]))",
+        )
+        .arg(&wheel)
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read(&script).unwrap() == std::fs::read(binary()).unwrap(),
+        "the wheel's script differs from {}",
+        binary().display()
+    );
+    // The npm platform package carries the same file.
+    let (_, plat) = build(tmp.path());
+    let o = Command::new("tar")
+        .arg("-xzf")
+        .arg(&plat)
+        .arg("-C")
+        .arg(tmp.path())
+        .arg("package/bin/mcpward")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read(tmp.path().join("package/bin/mcpward")).unwrap()
+            == std::fs::read(binary()).unwrap()
+    );
 }

@@ -53,7 +53,12 @@ fn release_builds_every_target_and_publishes_checksums() {
     // Every target blocks the release (Windows included, since it cleans up with a job).
     assert!(wf["jobs"]["build"].get("continue-on-error").is_none());
     let scripts = run_scripts(&wf).join("\n");
-    assert!(scripts.contains("cargo build --release --locked"));
+    // One compile per target: maturin builds the binary and the wheel around it, and the
+    // archive packs that same file (checked against the wheel before anything is uploaded).
+    assert!(scripts.contains("maturin build --release --locked --target"));
+    assert!(scripts.contains("the wheel's binary is not"));
+    assert!(!scripts.contains("cargo build --release"));
+    assert!(scripts.contains("twine upload --non-interactive wheels/*.whl"));
     assert!(scripts.contains(".sha256"));
     assert!(scripts.contains("SHA256SUMS"));
     assert!(scripts.contains("gh release"));
