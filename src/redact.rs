@@ -16,7 +16,7 @@
 //! sensitive patterns becomes `[REDACTED]` whole, anything else is recursed into. Object
 //! keys are string-redacted too (a secret can be a key).
 
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 use regex::Regex;
 use serde_json::{Map, Value};
@@ -36,6 +36,38 @@ const MAX_DEPTH: usize = 256;
 /// Bytes redacted beyond a cut: longer than any pattern match worth redacting (a URL's
 /// user-info, a bearer token) and than most secrets; a longer registered secret widens it.
 const CUT_MARGIN: usize = 4096;
+
+/// Secrets the run obtained itself (OAuth access and refresh tokens), for every redactor of
+/// the process: they exist only after the config was read, and a server may echo the token
+/// it accepted. Bounded: a run replaces its token at most a few times.
+static ISSUED: RwLock<Vec<String>> = RwLock::new(Vec::new());
+const MAX_ISSUED: usize = 256;
+
+/// Registers a secret obtained at run time (see [`ISSUED`]).
+pub fn register_issued(secret: &str) {
+    if secret.chars().count() < MIN_SECRET_CHARS {
+        return;
+    }
+    let mut issued = ISSUED.write().unwrap_or_else(|e| e.into_inner());
+    if issued.iter().any(|s| s == secret) {
+        return;
+    }
+    if issued.len() >= MAX_ISSUED {
+        issued.remove(0);
+    }
+    issued.push(secret.to_string());
+}
+
+/// The secrets obtained at run time, longest first (empty, and no allocation, when none).
+fn issued() -> Vec<String> {
+    let issued = ISSUED.read().unwrap_or_else(|e| e.into_inner());
+    if issued.is_empty() {
+        return Vec::new();
+    }
+    let mut v = issued.clone();
+    v.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    v
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
@@ -82,7 +114,7 @@ impl Redactor {
 
     pub fn redact_str(&self, s: &str) -> String {
         let mut out = s.to_string();
-        for secret in &self.secrets {
+        for secret in self.secrets.iter().chain(issued().iter()) {
             if out.contains(secret.as_str()) {
                 out = out.replace(secret.as_str(), REDACTED);
             }
@@ -98,6 +130,7 @@ impl Redactor {
     /// secret or pattern match that starts within `max_chars` ends within the margin.
     pub fn redact_head(&self, text: &[u8], max_chars: usize) -> String {
         let longest = self.secrets.first().map_or(0, String::len);
+        let longest = longest.max(issued().first().map_or(0, String::len));
         let margin = longest.max(CUT_MARGIN);
         let head_bytes = max_chars.saturating_mul(4).saturating_add(margin);
         let head = String::from_utf8_lossy(&text[..text.len().min(head_bytes)]);
@@ -119,9 +152,11 @@ impl Redactor {
             match rest.find('\n') {
                 Some(i) => rest = &rest[i + 1..],
                 None => {
+                    let issued = issued();
                     let strip = self
                         .secrets
                         .iter()
+                        .chain(issued.iter())
                         .flat_map(|s| {
                             (1..s.len())
                                 .filter(|&k| s.is_char_boundary(k))
@@ -290,6 +325,27 @@ fn userinfo_re() -> &'static Regex {
 mod tests {
     use super::*;
     use crate::model::{Finding, ServerSummary};
+
+    /// A token the run obtained (OAuth) is redacted by every redactor, including ones made
+    /// before it was issued, in whole strings, cut heads and cut tails.
+    #[test]
+    fn secrets_issued_at_run_time_are_redacted_everywhere() {
+        let before = Redactor::new();
+        let token = "fx-at-7.issued-token-for-redact-test";
+        assert!(before.redact_str(token).contains("issued-token"));
+        register_issued(token);
+        let after = Redactor::new();
+        for r in [&before, &after] {
+            let out = r.redact_str(&format!("server says {token} ok"));
+            assert_eq!(out, "server says [REDACTED] ok");
+            assert!(!r
+                .redact_head(format!("x {token}").as_bytes(), 5)
+                .contains("fx-at"));
+            assert!(!r.redact_tail(&token[10..], true).contains("token-for"));
+        }
+        register_issued("abc");
+        assert_eq!(after.redact_str("abc"), "abc", "too short to register");
+    }
 
     #[test]
     fn a_secret_across_a_head_cut_never_shows_in_part() {

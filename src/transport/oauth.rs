@@ -266,6 +266,7 @@ impl Authenticator {
     }
 
     fn install(&self, token: String) {
+        crate::redact::register_issued(&token);
         let mut s = self.lock();
         s.token = Some(token);
         s.generation += 1;
@@ -607,6 +608,9 @@ impl Authenticator {
             .map(str::to_string);
         {
             let mut s = self.lock();
+            if let Some(r) = &rotated {
+                crate::redact::register_issued(r);
+            }
             if rotated.is_some() {
                 s.refresh_token = rotated;
             }
@@ -768,6 +772,22 @@ mod tests {
             ),
             "invalid_client ::error title=pwned::X [31m"
         );
+    }
+
+    /// An obtained token is a secret of the run: a server echoing it back is redacted.
+    #[test]
+    fn an_installed_token_is_redacted() {
+        let a = Authenticator::new(
+            AuthSpec::Bearer {
+                token: "configured-bearer-value".into(),
+            },
+            "http://127.0.0.1:1/mcp",
+            Arc::new(Redactor::new()),
+        )
+        .unwrap();
+        a.install("fx-at-1.token-the-run-obtained".into());
+        let out = Redactor::new().redact_str("echo: fx-at-1.token-the-run-obtained");
+        assert_eq!(out, "echo: [REDACTED]");
     }
 
     #[test]
