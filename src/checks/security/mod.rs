@@ -219,7 +219,8 @@ fn scan_identifier(
     } else {
         signals::Field::ToolName
     };
-    for hit in signals::detect(&words, field, name) {
+    // `_system_prompt_` reads as " system prompt ": the names' patterns are anchored.
+    for hit in signals::detect(words.trim(), field, name) {
         let message = format!(
             "Tool \"{name}\" {place} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
             hit.label
