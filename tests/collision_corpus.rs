@@ -29,12 +29,14 @@ fn benign() -> Vec<(String, Vec<Value>)> {
         .collect()
 }
 
-/// Measured on the 57 benign listings (1,259 tools; docs/detection.md): 5,477 warnings
-/// before the boilerplate discount and the clusters (5,446 on GitLab's 262 tools, 15 on
-/// Notion's), 25 after, none over 10 on one server (GitLab). A server over these ceilings
-/// means the discount or the clustering broke.
-const BEFORE_TOTAL: usize = 5477;
-const CEILING_TOTAL: usize = 25;
+/// Measured on the 96 benign listings (2,573 tools; docs/detection.md): 5,546 warnings
+/// before the boilerplate discount and the clusters (5,446 on GitLab's 262 tools, 46 on
+/// Azure DevOps's 40, 15 on Notion's), 46 after, none over 10 on one server (GitLab). The 39
+/// listings added in round 3 were measured before anything was tuned on them: 21 clusters on
+/// 1,314 tools, at most 4 on one server. A server over these ceilings means the discount or
+/// the clustering broke.
+const BEFORE_TOTAL: usize = 5546;
+const CEILING_TOTAL: usize = 46;
 const CEILING_PER_SERVER: usize = 10;
 
 /// What the lint reported before #13: one warning per pair whose raw descriptions score at or

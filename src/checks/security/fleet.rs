@@ -137,7 +137,12 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 let mut targets: Vec<Target> = Vec::new();
                 for (m, n, kind) in signals::tool_orders(&norm.text) {
                     let raw = norm.text.get(n.0..n.1).unwrap_or("");
-                    if kind == signals::RefKind::Named && !identifier_like(raw) {
+                    // A plain word of three letters or fewer, even quoted ("first use 'get'"
+                    // in Grafana's operation list), is an operation, not another server's tool.
+                    let short_word =
+                        !identifier_like(raw.trim_matches(|c: char| !c.is_alphanumeric()))
+                            && raw.chars().filter(|c| c.is_alphanumeric()).count() <= 3;
+                    if (kind == signals::RefKind::Named && !identifier_like(raw)) || short_word {
                         continue;
                     }
                     let Some((tool_name, servers)) = lookup(raw) else {

@@ -69,6 +69,7 @@ pub fn check_surface(
     for tool in tools {
         check_tool(tool, &mut out);
     }
+    drop_orders_about_own_tools(tools, &mut out);
     let counts = surface::scan(other, instructions, tools, &mut out);
     let scanned = scanned(tools.len(), counts);
     let failed = out
@@ -93,6 +94,35 @@ pub fn check_surface(
     };
     out.insert(0, summary);
     out
+}
+
+/// A tool telling the model to call another tool of the same listing ("MUST call
+/// ha_get_skill_guide first", "You MUST call 'check_commit_status' before proceeding") is
+/// the server's workflow, not shadowing: the rule the instructions follow (#14), applied to
+/// tool descriptions once the whole listing is known. Orders about tools the listing does
+/// not have, and every other signal in the same text, are still reported.
+fn drop_orders_about_own_tools(tools: &[Value], out: &mut Vec<Finding>) {
+    let own: Vec<String> = tools
+        .iter()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .map(str::to_lowercase)
+        .collect();
+    if own.len() < 2 {
+        return;
+    }
+    let jump = format!("({})", signals::LINE_JUMPING);
+    out.retain(|f| {
+        let order = f.id == rules::TOOL_SHADOWING.id
+            || (f.id == rules::INJECTION_PATTERN.id && f.message.contains(&jump));
+        let quotes = f.actual.as_ref().and_then(Value::as_array);
+        let about_own = quotes.is_some_and(|q| {
+            q.iter().filter_map(Value::as_str).any(|quote| {
+                let quote = quote.to_lowercase();
+                own.iter().any(|n| surface::names(&quote, n))
+            })
+        });
+        !(order && about_own)
+    });
 }
 
 /// What the summary says was scanned: `3 tool(s)`, or `3 tool(s), 2 prompt(s), 4

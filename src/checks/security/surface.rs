@@ -428,7 +428,7 @@ impl Ctx<'_> {
 }
 
 /// `text` names `name` as a word (not inside a longer identifier).
-fn names(text: &str, name: &str) -> bool {
+pub(super) fn names(text: &str, name: &str) -> bool {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     text.match_indices(name).any(|(i, _)| {
         let before = text[..i].chars().next_back();
