@@ -294,16 +294,32 @@ async fn capabilities_served(client: &Client, tools: &mut Tools<'_>) -> Vec<Find
     served::judge(hello, other, &records)
 }
 
-/// Everything listed on `client` (`instructions`: what its handshake said, when asked).
-async fn snapshot(
+/// Everything listed on `client` (`instructions`: what its handshake said, when asked),
+/// compared with `first`. The tools come as text and are parsed one at a time while each
+/// equals the first's in turn (the usual case), so a long surface is not held twice; a
+/// listing that differs is parsed whole and compared as before (#12's memory bound).
+async fn relist(
     client: &Client,
+    first: &checks::compliance::stable::Snapshot,
     instructions: Option<Option<serde_json::Value>>,
-) -> checks::compliance::stable::Snapshot {
-    checks::compliance::stable::Snapshot {
-        tools: client.list_tools().await,
-        other: client.list_other_surface().await,
-        instructions,
+) -> checks::compliance::stable::Relisted {
+    use crate::surface::json::raw_to_value;
+    use checks::compliance::stable::{Relisted, Snapshot};
+    let texts = client.list_tools_text().await;
+    let other = client.list_other_surface().await;
+    let same = match (&texts, &first.tools) {
+        (Ok(t), Ok(f)) => t.len() == f.len() && t.iter().zip(f).all(|(t, v)| raw_to_value(t) == *v),
+        _ => false,
+    };
+    if same {
+        return Relisted::of_same_tools(first, &other, &instructions);
     }
+    let later = Snapshot {
+        tools: texts.map(|ts| ts.iter().map(|t| raw_to_value(t)).collect()),
+        other,
+        instructions,
+    };
+    Relisted::of(first, &later)
 }
 
 /// `compliance/surface-stable` (unless `checks.compliance.stability: false`) and
@@ -342,18 +358,15 @@ async fn surface_recheck(
             .into_iter()
             .collect();
     }
-    // Each later listing is compared with the first as soon as it is made and dropped:
-    // a long surface is held twice at most (#12's memory bound).
-    let again = stable::Relisted::of(&first, &snapshot(client, None).await);
+    // Each later listing is compared with the first as it is read, never kept.
+    let again = relist(client, &first, None).await;
     let mut out = Vec::new();
     if stability {
         let second = match ctx.reconnect {
             None => Err("no way to connect again".to_string()),
             Some(options) => match Client::connect(options()).await {
                 Ok(c) => {
-                    let s = snapshot(&c, Some(c.hello().instructions.clone())).await;
-                    let second = stable::Relisted::of(&first, &s);
-                    drop(s);
+                    let second = relist(&c, &first, Some(c.hello().instructions.clone())).await;
                     c.close().await;
                     Ok(second)
                 }

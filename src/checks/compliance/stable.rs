@@ -58,26 +58,46 @@ pub struct Relisted {
 impl Relisted {
     /// `later` compared with `first`.
     pub fn of(first: &Snapshot, later: &Snapshot) -> Relisted {
-        let (a, b) = (first, later);
+        let tools = compare_list("tools", "name", Some(&first.tools), Some(&later.tools));
+        Relisted::with_tools(first, tools, &later.other, &later.instructions)
+    }
+
+    /// A later listing whose tools were each equal to the first's, in the same order, as
+    /// they were read (so they were never held together): the rest compared as by
+    /// [`Relisted::of`].
+    pub fn of_same_tools(
+        first: &Snapshot,
+        other: &OtherSurface,
+        instructions: &Option<Option<Value>>,
+    ) -> Relisted {
+        Relisted::with_tools(first, ListCmp::Same, other, instructions)
+    }
+
+    fn with_tools(
+        a: &Snapshot,
+        tools: ListCmp,
+        other: &OtherSurface,
+        instructions: &Option<Option<Value>>,
+    ) -> Relisted {
         let cmp = [
-            compare_list("tools", "name", Some(&a.tools), Some(&b.tools)),
+            tools,
             compare_list(
                 "prompts",
                 "name",
                 a.other.prompts.as_ref(),
-                b.other.prompts.as_ref(),
+                other.prompts.as_ref(),
             ),
             compare_list(
                 "resources",
                 "uri",
                 a.other.resources.as_ref(),
-                b.other.resources.as_ref(),
+                other.resources.as_ref(),
             ),
             compare_list(
                 "resource templates",
                 "uriTemplate",
                 a.other.resource_templates.as_ref(),
-                b.other.resource_templates.as_ref(),
+                other.resource_templates.as_ref(),
             ),
         ];
         let same = |i: usize| matches!(cmp[i], ListCmp::Same);
@@ -94,7 +114,7 @@ impl Relisted {
                 ListCmp::NotCompared(n) => notes.push(n),
             }
         }
-        if let (Some(x), Some(y)) = (&a.instructions, &b.instructions) {
+        if let (Some(x), Some(y)) = (&a.instructions, instructions) {
             if x != y {
                 diffs.push("instructions differ".into());
             }

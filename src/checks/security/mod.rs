@@ -45,6 +45,12 @@ pub fn warm() {
     signals::warm();
 }
 
+/// Keeps what the patterns compile to until the returned guard is dropped, across scans
+/// that would each compile and free it (a fleet's members, then its cross-server findings).
+pub fn keep_compiled() -> engine::Scope {
+    engine::scope()
+}
+
 /// Runs the family over one listing (security.md §2, §9).
 pub fn check(listing: &Listing) -> Vec<Finding> {
     check_surface(listing, &OtherSurface::default(), None)
