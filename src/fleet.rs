@@ -596,6 +596,8 @@ pub async fn run_members(
     #[cfg(unix)]
     crate::transport::procs::adopt_orphans();
     let jobs = opts.jobs.max(1);
+    // One compilation of the security patterns for every member, not one each.
+    let _compiled = crate::checks::security::keep_compiled();
     let mut outs: Vec<(usize, MemberOut)> = stream::iter(members.iter().enumerate())
         .map(|(i, m)| async move { (i, test_member(m, opts, warn, interrupt).await) })
         .buffer_unordered(jobs)

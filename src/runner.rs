@@ -138,9 +138,17 @@ pub async fn run_families_keeping_tools(
             out.extend(checks::auth::check(&obs));
         }
     }
-    if cfg.checks.schema {
-        out.extend(schema(ctx, tools.get().await, &version));
-    }
+    // Schema is judged after the other families, its findings still in this place (#12's
+    // memory bound): the schema validator's code (megabytes of pages) would otherwise be
+    // resident under security's automata and collision's index, the run's largest heaps.
+    // The listing is still fetched now, so the server sees the same requests in the same
+    // order.
+    let schema_at = if cfg.checks.schema {
+        tools.get().await;
+        Some(out.len())
+    } else {
+        None
+    };
     if let Some(dcfg) = &cfg.checks.drift {
         (ctx.progress)("Running drift checks...");
         let (listing, other) = if dcfg.surface.needs_lists() {
@@ -154,10 +162,14 @@ pub async fn run_families_keeping_tools(
     if cfg.checks.security {
         let (listing, other) = tools.all().await;
         out.extend(security(ctx, listing, other, hello));
+        // The automata security built are freed by now; hand their pages back so that
+        // what later families page in does not stack on them.
+        release_freed_memory();
     }
     if cfg.checks.collision.enabled {
         let (listing, other) = tools.all().await;
         out.extend(collision(ctx, listing, other));
+        release_freed_memory();
     }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
@@ -202,6 +214,11 @@ pub async fn run_families_keeping_tools(
             out.extend(checks::latency::compare(p, &samples, &lat.regression));
         }
     }
+    if let Some(at) = schema_at {
+        let found = schema(ctx, tools.get().await, &version);
+        out.splice(at..at, found);
+        release_freed_memory();
+    }
     // Run-level, last (DECISIONS #36): what the server sent during the whole run.
     if cfg.checks.compliance.enabled {
         out.extend(surface_recheck(client, ctx, &mut tools).await);
@@ -225,6 +242,16 @@ pub async fn run_families_keeping_tools(
         }
     }
     (out, tools.listing.and_then(Result::ok))
+}
+
+/// Returns the heap's free pages to the system. glibc keeps what a family freed resident
+/// for reuse, so the pages a later family's code brings in would count on top of it.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks glibc's own arenas; no Rust object is touched.
+    unsafe {
+        nix::libc::malloc_trim(0);
+    }
 }
 
 /// Execute the modern compliance probe plan (`checks::compliance::plan`) through the
@@ -267,16 +294,32 @@ async fn capabilities_served(client: &Client, tools: &mut Tools<'_>) -> Vec<Find
     served::judge(hello, other, &records)
 }
 
-/// Everything listed on `client` (`instructions`: what its handshake said, when asked).
-async fn snapshot(
+/// Everything listed on `client` (`instructions`: what its handshake said, when asked),
+/// compared with `first`. The tools come as text and are parsed one at a time while each
+/// equals the first's in turn (the usual case), so a long surface is not held twice; a
+/// listing that differs is parsed whole and compared as before (#12's memory bound).
+async fn relist(
     client: &Client,
+    first: &checks::compliance::stable::Snapshot,
     instructions: Option<Option<serde_json::Value>>,
-) -> checks::compliance::stable::Snapshot {
-    checks::compliance::stable::Snapshot {
-        tools: client.list_tools().await,
-        other: client.list_other_surface().await,
-        instructions,
+) -> checks::compliance::stable::Relisted {
+    use crate::surface::json::raw_to_value;
+    use checks::compliance::stable::{Relisted, Snapshot};
+    let texts = client.list_tools_text().await;
+    let other = client.list_other_surface().await;
+    let same = match (&texts, &first.tools) {
+        (Ok(t), Ok(f)) => t.len() == f.len() && t.iter().zip(f).all(|(t, v)| raw_to_value(t) == *v),
+        _ => false,
+    };
+    if same {
+        return Relisted::of_same_tools(first, &other, &instructions);
     }
+    let later = Snapshot {
+        tools: texts.map(|ts| ts.iter().map(|t| raw_to_value(t)).collect()),
+        other,
+        instructions,
+    };
+    Relisted::of(first, &later)
 }
 
 /// `compliance/surface-stable` (unless `checks.compliance.stability: false`) and
@@ -315,16 +358,17 @@ async fn surface_recheck(
             .into_iter()
             .collect();
     }
-    let again = snapshot(client, None).await;
+    // Each later listing is compared with the first as it is read, never kept.
+    let again = relist(client, &first, None).await;
     let mut out = Vec::new();
     if stability {
         let second = match ctx.reconnect {
             None => Err("no way to connect again".to_string()),
             Some(options) => match Client::connect(options()).await {
                 Ok(c) => {
-                    let s = snapshot(&c, Some(c.hello().instructions.clone())).await;
+                    let second = relist(&c, &first, Some(c.hello().instructions.clone())).await;
                     c.close().await;
-                    Ok(s)
+                    Ok(second)
                 }
                 Err(e) => Err(ctx.redactor.redact_str(&e.message)),
             },
@@ -335,7 +379,6 @@ async fn surface_recheck(
     out.extend(stable::spurious_list_changed(
         &client.chatter().notifications,
         &tools.listed_at,
-        &first,
         &again,
     ));
     // Back to the run: a fleet's cross-server findings read the listed tools.

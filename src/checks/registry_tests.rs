@@ -331,13 +331,15 @@ fn run_compliance(seen: &mut BTreeSet<String>) {
         let first = compliance::stable::Snapshot::empty();
         let mut other_tools = first.clone();
         other_tools.tools = Ok(vec![json!({"name": "t"})]);
-        for second in [Ok(first.clone()), Ok(other_tools), Err("refused".into())] {
-            let f = compliance::stable::surface_stable(h.era, &first, &first, &second);
+        let same = compliance::stable::Relisted::of(&first, &first);
+        let relisted = compliance::stable::Relisted::of(&first, &other_tools);
+        for second in [Ok(same.clone()), Ok(relisted), Err("refused".into())] {
+            let f = compliance::stable::surface_stable(h.era, &first, &same, &second);
             seen.extend(assert_by_registry("compliance", &[f], &Overrides::None));
         }
         let changed = [json!({"method": "notifications/tools/list_changed"})];
         let fs: Vec<Finding> =
-            compliance::stable::spurious_list_changed(&changed, &[("tools", 0)], &first, &first)
+            compliance::stable::spurious_list_changed(&changed, &[("tools", 0)], &same)
                 .into_iter()
                 .collect();
         seen.extend(assert_by_registry("compliance", &fs, &Overrides::None));

@@ -19,52 +19,112 @@ pub struct Snapshot {
     pub instructions: Option<Option<Value>>,
 }
 
-/// What differs between two snapshots, one line per list (empty when nothing does);
-/// `notes`: the lists that could not be compared (a listing failed).
-fn differences(a: &Snapshot, b: &Snapshot, notes: &mut Vec<String>) -> Vec<String> {
-    let mut out = Vec::new();
-    let lists: [(&str, &str, Option<&Listing>, Option<&Listing>); 4] = [
-        ("tools", "name", Some(&a.tools), Some(&b.tools)),
-        (
-            "prompts",
-            "name",
-            a.other.prompts.as_ref(),
-            b.other.prompts.as_ref(),
-        ),
-        (
-            "resources",
-            "uri",
-            a.other.resources.as_ref(),
-            b.other.resources.as_ref(),
-        ),
-        (
-            "resource templates",
-            "uriTemplate",
-            a.other.resource_templates.as_ref(),
-            b.other.resource_templates.as_ref(),
-        ),
-    ];
-    for (what, key, x, y) in lists {
-        match (x, y) {
-            (None, None) => {}
-            (Some(_), None) => out.push(format!("{what}: listed, then not declared")),
-            (None, Some(_)) => out.push(format!("{what}: not declared, then listed")),
-            (Some(Err(e)), _) | (_, Some(Err(e))) => {
-                notes.push(format!("{what} not compared ({e})"))
-            }
-            (Some(Ok(x)), Some(Ok(y))) => {
-                if let Some(d) = list_diff(x, y, key) {
-                    out.push(format!("{what}: {d}"));
-                }
+/// How one list compares between two listings.
+enum ListCmp {
+    Same,
+    Differs(String),
+    /// A listing failed: why the list was not compared.
+    NotCompared(String),
+}
+
+fn compare_list(what: &str, key: &str, x: Option<&Listing>, y: Option<&Listing>) -> ListCmp {
+    match (x, y) {
+        (None, None) => ListCmp::Same,
+        (Some(_), None) => ListCmp::Differs(format!("{what}: listed, then not declared")),
+        (None, Some(_)) => ListCmp::Differs(format!("{what}: not declared, then listed")),
+        (Some(Err(e)), _) | (_, Some(Err(e))) => {
+            ListCmp::NotCompared(format!("{what} not compared ({e})"))
+        }
+        (Some(Ok(x)), Some(Ok(y))) => match list_diff(x, y, key) {
+            Some(d) => ListCmp::Differs(format!("{what}: {d}")),
+            None => ListCmp::Same,
+        },
+    }
+}
+
+/// A later listing reduced to what the two rules read of it: how it differs from the
+/// first and which lists are unchanged. The runner keeps this, not the listing, so a long
+/// surface is held twice at most, never three times (#12's memory bound).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relisted {
+    /// One line per list that differs (empty when nothing does).
+    diffs: Vec<String>,
+    /// The lists that could not be compared (a listing failed).
+    notes: Vec<String>,
+    /// `tools`, `prompts`, `resources` (with the templates) that are the same in both.
+    unchanged: Vec<&'static str>,
+}
+
+impl Relisted {
+    /// `later` compared with `first`.
+    pub fn of(first: &Snapshot, later: &Snapshot) -> Relisted {
+        let tools = compare_list("tools", "name", Some(&first.tools), Some(&later.tools));
+        Relisted::with_tools(first, tools, &later.other, &later.instructions)
+    }
+
+    /// A later listing whose tools were each equal to the first's, in the same order, as
+    /// they were read (so they were never held together): the rest compared as by
+    /// [`Relisted::of`].
+    pub fn of_same_tools(
+        first: &Snapshot,
+        other: &OtherSurface,
+        instructions: &Option<Option<Value>>,
+    ) -> Relisted {
+        Relisted::with_tools(first, ListCmp::Same, other, instructions)
+    }
+
+    fn with_tools(
+        a: &Snapshot,
+        tools: ListCmp,
+        other: &OtherSurface,
+        instructions: &Option<Option<Value>>,
+    ) -> Relisted {
+        let cmp = [
+            tools,
+            compare_list(
+                "prompts",
+                "name",
+                a.other.prompts.as_ref(),
+                other.prompts.as_ref(),
+            ),
+            compare_list(
+                "resources",
+                "uri",
+                a.other.resources.as_ref(),
+                other.resources.as_ref(),
+            ),
+            compare_list(
+                "resource templates",
+                "uriTemplate",
+                a.other.resource_templates.as_ref(),
+                other.resource_templates.as_ref(),
+            ),
+        ];
+        let same = |i: usize| matches!(cmp[i], ListCmp::Same);
+        let unchanged = [("tools", same(0)), ("prompts", same(1))]
+            .into_iter()
+            .chain([("resources", same(2) && same(3))])
+            .filter_map(|(list, same)| same.then_some(list))
+            .collect();
+        let (mut diffs, mut notes) = (Vec::new(), Vec::new());
+        for c in cmp {
+            match c {
+                ListCmp::Same => {}
+                ListCmp::Differs(d) => diffs.push(d),
+                ListCmp::NotCompared(n) => notes.push(n),
             }
         }
-    }
-    if let (Some(x), Some(y)) = (&a.instructions, &b.instructions) {
-        if x != y {
-            out.push("instructions differ".into());
+        if let (Some(x), Some(y)) = (&a.instructions, instructions) {
+            if x != y {
+                diffs.push("instructions differ".into());
+            }
+        }
+        Relisted {
+            diffs,
+            notes,
+            unchanged,
         }
     }
-    out
 }
 
 /// At most this many names per kind of difference.
@@ -181,25 +241,29 @@ fn counts(s: &Snapshot) -> String {
 
 /// `compliance/surface-stable`. `first`: the run's listing (with the handshake's
 /// instructions); `again`: the same session, listed once more; `second`: a second
-/// connection's listing, or why it could not be made.
+/// connection's listing, or why it could not be made; both compared with `first`.
 pub fn surface_stable(
     era: Era,
     first: &Snapshot,
-    again: &Snapshot,
-    second: &Result<Snapshot, String>,
+    again: &Relisted,
+    second: &Result<Relisted, String>,
 ) -> Finding {
     let r = &rules::SURFACE_STABLE;
-    let mut notes = Vec::new();
-    let mut diffs: Vec<String> = differences(first, again, &mut notes)
-        .into_iter()
+    let mut notes = again.notes.clone();
+    let mut diffs: Vec<String> = again
+        .diffs
+        .iter()
         .map(|d| format!("{d} when listed again in the same session"))
         .collect();
     match second {
-        Ok(s) => diffs.extend(
-            differences(first, s, &mut notes)
-                .into_iter()
-                .map(|d| format!("{d} on a second connection")),
-        ),
+        Ok(s) => {
+            notes.extend(s.notes.iter().cloned());
+            diffs.extend(
+                s.diffs
+                    .iter()
+                    .map(|d| format!("{d} on a second connection")),
+            );
+        }
         Err(e) => notes.push(format!("no second connection ({e})")),
     }
     notes.dedup();
@@ -257,12 +321,11 @@ pub type ListedAt = [(&'static str, usize)];
 /// `compliance/spurious-list-changed`: `notifications` is everything the server sent
 /// during the run, in order; a list-changed notification that arrived after the list's
 /// first listing is spurious when that list (for resources: also the templates) is the
-/// same in `first` and `again`. `None` when there was none.
+/// same when listed `again`. `None` when there was none.
 pub fn spurious_list_changed(
     notifications: &[Value],
     listed_at: &ListedAt,
-    first: &Snapshot,
-    again: &Snapshot,
+    again: &Relisted,
 ) -> Option<Finding> {
     let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
     for (i, n) in notifications.iter().enumerate() {
@@ -281,34 +344,7 @@ pub fn spurious_list_changed(
             *seen.entry(list).or_default() += 1;
         }
     }
-    let same = |list: &str| {
-        let pick = |s: &Snapshot| -> Snapshot {
-            match list {
-                "tools" => Snapshot {
-                    tools: s.tools.clone(),
-                    ..Snapshot::empty()
-                },
-                "prompts" => Snapshot {
-                    other: OtherSurface {
-                        prompts: s.other.prompts.clone(),
-                        ..OtherSurface::default()
-                    },
-                    ..Snapshot::empty()
-                },
-                _ => Snapshot {
-                    other: OtherSurface {
-                        resources: s.other.resources.clone(),
-                        resource_templates: s.other.resource_templates.clone(),
-                        prompts: None,
-                    },
-                    ..Snapshot::empty()
-                },
-            }
-        };
-        let (a, b) = (pick(first), pick(again));
-        let mut notes = Vec::new();
-        differences(&a, &b, &mut notes).is_empty() && notes.is_empty()
-    };
+    let same = |list: &str| again.unchanged.contains(&list);
     let spurious: Vec<String> = seen
         .iter()
         .filter(|(list, _)| same(list))

@@ -402,7 +402,7 @@ fn jsonrpc_framing_is_silent_when_clean_and_first_in_the_run_level_results_other
 
 mod surface {
     use super::super::served::{self, Records};
-    use super::super::stable::{self, Snapshot};
+    use super::super::stable::{self, Relisted, Snapshot};
     use super::*;
     use crate::observed::{OtherSurface, ProbeRecord};
 
@@ -650,7 +650,12 @@ mod surface {
         let mut same_session = b.clone();
         same_session.instructions = None;
         for era in [Era::Legacy, Era::Modern] {
-            let f = stable::surface_stable(era, &a, &same_session, &Ok(b.clone()));
+            let f = stable::surface_stable(
+                era,
+                &a,
+                &Relisted::of(&a, &same_session),
+                &Ok(Relisted::of(&a, &b)),
+            );
             assert_is(&f, Status::Pass, Severity::Info, "2 tools, 1 prompts");
         }
     }
@@ -670,7 +675,12 @@ mod surface {
             Some(vec![json!({"name": "p"})]),
             Some("other"),
         );
-        let f = stable::surface_stable(Era::Modern, &first, &first, &Ok(second.clone()));
+        let f = stable::surface_stable(
+            Era::Modern,
+            &first,
+            &Relisted::of(&first, &first),
+            &Ok(Relisted::of(&first, &second)),
+        );
         assert_is(
             &f,
             Status::Fail,
@@ -679,7 +689,12 @@ mod surface {
              second connection; instructions differ on a second connection",
         );
         assert!(f.message.contains("forbids a per-connection surface"));
-        let f = stable::surface_stable(Era::Legacy, &first, &second, &Ok(first.clone()));
+        let f = stable::surface_stable(
+            Era::Legacy,
+            &first,
+            &Relisted::of(&first, &second),
+            &Ok(Relisted::of(&first, &first)),
+        );
         assert_is(
             &f,
             Status::Warn,
@@ -692,21 +707,36 @@ mod surface {
             None,
             Some("hi"),
         );
-        let f = stable::surface_stable(Era::Legacy, &first, &first, &Ok(undeclared));
+        let f = stable::surface_stable(
+            Era::Legacy,
+            &first,
+            &Relisted::of(&first, &first),
+            &Ok(Relisted::of(&first, &undeclared)),
+        );
         assert!(
             f.message.contains("prompts: listed, then not declared"),
             "{f:?}"
         );
         let mut broken = first.clone();
         broken.tools = Err("timeout".into());
-        let f = stable::surface_stable(Era::Modern, &first, &broken, &Ok(first.clone()));
+        let f = stable::surface_stable(
+            Era::Modern,
+            &first,
+            &Relisted::of(&first, &broken),
+            &Ok(Relisted::of(&first, &first)),
+        );
         assert_is(
             &f,
             Status::Pass,
             Severity::Info,
             "Not compared: tools not compared (timeout)",
         );
-        let f = stable::surface_stable(Era::Modern, &first, &first, &Err("refused".into()));
+        let f = stable::surface_stable(
+            Era::Modern,
+            &first,
+            &Relisted::of(&first, &first),
+            &Err("refused".into()),
+        );
         assert_is(
             &f,
             Status::Warn,
@@ -735,7 +765,8 @@ mod surface {
             n("notifications/prompts/list_changed"),
         ];
         let at = [("tools", 0), ("prompts", 0), ("resources", 0)];
-        let f = stable::spurious_list_changed(&notes, &at, &a, &a).expect("reported");
+        let f =
+            stable::spurious_list_changed(&notes, &at, &Relisted::of(&a, &a)).expect("reported");
         assert_is(
             &f,
             Status::Warn,
@@ -743,17 +774,27 @@ mod surface {
             "notifications/prompts/list_changed (once), notifications/tools/list_changed (2 times)",
         );
         // The tools really changed: only prompts are spurious.
-        let f = stable::spurious_list_changed(&notes, &at, &a, &changed).expect("reported");
+        let f = stable::spurious_list_changed(&notes, &at, &Relisted::of(&a, &changed))
+            .expect("reported");
         assert_eq!(
             f.actual,
             Some(json!(["notifications/prompts/list_changed (once)"]))
         );
         // Before the first listing (server-everything's conditional tools): not spurious.
         let late = [("tools", 3), ("prompts", 4)];
-        assert_eq!(stable::spurious_list_changed(&notes, &late, &a, &a), None);
+        assert_eq!(
+            stable::spurious_list_changed(&notes, &late, &Relisted::of(&a, &a)),
+            None
+        );
         // Never listed (not declared): never spurious; no notification: nothing.
-        assert_eq!(stable::spurious_list_changed(&notes, &[], &a, &a), None);
-        assert_eq!(stable::spurious_list_changed(&[], &at, &a, &a), None);
+        assert_eq!(
+            stable::spurious_list_changed(&notes, &[], &Relisted::of(&a, &a)),
+            None
+        );
+        assert_eq!(
+            stable::spurious_list_changed(&[], &at, &Relisted::of(&a, &a)),
+            None
+        );
     }
 
     #[test]
@@ -772,7 +813,12 @@ mod surface {
             },
             instructions: Some(Some(json!({"not": "text"}))),
         };
-        let f = stable::surface_stable(Era::Modern, &weird, &weird, &Ok(weird.clone()));
+        let f = stable::surface_stable(
+            Era::Modern,
+            &weird,
+            &Relisted::of(&weird, &weird),
+            &Ok(Relisted::of(&weird, &weird)),
+        );
         assert_eq!(f.status, Status::Pass, "{f:?}");
     }
 }

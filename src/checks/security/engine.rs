@@ -24,11 +24,17 @@
 //!
 //! Each regex is compiled the first time a text needs it; the Unicode forms only in tests,
 //! which check the two agree wherever the shadow is exact.
+//!
+//! The patterns live in process-wide tables, but what they compile to (automata and their
+//! lazy-DFA caches, 4.6 MB on a real listing) only lives while a [`Scope`] is open: the
+//! family opens one per scan, so a run does not carry it through the families after
+//! security (#12's memory bound). [`pin`] keeps it for the process (fuzz targets).
 
 use regex::bytes::{RegexSet as BytesSet, RegexSetBuilder};
 use regex::{Regex, RegexSet};
+use std::any::Any;
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 /// The shadow form of a pattern: the meta regex without the bounded backtracker and the
 /// one-pass DFA, whose caches (up to 256 KiB each, per pattern) the ~80 patterns do not need.
@@ -55,6 +61,82 @@ pub const QUOTES: [(char, u8); 4] = [
 const DFA_CACHE: usize = 1024 * 1024;
 /// `\s` in the shadow patterns.
 const SHADOW_WS: &str = r"[\t\n\x0B\x0C\r \x86]";
+
+/// Every compiled form made since the last [`Scope`] closed: the only strong references
+/// besides the ones a scan holds for a moment, so closing the last scope frees them.
+struct Kept {
+    scopes: usize,
+    pinned: bool,
+    live: Vec<Arc<dyn Any + Send + Sync>>,
+}
+
+static KEPT: Mutex<Kept> = Mutex::new(Kept {
+    scopes: 0,
+    pinned: false,
+    live: Vec::new(),
+});
+
+fn kept() -> MutexGuard<'static, Kept> {
+    KEPT.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// While one is open, what the patterns compile to is kept; when the last one closes it is
+/// freed (what a scan compiles outside any scope is freed then too).
+pub struct Scope(());
+
+/// Opens a [`Scope`]: the family holds one for the whole of a scan.
+pub fn scope() -> Scope {
+    kept().scopes += 1;
+    Scope(())
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let freed = {
+            let mut k = kept();
+            k.scopes -= 1;
+            if k.scopes == 0 && !k.pinned {
+                std::mem::take(&mut k.live)
+            } else {
+                Vec::new()
+            }
+        };
+        // Dropped outside the lock: freeing megabytes of automata takes a while.
+        drop(freed);
+    }
+}
+
+/// Keeps every compiled form for the rest of the process (callers that scan many small
+/// inputs and must not pay for compiling each time, such as the fuzz targets).
+pub fn pin() {
+    kept().pinned = true;
+}
+
+/// A compiled form, made on first need and shared until the last [`Scope`] closes. The
+/// slot holds it weakly: [`KEPT`] owns it.
+struct Compiled<T> {
+    slot: Mutex<Weak<T>>,
+}
+
+impl<T: Send + Sync + 'static> Compiled<T> {
+    const fn new() -> Self {
+        Compiled {
+            slot: Mutex::new(Weak::new()),
+        }
+    }
+
+    fn get_or_init(&self, build: impl FnOnce() -> T) -> Arc<T> {
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(c) = slot.upgrade() {
+            return c;
+        }
+        // Built under the slot's lock: another thread waits rather than building it twice.
+        let c = Arc::new(build());
+        *slot = Arc::downgrade(&c);
+        kept().live.push(c.clone());
+        c
+    }
+}
 
 /// Unicode White_Space outside ASCII that is also ECMAScript `\s` (all but U+0085).
 fn is_unicode_space(c: char) -> bool {
@@ -152,8 +234,8 @@ pub struct Pattern {
     /// The pattern for the Unicode regex, without the `(?i)` flag.
     unicode_src: String,
     shadow_src: String,
-    unicode: OnceLock<Regex>,
-    shadow: OnceLock<ShadowRegex>,
+    unicode: Compiled<Regex>,
+    shadow: Compiled<ShadowRegex>,
 }
 
 impl Pattern {
@@ -164,12 +246,12 @@ impl Pattern {
         Pattern {
             unicode_src,
             shadow_src: shadow_pattern(pattern),
-            unicode: OnceLock::new(),
-            shadow: OnceLock::new(),
+            unicode: Compiled::new(),
+            shadow: Compiled::new(),
         }
     }
 
-    fn unicode(&self) -> &Regex {
+    fn unicode(&self) -> Arc<Regex> {
         self.unicode.get_or_init(|| {
             regex::RegexBuilder::new(&format!("(?i){}", self.unicode_src))
                 .dfa_size_limit(DFA_CACHE)
@@ -178,7 +260,7 @@ impl Pattern {
         })
     }
 
-    fn shadow(&self) -> &ShadowRegex {
+    fn shadow(&self) -> Arc<ShadowRegex> {
         self.shadow.get_or_init(|| {
             use regex_automata::util::syntax;
             ShadowRegex::builder()
@@ -264,8 +346,8 @@ impl Pattern {
 pub struct PatternSet {
     unicode_src: Vec<String>,
     shadow_src: Vec<String>,
-    unicode: OnceLock<RegexSet>,
-    shadow: OnceLock<BytesSet>,
+    unicode: Compiled<RegexSet>,
+    shadow: Compiled<BytesSet>,
 }
 
 impl PatternSet {
@@ -278,12 +360,12 @@ impl PatternSet {
         PatternSet {
             unicode_src,
             shadow_src,
-            unicode: OnceLock::new(),
-            shadow: OnceLock::new(),
+            unicode: Compiled::new(),
+            shadow: Compiled::new(),
         }
     }
 
-    fn shadow(&self) -> &BytesSet {
+    fn shadow(&self) -> Arc<BytesSet> {
         self.shadow.get_or_init(|| {
             RegexSetBuilder::new(&self.shadow_src)
                 .dfa_size_limit(DFA_CACHE)
@@ -294,7 +376,7 @@ impl PatternSet {
         })
     }
 
-    fn unicode(&self) -> &RegexSet {
+    fn unicode(&self) -> Arc<RegexSet> {
         self.unicode.get_or_init(|| {
             regex::RegexSetBuilder::new(self.unicode_src.iter().map(|p| format!("(?i){p}")))
                 .dfa_size_limit(DFA_CACHE)
@@ -330,7 +412,7 @@ impl PatternSet {
 /// 7.7 MiB of a 19 MiB run (#12's memory bound).
 pub struct Gate {
     shadow_src: Vec<String>,
-    groups: OnceLock<Option<Vec<GateGroup>>>,
+    groups: Compiled<Option<Vec<GateGroup>>>,
 }
 
 /// Patterns per automaton of the gate: one automaton over all ~30 peaked at 2.8 MB of heap
@@ -356,20 +438,18 @@ impl Gate {
         assert!(shadow_src.len() <= 64, "a gate holds at most 64 patterns");
         Gate {
             shadow_src,
-            groups: OnceLock::new(),
+            groups: Compiled::new(),
         }
     }
 
-    fn groups(&self) -> Option<&[GateGroup]> {
-        self.groups
-            .get_or_init(|| {
-                self.shadow_src
-                    .chunks(GATE_GROUP)
-                    .enumerate()
-                    .map(|(g, chunk)| build_gate_group(chunk, g * GATE_GROUP))
-                    .collect()
-            })
-            .as_deref()
+    fn groups(&self) -> Arc<Option<Vec<GateGroup>>> {
+        self.groups.get_or_init(|| {
+            self.shadow_src
+                .chunks(GATE_GROUP)
+                .enumerate()
+                .map(|(g, chunk)| build_gate_group(chunk, g * GATE_GROUP))
+                .collect()
+        })
     }
 
     /// Compiles the gate now (see [`Pattern::warm`]).
@@ -381,7 +461,8 @@ impl Gate {
     /// shadow (the tests' Unicode-only reference) and a DFA that could not answer let every
     /// pattern through.
     pub fn which(&self, hay: &Hay) -> GateHits {
-        let (Some(s), Some(groups)) = (&hay.shadow, self.groups()) else {
+        let groups = self.groups();
+        let (Some(s), Some(groups)) = (&hay.shadow, groups.as_deref()) else {
             return GateHits(None);
         };
         let input = regex_automata::Input::new(s.as_ref());

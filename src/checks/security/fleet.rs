@@ -30,6 +30,8 @@ pub const LISTED_TOOLS: usize = 5;
 /// The cross-server security findings of a fleet: `members` are (server name, its tools as
 /// listed). Shadowing first (by server, then listing order), then toxic flows.
 pub fn check_fleet(members: &[(&str, &[Value])], cfg: &FleetConfig) -> Vec<Finding> {
+    // As in `check_surface`: what the patterns compile to is freed when this returns.
+    let _compiled = super::engine::scope();
     let mut order: Vec<usize> = (0..members.len()).collect();
     order.sort_by(|&a, &b| utf16_cmp(members[a].0, members[b].0).then(a.cmp(&b)));
     let sorted: Vec<(&str, &[Value])> = order.iter().map(|&i| members[i]).collect();

@@ -35,12 +35,20 @@ pub const HIDDEN_UNICODE: &str = rules::HIDDEN_UNICODE.id;
 pub const SECRET_IN_SCHEMA: &str = rules::SECRET_IN_SCHEMA.id;
 pub const ANNOTATION_MISMATCH: &str = rules::ANNOTATION_MISMATCH.id;
 
-/// Compiles every pattern of the family now, so that no later scan pays for it (the fuzz
-/// targets' per-input CPU bound; a long-running caller may want it too).
+/// Compiles every pattern of the family now and keeps it for the process, so that no later
+/// scan pays for it (the fuzz targets' per-input CPU bound; a long-running caller may want
+/// it too). Without it each scan compiles what it needs and frees it when done.
 pub fn warm() {
+    engine::pin();
     patterns::warm();
     poisoning::warm();
     signals::warm();
+}
+
+/// Keeps what the patterns compile to until the returned guard is dropped, across scans
+/// that would each compile and free it (a fleet's members, then its cross-server findings).
+pub fn keep_compiled() -> engine::Scope {
+    engine::scope()
 }
 
 /// Runs the family over one listing (security.md §2, §9).
@@ -56,6 +64,9 @@ pub fn check_surface(
     other: &OtherSurface,
     instructions: Option<&Value>,
 ) -> Vec<Finding> {
+    // The compiled patterns live for this scan only: the families after this one run
+    // without them (#12's memory bound).
+    let _compiled = engine::scope();
     let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
         Err(f) => {
