@@ -11,7 +11,20 @@ use serde_json::Value;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
+/// The bound of #12 §2, on the release binary `.ci/run` builds (MCPWARD_RELEASE_BIN). A debug
+/// build's own code and data pages are several times a release build's (the 200,000-tool
+/// listing peaks at 66-70 MiB in debug on this project's 2-core machines), so without the
+/// release binary the bound is loosened by the difference, not dropped.
 const RSS_BOUND_KIB: i64 = 64 * 1024;
+const DEBUG_RSS_BOUND_KIB: i64 = 96 * 1024;
+
+/// The binary measured: the release build when `.ci/run` names it, else the one under test.
+fn measured_bin() -> (std::path::PathBuf, i64) {
+    match std::env::var_os("MCPWARD_RELEASE_BIN") {
+        Some(p) => (std::path::PathBuf::from(p), RSS_BOUND_KIB),
+        None => (mcpward(), DEBUG_RSS_BOUND_KIB),
+    }
+}
 
 #[repr(C)]
 struct Rusage {
@@ -52,11 +65,13 @@ impl Measured {
     }
 
     fn assert_bounded(&self, what: &str) {
-        eprintln!("{what}: peak RSS {} KiB", self.peak_kib);
+        let (bin, bound) = measured_bin();
+        eprintln!("{what}: peak RSS {} KiB ({})", self.peak_kib, bin.display());
         assert!(
-            self.peak_kib > 0 && self.peak_kib <= RSS_BOUND_KIB,
-            "{what}: peak RSS {} KiB over {RSS_BOUND_KIB} KiB\nstderr:\n{}",
+            self.peak_kib > 0 && self.peak_kib <= bound,
+            "{what}: peak RSS {} KiB over {bound} KiB ({})\nstderr:\n{}",
             self.peak_kib,
+            bin.display(),
             self.stderr
         );
         assert_ne!(self.code, 101, "{what} panicked:\n{}", self.stderr);
@@ -67,7 +82,7 @@ impl Measured {
 fn run_measured(w: &Workdir, args: &[&str]) -> Measured {
     // Reaped by wait4 below, not by `Child::wait`.
     #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(mcpward())
+    let mut child = Command::new(measured_bin().0)
         .args(args)
         .current_dir(w.path())
         .env("NO_COLOR", "1")
