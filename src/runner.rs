@@ -295,31 +295,15 @@ async fn capabilities_served(client: &Client, tools: &mut Tools<'_>) -> Vec<Find
 }
 
 /// Everything listed on `client` (`instructions`: what its handshake said, when asked),
-/// compared with `first`. The tools come as text and are parsed one at a time while each
-/// equals the first's in turn (the usual case), so a long surface is not held twice; a
-/// listing that differs is parsed whole and compared as before (#12's memory bound).
+/// compared with `first` as it is read (`Relisted::of_text`), never kept.
 async fn relist(
     client: &Client,
     first: &checks::compliance::stable::Snapshot,
     instructions: Option<Option<serde_json::Value>>,
 ) -> checks::compliance::stable::Relisted {
-    use crate::surface::json::raw_to_value;
-    use checks::compliance::stable::{Relisted, Snapshot};
-    let texts = client.list_tools_text().await;
+    let tools = client.list_tools_text().await;
     let other = client.list_other_surface().await;
-    let same = match (&texts, &first.tools) {
-        (Ok(t), Ok(f)) => t.len() == f.len() && t.iter().zip(f).all(|(t, v)| raw_to_value(t) == *v),
-        _ => false,
-    };
-    if same {
-        return Relisted::of_same_tools(first, &other, &instructions);
-    }
-    let later = Snapshot {
-        tools: texts.map(|ts| ts.iter().map(|t| raw_to_value(t)).collect()),
-        other,
-        instructions,
-    };
-    Relisted::of(first, &later)
+    checks::compliance::stable::Relisted::of_text(first, tools, other, instructions)
 }
 
 /// `compliance/surface-stable` (unless `checks.compliance.stability: false`) and

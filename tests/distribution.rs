@@ -58,13 +58,14 @@ fn release_file(var: &str) -> Option<PathBuf> {
     }
 }
 
-/// maturin's wheel of the release build, or a skip.
-fn wheel() -> Option<PathBuf> {
-    let w = release_file("MCPWARD_PACKAGE_WHEEL");
-    if w.is_none() {
+/// maturin's wheel of the release build and a scratch directory, or a skip (no wheel, no
+/// python3).
+fn wheel() -> Option<(PathBuf, tempfile::TempDir)> {
+    let Some(w) = release_file("MCPWARD_PACKAGE_WHEEL") else {
         eprintln!("SKIP: MCPWARD_PACKAGE_WHEEL not set (.ci/run builds it with maturin)");
-    }
-    w
+        return None;
+    };
+    tool("python3").then(|| (w, tempfile::tempdir().unwrap()))
 }
 
 /// The binary the packages carry: the release build `.ci/run` names, else the binary under
@@ -250,11 +251,7 @@ fn the_launcher_says_what_to_do_when_no_platform_package_fits() {
 
 #[test]
 fn the_wheel_installs_the_binary_as_a_script() {
-    let Some(wheel) = wheel() else { return };
-    if !tool("python3") {
-        return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    let Some((wheel, tmp)) = wheel() else { return };
     let venv = tmp.path().join("venv");
     let o = Command::new("python3")
         .args(["-m", "venv"])
@@ -294,11 +291,10 @@ fn packages_are_byte_identical_for_the_same_binary() {
 /// `.ci/run`), offline: the same binary as pip's script.
 #[test]
 fn the_wheel_runs_through_uvx_offline() {
-    let Some(wheel) = wheel() else { return };
+    let Some((wheel, tmp)) = wheel() else { return };
     let Some(uvx) = real_install(".venv/bin/uvx") else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
     let uvx_run = |args: &[&str]| {
         Command::new(&uvx)
             .arg("--offline")
@@ -333,11 +329,7 @@ fn the_wheel_runs_through_uvx_offline() {
 /// the npm platform package carry (the release workflow checks the same before publishing).
 #[test]
 fn the_wheel_holds_the_release_binary() {
-    let Some(wheel) = wheel() else { return };
-    if !tool("python3") {
-        return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    let Some((wheel, tmp)) = wheel() else { return };
     let script = tmp.path().join("script");
     let o = Command::new("python3")
         .arg("-c")

@@ -4,7 +4,8 @@
 
 use super::rules;
 use crate::model::{Finding, Severity, Status};
-use crate::observed::{Era, Listing, OtherSurface};
+use crate::observed::{Era, Listing, OtherSurface, TextListing};
+use crate::surface::json::raw_to_value;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -62,15 +63,31 @@ impl Relisted {
         Relisted::with_tools(first, tools, &later.other, &later.instructions)
     }
 
-    /// A later listing whose tools were each equal to the first's, in the same order, as
-    /// they were read (so they were never held together): the rest compared as by
-    /// [`Relisted::of`].
-    pub fn of_same_tools(
+    /// `later` compared with `first`, its tools still their JSON text: each is parsed and
+    /// compared in turn while it equals the first's at the same place (the usual case), so a
+    /// long listing is never held parsed twice; a listing that differs is parsed whole and
+    /// compared as by [`Relisted::of`] (#12's memory bound).
+    pub fn of_text(
         first: &Snapshot,
-        other: &OtherSurface,
-        instructions: &Option<Option<Value>>,
+        tools: TextListing,
+        other: OtherSurface,
+        instructions: Option<Option<Value>>,
     ) -> Relisted {
-        Relisted::with_tools(first, ListCmp::Same, other, instructions)
+        let same = match (&tools, &first.tools) {
+            (Ok(t), Ok(f)) => {
+                t.len() == f.len() && t.iter().zip(f).all(|(t, v)| raw_to_value(t) == *v)
+            }
+            _ => false,
+        };
+        if same {
+            return Relisted::with_tools(first, ListCmp::Same, &other, &instructions);
+        }
+        let later = Snapshot {
+            tools: tools.map(|ts| ts.iter().map(|t| raw_to_value(t)).collect()),
+            other,
+            instructions,
+        };
+        Relisted::of(first, &later)
     }
 
     fn with_tools(

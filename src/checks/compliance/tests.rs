@@ -660,6 +660,63 @@ mod surface {
         }
     }
 
+    /// A listing read as text is judged exactly as the same listing parsed: the same, in
+    /// another order, changed, longer, and failed.
+    #[test]
+    fn a_listing_compared_as_text_is_judged_as_parsed() {
+        let text = |s: &Snapshot| -> crate::observed::TextListing {
+            s.tools.clone().map(|ts| {
+                ts.iter()
+                    .map(|t| serde_json::value::to_raw_value(t).unwrap())
+                    .collect()
+            })
+        };
+        let first = snap(
+            vec![
+                json!({"name": "a", "description": "1"}),
+                json!({"name": "b"}),
+            ],
+            Some(vec![json!({"name": "p"})]),
+            Some("hi"),
+        );
+        let mut failed = first.clone();
+        failed.tools = Err("timed out".into());
+        for later in [
+            first.clone(),
+            snap(
+                vec![
+                    json!({"name": "b"}),
+                    json!({"name": "a", "description": "1"}),
+                ],
+                Some(vec![json!({"name": "p"})]),
+                Some("hi"),
+            ),
+            snap(
+                vec![json!({"name": "a", "description": "2"})],
+                Some(vec![]),
+                Some("hi"),
+            ),
+            snap(
+                vec![
+                    json!({"name": "a", "description": "1"}),
+                    json!({"name": "b"}),
+                    json!({"name": "c"}),
+                ],
+                None,
+                None,
+            ),
+            failed,
+        ] {
+            let as_text = Relisted::of_text(
+                &first,
+                text(&later),
+                later.other.clone(),
+                later.instructions.clone(),
+            );
+            assert_eq!(as_text, Relisted::of(&first, &later), "{later:?}");
+        }
+    }
+
     #[test]
     fn a_different_surface_fails_in_the_modern_era_and_warns_before() {
         let first = snap(
