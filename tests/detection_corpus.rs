@@ -491,26 +491,36 @@ fn measures_current_security_family() {
         fold.0.add(caught);
         fold.1.insert(&e.source);
     }
+    // Judged per listing, as `mcpward run` and `detection_floor_holds` judge it.
     let mut fp_by_server: BTreeMap<&str, (usize, usize, BTreeSet<String>)> = BTreeMap::new();
-    let mut fp_total = 0;
     for e in &c.benign {
-        let fails = failing_rules(&e.tool);
-        let s = fp_by_server.entry(&e.server).or_default();
-        s.1 += 1;
-        if !fails.is_empty() {
-            if let Some(d) = dump.as_mut() {
-                let messages: Vec<String> = security::check(&Ok(vec![e.tool.clone()]))
-                    .into_iter()
-                    .filter(|f| f.id != security::SUMMARY && f.status == Status::Fail)
-                    .map(|f| f.message)
-                    .collect();
-                let line = serde_json::json!({"kind": "fp", "server": e.server, "rules": fails, "messages": messages, "tool": e.tool});
-                d.push_str(&format!("{line}\n"));
-            }
-            s.0 += 1;
-            fp_total += 1;
+        fp_by_server.entry(&e.server).or_default().1 += 1;
+    }
+    let failures = listing_failures(&c);
+    for line in &failures {
+        let Some((server, what)) = fp_by_server
+            .keys()
+            .copied()
+            .filter(|k| line.starts_with(&format!("{k}: ")))
+            .max_by_key(|k| k.len())
+            .map(|k| (k, line[k.len() + 2..].to_string()))
+        else {
+            continue;
+        };
+        let s = fp_by_server.entry(server).or_default();
+        s.0 += 1;
+        s.2.insert(what);
+    }
+    let fp_total = failures.len();
+    if let Some(d) = dump.as_mut() {
+        for e in &c.benign {
             let name = e.tool["name"].as_str().unwrap_or_default();
-            s.2.insert(format!("{name}: {}", fails.join(", ")));
+            let key = format!("{}: {name}: ", e.server);
+            if !failures.iter().any(|f| f.starts_with(&key)) {
+                continue;
+            }
+            let line = serde_json::json!({"kind": "fp", "server": e.server, "tool": e.tool});
+            d.push_str(&format!("{line}\n"));
         }
     }
     if let (Some(d), Some(path)) = (dump, std::env::var_os("MCPWARD_CORPUS_DUMP")) {
@@ -558,49 +568,11 @@ fn measures_current_security_family() {
     }
 }
 
-/// Real tools that fail today: all of them in the 39 listings captured for round 3
-/// (docs/detection.md, "False positives on real servers never seen"), measured after the
-/// signals of rounds 3 to 5 were written. Pinned exactly: a new failure on a real tool goes
-/// red, and so does an entry that stops failing (remove it). The tool-shadowing entries are
-/// orders about the server's own tools, silent when the listing is scanned whole.
-const KNOWN_FALSE_POSITIVES: &[&str] = &[
-    "Azure MCP Server: communication_email_send: security/annotation-mismatch",
-    "Azure MCP Server: communication_sms_send: security/annotation-mismatch",
-    "Azure MCP Server: compute_vm_create: security/injection-pattern",
-    "Azure MCP Server: compute_vmss_create: security/injection-pattern",
-    "Azure MCP Server: deploy_plan_get: security/annotation-mismatch",
-    "Azure MCP Server: foundryextensions_openai_chat-completions-create: security/annotation-mismatch",
-    "Azure MCP Server: foundryextensions_openai_create-completion: security/annotation-mismatch",
-    "Azure MCP Server: foundryextensions_openai_embeddings-create: security/annotation-mismatch",
-    "Azure MCP Server: keyvault_admin_settings_get: security/annotation-mismatch",
-    "Azure MCP Server: keyvault_certificate_import: security/secret-in-schema",
-    "Azure MCP Server: keyvault_secret_create: security/secret-in-schema",
-    "Azure MCP Server: keyvault_secret_get: security/secret-in-schema",
-    "Azure MCP Server: monitor_webtests_get: security/annotation-mismatch",
-    "Azure MCP Server: postgres_database_query: security/secret-in-schema",
-    "Azure MCP Server: postgres_list: security/secret-in-schema",
-    "Azure MCP Server: postgres_table_schema_get: security/secret-in-schema",
-    "Feishu/Lark MCP Server: im_v1_message_list: security/hidden-unicode",
-    "Word Document Server: protect_document: security/secret-in-schema",
-    "Word Document Server: unprotect_document: security/secret-in-schema",
-    "dbt: get_lineage_dev: security/annotation-mismatch",
-    "ddg-search: expand_link: security/secret-in-schema",
-    "ha-mcp: ha_config_set_automation: security/tool-shadowing",
-    "ha-mcp: ha_config_set_helper: security/tool-shadowing",
-    "ha-mcp: ha_config_set_scene: security/tool-shadowing",
-    "playwright-mcp: playwright_delete: security/secret-in-schema",
-    "playwright-mcp: playwright_get: security/secret-in-schema",
-    "playwright-mcp: playwright_patch: security/secret-in-schema",
-    "playwright-mcp: playwright_post: security/secret-in-schema",
-    "playwright-mcp: playwright_put: security/secret-in-schema",
-    "sf-mcp-server: create_devops_center_pull_request: security/tool-shadowing",
-    "sf-mcp-server: create_lds_graphql_mutation_query: security/annotation-mismatch",
-    "sf-mcp-server: create_lds_graphql_read_query: security/annotation-mismatch",
-    "sf-mcp-server: create_lwc_component_from_prd: security/annotation-mismatch",
-    "sf-mcp-server: fetch_lds_graphql_schema: security/annotation-mismatch",
-    "sf-mcp-server: orchestrate_lwc_component_creation: security/annotation-mismatch",
-    "supabase: get_project_url: security/annotation-mismatch",
-];
+/// Real tools allowed to fail: none. The 36 tools of the round-3 listings that failed
+/// (docs/detection.md, "False positives on real servers never seen") were mended in
+/// session 10; an entry here would be one real tool's known failure, pinned exactly: a new
+/// failure on a real tool goes red, and so does an entry that stops failing (remove it).
+const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
 /// alone, and failures or warnings. #13 asks 95 % of failures; 18 of the misses are MSB's
@@ -652,23 +624,9 @@ fn detection_floor_holds() {
         c.poisoned.len(),
         missed.join("\n")
     );
-    let noisy: Vec<String> = c
-        .benign
-        .iter()
-        .filter_map(|e| {
-            let fails = failing_rules(&e.tool);
-            (!fails.is_empty()).then(|| {
-                format!(
-                    "{}: {}: {}",
-                    e.server,
-                    e.tool["name"].as_str().unwrap_or_default(),
-                    fails.join(", ")
-                )
-            })
-        })
-        .collect();
-    let mut noisy = noisy;
-    noisy.sort();
+    let noisy = listing_failures(&c);
+    let by_server = listings(&c);
+
     let mut known: Vec<String> = KNOWN_FALSE_POSITIVES
         .iter()
         .map(|s| s.to_string())
@@ -682,10 +640,6 @@ fn detection_floor_holds() {
         new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"),
         gone.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
-    let mut by_server: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-    for e in &c.benign {
-        by_server.entry(&e.server).or_default().push(e.tool.clone());
-    }
     assert!(
         by_server.len() >= MIN_CLEAN_SERVERS,
         "only {} real servers in the benign corpus",
@@ -703,4 +657,51 @@ fn detection_floor_holds() {
             .collect();
         assert!(fails.is_empty(), "{server}: {}", fails.join("\n"));
     }
+}
+
+/// Each benign listing's tools, by the server that reported them.
+fn listings(c: &Corpus) -> BTreeMap<&str, Vec<Value>> {
+    let mut by_server: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for e in &c.benign {
+        by_server.entry(&e.server).or_default().push(e.tool.clone());
+    }
+    by_server
+}
+
+/// `server: tool: rules` of every real tool that fails, sorted.
+fn listing_failures(c: &Corpus) -> Vec<String> {
+    // Each real tool is judged as `mcpward run` judges it: with the rest of its server's
+    // listing (an order to call a sibling tool is the server's own workflow, #13), each
+    // failure attributed to the tool its location begins with.
+    let by_server = listings(c);
+    let mut noisy: Vec<String> = Vec::new();
+    for (server, tools) in &by_server {
+        let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+        let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for f in security::check(&Ok(tools.clone())) {
+            if f.id == security::SUMMARY || f.status != Status::Fail {
+                continue;
+            }
+            let loc = f.location.clone().unwrap_or_default();
+            let tool = names
+                .iter()
+                .filter(|n| {
+                    loc == **n
+                        || loc
+                            .strip_prefix(**n)
+                            .is_some_and(|r| r.starts_with(['.', ' ', '/', '[']))
+                })
+                .max_by_key(|n| n.len())
+                .map_or(loc.clone(), |n| n.to_string());
+            let rules = per_tool.entry(tool).or_default();
+            if !rules.contains(&f.id) {
+                rules.push(f.id);
+            }
+        }
+        for (tool, rules) in per_tool {
+            noisy.push(format!("{server}: {tool}: {}", rules.join(", ")));
+        }
+    }
+    noisy.sort();
+    noisy
 }

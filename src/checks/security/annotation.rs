@@ -45,8 +45,8 @@ pub(super) fn annotation(
     let text = Text::new(description, &lower);
 
     if read_only {
-        if let Some(ev) = mutation_evidence(name, &text) {
-            out.push(read_only_finding(name, description, &ev));
+        if let Some((ev, strong)) = mutation_evidence(name, &text) {
+            out.push(read_only_finding(name, description, &ev, strong));
         }
     }
     // MCP: destructiveHint is meaningful only when readOnlyHint is false.
@@ -109,9 +109,19 @@ fn may_claim_read_only(description: &str) -> bool {
 }
 
 /// The original's finding, byte for byte, when the original would have reported the tool
-/// too (security.md §7.2); a catch beyond the original quotes its evidence.
-fn read_only_finding(name: &str, description: &str, ev: &str) -> Finding {
+/// too (security.md §7.2); a catch beyond the original quotes its evidence. Evidence that
+/// is only a weak verb of the description is a warning (see [`weak_in_prose`]).
+fn read_only_finding(name: &str, description: &str, ev: &str, strong: bool) -> Finding {
     let original = "readOnlyHint=true but name/description implies mutation";
+    if !strong {
+        return rules::ANNOTATION_MISMATCH
+            .warn(format!(
+                "Tool \"{name}\" has {original}: \"{ev}\" (a verb that names a change only sometimes: warning only)"
+            ))
+            .expected("readOnlyHint should be false for tools that change state")
+            .actual(json!({"readOnlyHint": true, "evidence": ev}))
+            .location(name);
+    }
     if patterns::implies_mutation(&format!("{name} {description}")) {
         rules::ANNOTATION_MISMATCH
             .fail(format!("Tool \"{name}\" has {original}"))
@@ -201,6 +211,69 @@ const MUTATION: &[&str] = &[
 /// and "Merge two or more polygons into a single unified geometry").
 const WEAK: &[&str] = &["create", "add", "insert", "merge"];
 
+/// What a creation verb makes that a read-only tool hands back rather than stores: "Create
+/// chat completions", "create embeddings", "Creates a deployment plan", "create GraphQL read
+/// queries" (Azure's and Salesforce's read-only tools).
+const ARTIFACTS: &[&str] = &[
+    "completion",
+    "completions",
+    "embedding",
+    "embeddings",
+    "plan",
+    "plans",
+    "query",
+    "queries",
+    "summary",
+    "summaries",
+    "diagram",
+    "diagrams",
+    "chart",
+    "charts",
+    "visualization",
+    "visualizations",
+    "outline",
+    "suggestion",
+    "suggestions",
+];
+
+/// Verbs beyond the original's table that a description uses for a change outright. The
+/// rest ("send a message", "save it to", "pulls from", "click", a weak creation verb) name
+/// a change on some tools and a read or a returned value on others: real read-only tools
+/// use them (Azure's `communication_email_send`, Salesforce's guidance tools that "create a
+/// Lightning Web Component"), so in prose alone they warn; in the name they still fail.
+const STRONG_BEYOND: &[&str] = &[
+    "execute",
+    "run",
+    "evaluate",
+    "install",
+    "uninstall",
+    "overwrite",
+    "purge",
+    "kill",
+    "terminate",
+    "upload",
+    "publish",
+    "deploy",
+    "push",
+    "commit",
+];
+
+/// A description's verb that is only a warning under readOnlyHint=true.
+fn weak_in_prose(verb: &str) -> bool {
+    match base_in(verb, MUTATION) {
+        Some(b) => {
+            WEAK.contains(&b)
+                || !(ORIGINAL_MUTATION_WORDS.contains(&b) || STRONG_BEYOND.contains(&b))
+        }
+        None => false,
+    }
+}
+
+/// A creation verb whose object is something handed back (see [`ARTIFACTS`]).
+fn makes_artifact(verb: &str, object: &[&str]) -> bool {
+    base_in(verb, WEAK).is_some() && object.iter().any(|o| ARTIFACTS.contains(o))
+}
+
 /// Mutation verbs that mutate only with certain objects: "Run an aggregation" reads,
 /// "Execute terminal command" does not.
 const NEEDS_EXEC_OBJECT: &[&str] = &["execute", "run", "evaluate"];
@@ -251,6 +324,29 @@ const OPEN_WITH_WEB: &[&str] = &[
 const WEB_OBJECTS: &[&str] = &[
     "url", "urls", "web", "webpage", "webpages", "website", "websites", "internet", "http",
     "https", "online",
+];
+
+/// Nouns that "web" only qualifies: a "web test" or a "web app" is a resource of the
+/// tool's own platform (Azure Monitor's `monitor_webtests_get`), not the open web.
+const WEB_KINDS: &[&str] = &[
+    "test",
+    "tests",
+    "app",
+    "apps",
+    "hook",
+    "hooks",
+    "job",
+    "jobs",
+    "service",
+    "services",
+    "server",
+    "servers",
+    "socket",
+    "sockets",
+    "component",
+    "components",
+    "part",
+    "parts",
 ];
 
 /// Verbs that only read: a name that starts with one names a read ("get-update-status").
@@ -761,8 +857,11 @@ const ORIGINAL_MUTATION_WORDS: &[&str] = &[
     "update", "create", "insert", "mutate", "change",
 ];
 
-fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
+/// The words that show a change under readOnlyHint=true, and whether they are strong
+/// enough to fail (the name's verb, or a description verb other than [`weak_in_prose`]).
+fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
     let words = name_words_compat(name);
+    let parts = identifier_parts(name);
     // "netlify-deploy-services-reader": a name whose head noun is a reader names what it
     // reads; only the original's own words still count there.
     let reader = words.iter().any(|w| {
@@ -787,16 +886,20 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
             continue;
         }
         let object: Vec<&str> = words[i + 1..].iter().map(String::as_str).collect();
-        if mutates(w, &object) {
-            return Some(name.to_string());
+        // "chat-completions-create": what the name makes may come before its verb, and
+        // `_` joins it to a prefix ("foundry_openai_embeddings-create").
+        let all: Vec<&str> = parts.iter().map(String::as_str).collect();
+        if mutates(w, &object) && !makes_artifact(w, &all) {
+            return Some((name.to_string(), true));
         }
     }
     // Read only when a weak or scoped verb needs it.
     let mut no_effect: Option<bool> = None;
+    let mut weak: Option<String> = None;
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
         let object = text.object(s, i, 5);
-        if !mutates(w.lower, &object) || text.negated(s, i) {
+        if !mutates(w.lower, &object) || text.negated(s, i) || makes_artifact(w.lower, &object) {
             continue;
         }
         // "It changes only the session's tool registry … and does not change GitLab
@@ -809,9 +912,15 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<String> {
         {
             continue;
         }
-        return Some(text.quote(s, i, 3).to_string());
+        let ev = text.quote(s, i, 3).to_string();
+        if !weak_in_prose(w.lower) {
+            return Some((ev, true));
+        }
+        weak.get_or_insert(ev);
     }
     text.strong(&[&["permanently"], &["cannot", "be", "undone"]])
+        .map(|ev| (ev, true))
+        .or(weak.map(|ev| (ev, false)))
 }
 
 fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
@@ -836,21 +945,29 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
 }
 
 fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
+    const VALUE_VERBS: &[&str] = &["get", "retrieve", "read", "extract", "query", "list"];
     let words = identifier_parts(name);
+    // `get_project_url`: a URL as the value handed back, not one the tool opens; its prose
+    // ("Gets the API URL for a project") says the same and is read the same way.
+    let url_value = matches!(words.last().map(String::as_str), Some("url" | "urls"))
+        && name_action(&words).is_some_and(|a| base_in(&words[a], VALUE_VERBS).is_some());
     if let Some(a) = name_action(&words) {
         let verb = &words[a];
-        let web = words.iter().any(|w| WEB_OBJECTS.contains(&w.as_str()));
+        let web = !url_value && words.iter().any(|w| WEB_OBJECTS.contains(&w.as_str()));
         if base_in(verb, OPEN_ALWAYS).is_some() || (web && base_in(verb, OPEN_WITH_WEB).is_some()) {
             return Some(name.to_string());
         }
     }
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
-        if text.negated(s, i) {
+        if text.negated(s, i) || (url_value && base_in(w.lower, VALUE_VERBS).is_some()) {
             continue;
         }
         let object = text.object(s, i, 6);
-        let web = object.iter().any(|o| WEB_OBJECTS.contains(o));
+        let web = object.iter().enumerate().any(|(k, o)| {
+            WEB_OBJECTS.contains(o)
+                && !(*o == "web" && object.get(k + 1).is_some_and(|n| WEB_KINDS.contains(n)))
+        });
         if base_in(w.lower, OPEN_ALWAYS).is_some()
             || (web && base_in(w.lower, OPEN_WITH_WEB).is_some())
         {

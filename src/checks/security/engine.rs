@@ -32,7 +32,8 @@
 
 use regex::bytes::{RegexSet as BytesSet, RegexSetBuilder};
 use regex::{Regex, RegexSet};
-use std::any::Any;
+use regex_automata::util::iter::Searcher;
+use regex_automata::Input;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
@@ -62,12 +63,21 @@ const DFA_CACHE: usize = 1024 * 1024;
 /// `\s` in the shadow patterns.
 const SHADOW_WS: &str = r"[\t\n\x0B\x0C\r \x86]";
 
+/// A compiled form whose lazy-DFA caches [`trim`] can give back.
+trait Held: Send + Sync {
+    /// Heap bytes its caches have grown by since they were made (an empty cache of a large
+    /// automaton already holds tens of KiB: that is not counted).
+    fn cache_bytes(&self) -> usize;
+    /// Replaces its caches with empty ones (the old ones are freed).
+    fn fresh_caches(&self);
+}
+
 /// Every compiled form made since the last [`Scope`] closed: the only strong references
 /// besides the ones a scan holds for a moment, so closing the last scope frees them.
 struct Kept {
     scopes: usize,
     pinned: bool,
-    live: Vec<Arc<dyn Any + Send + Sync>>,
+    live: Vec<Arc<dyn Held>>,
 }
 
 static KEPT: Mutex<Kept> = Mutex::new(Kept {
@@ -112,13 +122,83 @@ pub fn pin() {
     kept().pinned = true;
 }
 
+/// Lazy-DFA caches over this many bytes in all are emptied by [`trim`]. A cache only grows
+/// (new states, never fewer), so over a listing of hundreds of tools the ~90 automata's
+/// caches reach 3–4 MiB, a fifth of a run's peak RSS (#12's bound). Emptied between tools,
+/// never during one text, so a hostile text still gets the full per-cache room
+/// ([`DFA_CACHE`]) and does not thrash.
+pub const TRIM_AT: usize = 512 * 1024;
+
+/// Empties every cache when they hold more than `limit` bytes in all: called between the
+/// texts of a scan, it bounds what the caches keep to about `limit` plus one text's growth.
+pub fn trim(limit: usize) {
+    let k = kept();
+    if k.live.iter().map(|h| h.cache_bytes()).sum::<usize>() > limit {
+        for h in &k.live {
+            h.fresh_caches();
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A shadow regex with a cache of its own (the meta regex's internal pool cannot be
+/// emptied), so [`trim`] can free it.
+struct Shadow {
+    re: ShadowRegex,
+    cache: Mutex<regex_automata::meta::Cache>,
+    /// What an empty cache holds.
+    empty: usize,
+}
+
+impl Held for Shadow {
+    fn cache_bytes(&self) -> usize {
+        lock(&self.cache).memory_usage().saturating_sub(self.empty)
+    }
+    fn fresh_caches(&self) {
+        let fresh = self.re.create_cache();
+        drop(std::mem::replace(&mut *lock(&self.cache), fresh));
+    }
+}
+
+/// The regex crate's own forms keep their caches in a pool out of reach; they are small
+/// (the sets) or only built in tests (the Unicode forms).
+macro_rules! held_without_caches {
+    ($($t:ty),*) => {$(
+        impl Held for $t {
+            fn cache_bytes(&self) -> usize {
+                0
+            }
+            fn fresh_caches(&self) {}
+        }
+    )*};
+}
+held_without_caches!(Regex, RegexSet, BytesSet);
+
+impl Held for Option<Vec<GateGroup>> {
+    fn cache_bytes(&self) -> usize {
+        self.iter()
+            .flatten()
+            .map(|g| lock(&g.cache).memory_usage().saturating_sub(g.empty))
+            .sum()
+    }
+    fn fresh_caches(&self) {
+        for g in self.iter().flatten() {
+            let fresh = g.dfa.create_cache();
+            drop(std::mem::replace(&mut *lock(&g.cache), fresh));
+        }
+    }
+}
+
 /// A compiled form, made on first need and shared until the last [`Scope`] closes. The
 /// slot holds it weakly: [`KEPT`] owns it.
 struct Compiled<T> {
     slot: Mutex<Weak<T>>,
 }
 
-impl<T: Send + Sync + 'static> Compiled<T> {
+impl<T: Held + 'static> Compiled<T> {
     const fn new() -> Self {
         Compiled {
             slot: Mutex::new(Weak::new()),
@@ -235,7 +315,7 @@ pub struct Pattern {
     unicode_src: String,
     shadow_src: String,
     unicode: Compiled<Regex>,
-    shadow: Compiled<ShadowRegex>,
+    shadow: Compiled<Shadow>,
 }
 
 impl Pattern {
@@ -260,10 +340,10 @@ impl Pattern {
         })
     }
 
-    fn shadow(&self) -> Arc<ShadowRegex> {
+    fn shadow(&self) -> Arc<Shadow> {
         self.shadow.get_or_init(|| {
             use regex_automata::util::syntax;
-            ShadowRegex::builder()
+            let re = ShadowRegex::builder()
                 .configure(
                     ShadowRegex::config()
                         .hybrid_cache_capacity(DFA_CACHE)
@@ -278,7 +358,14 @@ impl Pattern {
                         .case_insensitive(true),
                 )
                 .build(&self.shadow_src)
-                .expect("static pattern")
+                .expect("static pattern");
+            let cache = re.create_cache();
+            let empty = cache.memory_usage();
+            Shadow {
+                re,
+                cache: Mutex::new(cache),
+                empty,
+            }
         })
     }
 
@@ -290,11 +377,16 @@ impl Pattern {
     /// Every non-overlapping match, leftmost first.
     pub fn spans(&self, hay: &Hay) -> Vec<Span> {
         match &hay.shadow {
-            Some(s) => self
-                .shadow()
-                .find_iter(s.as_ref())
-                .map(|m| hay.span(m.start(), m.end()))
-                .collect(),
+            Some(s) => {
+                let c = self.shadow();
+                let mut cache = lock(&c.cache);
+                let mut it = Searcher::new(Input::new(s.as_ref()));
+                let mut out = Vec::new();
+                while let Some(m) = it.advance(|i| Ok(c.re.search_with(&mut cache, i))) {
+                    out.push(hay.span(m.start(), m.end()));
+                }
+                out
+            }
             None => self
                 .unicode()
                 .find_iter(hay.text)
@@ -306,10 +398,12 @@ impl Pattern {
     /// The leftmost match.
     pub fn find(&self, hay: &Hay) -> Option<Span> {
         match &hay.shadow {
-            Some(s) => self
-                .shadow()
-                .find(s.as_ref())
-                .map(|m| hay.span(m.start(), m.end())),
+            Some(s) => {
+                let c = self.shadow();
+                let m =
+                    c.re.search_with(&mut lock(&c.cache), &Input::new(s.as_ref()));
+                m.map(|m| hay.span(m.start(), m.end()))
+            }
             None => self.unicode().find(hay.text).map(|m| (m.start(), m.end())),
         }
     }
@@ -317,18 +411,24 @@ impl Pattern {
     /// Every match with the span of the first of `names` that took part in it.
     pub fn captures(&self, hay: &Hay, names: &[&str]) -> Vec<(Span, Option<Span>)> {
         match &hay.shadow {
-            Some(s) => self
-                .shadow()
-                .captures_iter(s.as_ref())
-                .filter_map(|c| {
-                    let m = c.get_match()?;
-                    let g = names.iter().find_map(|n| c.get_group_by_name(n));
-                    Some((
+            Some(s) => {
+                let c = self.shadow();
+                let mut cache = lock(&c.cache);
+                let mut caps = c.re.create_captures();
+                let mut it = Searcher::new(Input::new(s.as_ref()));
+                let mut out = Vec::new();
+                while let Some(m) = it.advance(|i| {
+                    c.re.search_captures_with(&mut cache, i, &mut caps);
+                    Ok(caps.get_match())
+                }) {
+                    let g = names.iter().find_map(|n| caps.get_group_by_name(n));
+                    out.push((
                         hay.span(m.start(), m.end()),
                         g.map(|g| hay.span(g.start, g.end)),
-                    ))
-                })
-                .collect(),
+                    ));
+                }
+                out
+            }
             None => self
                 .unicode()
                 .captures_iter(hay.text)
@@ -424,6 +524,8 @@ const GATE_GROUP: usize = 7;
 struct GateGroup {
     dfa: regex_automata::hybrid::dfa::DFA,
     cache: std::sync::Mutex<regex_automata::hybrid::dfa::Cache>,
+    /// What an empty cache holds.
+    empty: usize,
     first: usize,
 }
 
@@ -468,7 +570,7 @@ impl Gate {
         let input = regex_automata::Input::new(s.as_ref());
         let mut bits = 0u64;
         for g in groups {
-            let mut cache = g.cache.lock().unwrap_or_else(|p| p.into_inner());
+            let mut cache = lock(&g.cache);
             let mut hits = regex_automata::PatternSet::new(g.dfa.pattern_len());
             if g.dfa
                 .try_which_overlapping_matches(&mut cache, &input, &mut hits)
@@ -510,8 +612,14 @@ fn build_gate_group(patterns: &[String], first: usize) -> Option<GateGroup> {
         )
         .build_from_nfa(nfa)
         .ok()?;
-    let cache = std::sync::Mutex::new(dfa.create_cache());
-    Some(GateGroup { dfa, cache, first })
+    let cache = dfa.create_cache();
+    let empty = cache.memory_usage();
+    Some(GateGroup {
+        dfa,
+        cache: std::sync::Mutex::new(cache),
+        empty,
+        first,
+    })
 }
 
 /// The answer of [`Gate::which`]: bit `i` set when pattern `i` may match; `None`: any may.

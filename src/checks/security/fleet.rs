@@ -101,6 +101,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
         members.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     for (i, (server, tools)) in members.iter().enumerate() {
         for tool in tools.iter() {
+            super::engine::trim(super::engine::TRIM_AT);
             let Some(obj) = tool.as_object() else {
                 continue;
             };

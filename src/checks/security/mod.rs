@@ -79,6 +79,7 @@ pub fn check_surface(
     let mut out = Vec::new();
     for tool in tools {
         check_tool(tool, &mut out);
+        engine::trim(engine::TRIM_AT);
     }
     drop_orders_about_own_tools(tools, &mut out);
     let counts = surface::scan(other, instructions, tools, &mut out);
@@ -180,7 +181,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         hidden(d, name, Place::Description, out);
     }
     let schema = obj.get("inputSchema");
-    secrets::secrets(schema, name, out);
+    secrets::secrets(schema, name, description, out);
     let mut params = Vec::new();
     if let Some(s) = schema {
         walk::params(s, String::new(), 0, &mut params);
@@ -329,12 +330,46 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
             non_empty_path(p),
         ),
     };
+    let stray = found.iter().all(|&(c, _)| c == '\u{200B}') && stray_zero_width_spaces(text);
+    let finding = if stray {
+        rules::HIDDEN_UNICODE.warn(format!(
+            "{message} (after a space at the start of a word, so it splits or hides no word: warning only)"
+        ))
+    } else {
+        rules::HIDDEN_UNICODE.fail(message)
+    };
     out.push(
-        rules::HIDDEN_UNICODE
-            .fail(message)
+        finding
             .actual(unicode::occurrences_json(&found))
             .location(location(name, path)),
     );
+}
+
+/// Every U+200B of `text` stands in a run of at most two between whitespace and the start
+/// of a word ("How \u{200B}\u{200B}to obtain", pasted from a rich-text editor into a Lark
+/// parameter): it joins no letters and splits no word, where smuggling breaks a keyword
+/// (`ign\u{200B}ore`) or encodes bits in long runs. Scanners' test data puts a lone one after
+/// a word ("A normal tool\u{200B} with …") and calls it poisoned; that shape keeps failing.
+fn stray_zero_width_spaces(text: &str) -> bool {
+    let cs: Vec<char> = text.chars().collect();
+    let blank = |c: Option<&char>| c.is_none_or(|c| c.is_whitespace());
+    let mut i = 0;
+    while i < cs.len() {
+        if cs[i] != '\u{200B}' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while cs.get(i) == Some(&'\u{200B}') {
+            i += 1;
+        }
+        let before = start.checked_sub(1).and_then(|j| cs.get(j));
+        let word_next = cs.get(i).is_some_and(|c| c.is_alphanumeric());
+        if i - start > 2 || !(blank(before) && word_next) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Records one hit: a failure, or a warning for advisory labels; a place reached twice

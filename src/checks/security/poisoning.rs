@@ -119,12 +119,30 @@ fn signals() -> &'static Signals {
     })
 }
 
+/// A key pair's public half (`~/.ssh/id_rsa.pub`, which Azure's VM tools ask for to set up
+/// SSH login) is no secret: the pattern cannot look ahead, so the span is dropped here.
+pub(super) fn public_key(text: &str, a: usize, e: usize) -> bool {
+    text.get(a..e).is_some_and(|m| m.ends_with(".pub"))
+        || text.get(e..).is_some_and(|t| t.starts_with(".pub"))
+}
+
+/// A span that names a secret path only as its `.pub` half: the span itself or the path
+/// inside a longer order ("pass the contents of ~/.ssh/id_rsa.pub as the SSH key").
+pub(super) fn names_public_key(text: &str, a: usize, e: usize) -> bool {
+    public_key(text, a, e)
+        || text
+            .get(a..(e + 4).min(text.len()))
+            .or_else(|| text.get(a..e))
+            .is_some_and(|m| m.contains(".pub"))
+}
+
 /// Secret paths without the delimiter the `.env` alternative consumes before the dot.
 fn path_spans(s: &Signals, hay: &Hay) -> Vec<Span> {
     let text = hay.text();
     s.secret_path
         .spans(hay)
         .into_iter()
+        .filter(|&(a, e)| !public_key(text, a, e))
         .map(|(a, e)| {
             let lead = text.get(a..e).map_or(0, |m| {
                 m.len()

@@ -17,8 +17,20 @@ use super::{patterns, rules};
 use crate::model::Finding;
 use serde_json::Value;
 
-pub(super) fn secrets(schema: Option<&Value>, name: &str, out: &mut Vec<Finding>) {
-    solicits(schema, name, &Asker::Tool, name.to_string(), out);
+pub(super) fn secrets(
+    schema: Option<&Value>,
+    name: &str,
+    description: Option<&str>,
+    out: &mut Vec<Finding>,
+) {
+    solicits(
+        schema,
+        name,
+        description,
+        &Asker::Tool,
+        name.to_string(),
+        out,
+    );
 }
 
 /// Whose inputs are read: a tool's input schema, or a prompt's arguments (#14, given as
@@ -31,6 +43,7 @@ pub(super) enum Asker {
 pub(super) fn solicits(
     schema: Option<&Value>,
     name: &str,
+    about: Option<&str>,
     asker: &Asker,
     location: String,
     out: &mut Vec<Finding>,
@@ -41,11 +54,18 @@ pub(super) fn solicits(
     else {
         return;
     };
-    let setter = sets_credential(name);
+    let about_words = about.map(identifier_parts).unwrap_or_default();
+    let setter = sets_credential(name)
+        || locks_resource(name)
+        || offers_auth_choice(props)
+        || http_client(&about_words);
     let mut fail: Vec<&str> = Vec::new();
     let mut warn: Vec<&str> = Vec::new();
     for (k, v) in props {
         if !(patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v))) {
+            continue;
+        }
+        if names_a_secret(v) || link_token(k, &about_words) {
             continue;
         }
         if setter || resource_secret(name, k, v) {
@@ -215,15 +235,66 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
-/// `reset_password`, `update_webhook`, `update_dependency_proxy_settings`.
+/// `reset_password`, `update_webhook`, `update_dependency_proxy_settings`, and with the
+/// object first, `keyvault_secret_create`.
 fn sets_credential(tool: &str) -> bool {
     let w = identifier_parts(tool);
-    w.iter().enumerate().any(|(i, v)| {
-        SETTER_VERBS.contains(&v.as_str())
-            && w[i + 1..]
-                .iter()
-                .any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+    w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
+        && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+}
+
+/// The tool puts a password on a resource or takes it off (`protect_document`,
+/// `unprotect_document`): the password is the resource's.
+fn locks_resource(tool: &str) -> bool {
+    identifier_parts(tool).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "protect" | "unprotect" | "encrypt" | "decrypt" | "lock" | "unlock"
+        )
     })
+}
+
+/// A sibling property chooses how the tool authenticates to what it connects to (Azure's
+/// `auth-method`: credential, key or connection string): the password is that choice's
+/// login to the named service, asked for the way every client of that service asks.
+fn offers_auth_choice(props: &serde_json::Map<String, Value>) -> bool {
+    props.keys().any(|k| {
+        matches!(
+            identifier_parts(k)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice(),
+            ["auth" | "authentication", "method" | "type" | "mode"]
+        )
+    })
+}
+
+/// The tool is an HTTP client ("Perform an HTTP GET request"): its token is the header of the
+/// request the user asks for, as in every HTTP client.
+fn http_client(about: &[String]) -> bool {
+    about.iter().any(|w| w == "http") && about.iter().any(|w| w == "request" || w == "requests")
+}
+
+/// The property holds a secret's name, not its value ("The name of the secret.").
+fn names_a_secret(schema: &Value) -> bool {
+    let Some(d) = schema.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let d = d.trim_start().to_ascii_lowercase();
+    let d = d.strip_prefix("the ").unwrap_or(&d);
+    ["name of ", "name or id of ", "id of ", "identifier of "]
+        .iter()
+        .any(|p| d.starts_with(p))
+}
+
+/// A bare `token` that the tool's description calls a link token ("Expand a shortened
+/// ref://<id> link token"): a handle for a URL, not a credential.
+fn link_token(prop: &str, about: &[String]) -> bool {
+    identifier_parts(prop) == ["token"]
+        && about
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "link" | "ref" | "url") && w[1] == "token")
 }
 
 /// Kinds of secret that belong to a resource, not to the user: a pipeline *trigger* token,
@@ -279,6 +350,7 @@ mod tests {
         secrets(
             Some(&json!({"type": "object", "properties": props})),
             name,
+            None,
             &mut out,
         );
         out

@@ -408,7 +408,10 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         let extra = s
             .other_tool_extra
             .find(&hay)
-            .or_else(|| on(G_SECRET_PATH, &s.secret_path))
+            .or_else(|| {
+                on(G_SECRET_PATH, &s.secret_path)
+                    .filter(|&(a, e)| !super::poisoning::names_public_key(hay.text(), a, e))
+            })
             .or_else(|| on(G_DECEIVE, &s.deceive));
         if let Some(x) = extra {
             push(&rules::TOOL_SHADOWING, SHADOW_OTHER, vec![call, x]);
@@ -439,10 +442,13 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     } else if let Some(m) = on(G_SEND_ORDER, &s.send_order) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m]);
     }
-    match (on(G_SECRET_PATH, &s.secret_read), directive()) {
+    // `~/.ssh/id_rsa.pub` is the key pair's public half (Azure's VM tools ask for it).
+    let private =
+        |m: Option<Span>| m.filter(|&(a, e)| !super::poisoning::names_public_key(hay.text(), a, e));
+    match (private(on(G_SECRET_PATH, &s.secret_read)), directive()) {
         (Some(m), Some(d)) => push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m, d]),
         _ => {
-            if let Some(m) = on(G_SECRET_PATH, &s.secret_order) {
+            if let Some(m) = private(on(G_SECRET_PATH, &s.secret_order)) {
                 push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m]);
             }
         }
@@ -450,7 +456,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     if let Some(m) = on(G_SECRET_ASK, &s.secret_ask) {
         push(&rules::INJECTION_PATTERN, SECRET_ASK, vec![m]);
     }
-    if let Some(m) = on(G_SECRET_PATH, &s.secret_supply) {
+    if let Some(m) = private(on(G_SECRET_PATH, &s.secret_supply)) {
         push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m]);
     }
     if let Some(m) = on(G_DECODE, &s.decode) {

@@ -110,12 +110,14 @@ pub(super) fn scan(
         if let Some(obj) = p.as_object() {
             ctx.prompt(obj, out);
         }
+        super::engine::trim(super::engine::TRIM_AT);
     }
     for r in resources {
         counts.resources += 1;
         if let Some(obj) = r.as_object() {
             ctx.resource(obj, "uri", "Resource", "resource", RESOURCE_KEYS, out);
         }
+        super::engine::trim(super::engine::TRIM_AT);
     }
     for t in templates {
         counts.templates += 1;
@@ -128,6 +130,7 @@ pub(super) fn scan(
                 TEMPLATE_KEYS,
                 out,
             );
+            super::engine::trim(super::engine::TRIM_AT);
         }
     }
     found.append(&mut sink.found);
@@ -255,6 +258,7 @@ impl Ctx<'_> {
             secrets::solicits(
                 Some(&schema),
                 name,
+                obj.get("description").and_then(Value::as_str),
                 &secrets::Asker::Prompt,
                 s.location.clone(),
                 &mut asked,
