@@ -441,7 +441,10 @@ impl Client {
     pub async fn list_tools(&self) -> Listing {
         let tools = self.list_tools_text().await?;
         // One tool at a time, each text freed once built: never all text and all trees.
-        Ok(tools.into_iter().map(|t| raw_to_value(&t)).collect())
+        Ok(tools
+            .into_iter()
+            .map(|t| crate::surface::json::compact(raw_to_value(&t)))
+            .collect())
     }
 
     /// Every page of `tools/list` like `list_tools`, each tool left as its JSON text:
@@ -507,7 +510,7 @@ impl Client {
                                 ),
                             );
                             if let Some(m) = modern {
-                                m.remember_tools(tools.iter().map(|t| raw_to_value(t)));
+                                m.remember_tools(&tools);
                             }
                             return Ok(tools);
                         }
@@ -525,7 +528,7 @@ impl Client {
             match rest.get("nextCursor") {
                 None => {
                     if let Some(m) = modern {
-                        m.remember_tools(tools.iter().map(|t| raw_to_value(t)));
+                        m.remember_tools(&tools);
                     }
                     return Ok(tools);
                 }

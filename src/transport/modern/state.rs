@@ -4,6 +4,8 @@
 
 use super::classify::page_problem;
 use crate::observed::DiscoverAnswer;
+use crate::surface::json::raw_to_value;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -14,8 +16,10 @@ const MAX_INPUT_REQUESTS: usize = 50;
 pub struct ModernState {
     pub version: String,
     pub discover: DiscoverAnswer,
-    /// inputSchema of each tool of the last successful listing (for `Mcp-Param-*`).
-    tools: Mutex<BTreeMap<String, Value>>,
+    /// inputSchema of each tool of the last successful listing (for `Mcp-Param-*`), kept as
+    /// its JSON text: the run holds the listing parsed already, and a parsed copy of every
+    /// schema was ~1 MiB more on a 262-tool listing (#12's 15 MiB bound).
+    tools: Mutex<BTreeMap<String, Box<RawValue>>>,
     listings: Mutex<Vec<Vec<Value>>>,
     input_requests: Mutex<Vec<Value>>,
 }
@@ -69,21 +73,30 @@ impl ModernState {
         }
     }
 
-    pub fn remember_tools(&self, tools: impl IntoIterator<Item = Value>) {
+    pub fn remember_tools(&self, tools: &[Box<RawValue>]) {
+        #[derive(serde::Deserialize)]
+        struct Named {
+            name: Option<String>,
+            #[serde(rename = "inputSchema")]
+            input_schema: Option<Box<RawValue>>,
+        }
         let mut map = BTreeMap::new();
         for t in tools {
-            if let (Some(name), Some(schema)) =
-                (t.get("name").and_then(Value::as_str), t.get("inputSchema"))
-            {
-                map.entry(name.to_string())
-                    .or_insert_with(|| schema.clone());
-            }
+            let Ok(Named {
+                name: Some(name),
+                input_schema: Some(schema),
+            }) = serde_json::from_str::<Named>(t.get())
+            else {
+                continue;
+            };
+            // `null` is a present key to `Value::get`, as it was when the tool was parsed.
+            map.entry(name).or_insert(schema);
         }
         *lock(&self.tools) = map;
     }
 
     pub fn schema_of(&self, tool: &str) -> Option<Value> {
-        lock(&self.tools).get(tool).cloned()
+        lock(&self.tools).get(tool).map(|s| raw_to_value(s))
     }
 
     pub fn page_meta(&self) -> Vec<Value> {
