@@ -12,6 +12,7 @@ pub mod config;
 pub mod drift_run;
 pub mod fleet;
 pub mod fsutil;
+pub mod heap;
 pub mod model;
 pub mod observed;
 pub mod protocol;

@@ -164,12 +164,12 @@ pub async fn run_families_keeping_tools(
         out.extend(security(ctx, listing, other, hello));
         // The automata security built are freed by now; hand their pages back so that
         // what later families page in does not stack on them.
-        release_freed_memory();
+        crate::heap::release_freed();
     }
     if cfg.checks.collision.enabled {
         let (listing, other) = tools.all().await;
         out.extend(collision(ctx, listing, other));
-        release_freed_memory();
+        crate::heap::release_freed();
     }
     if !cfg.suites.is_empty() {
         (ctx.progress)("Running behavioral test suites...");
@@ -214,14 +214,24 @@ pub async fn run_families_keeping_tools(
             out.extend(checks::latency::compare(p, &samples, &lat.regression));
         }
     }
+    // Run-level, last (DECISIONS #36): what the server sent during the whole run. The
+    // surface is listed again before schema is judged, so the listing read a second time
+    // is not held beside the validator's code pages (#12's bound); schema's findings are
+    // still put back at their place.
+    let rechecked = if cfg.checks.compliance.enabled {
+        let found = surface_recheck(client, ctx, &mut tools).await;
+        crate::heap::release_freed();
+        found
+    } else {
+        Vec::new()
+    };
     if let Some(at) = schema_at {
         let found = schema(ctx, tools.get().await, &version);
         out.splice(at..at, found);
-        release_freed_memory();
+        crate::heap::release_freed();
     }
-    // Run-level, last (DECISIONS #36): what the server sent during the whole run.
     if cfg.checks.compliance.enabled {
-        out.extend(surface_recheck(client, ctx, &mut tools).await);
+        out.extend(rechecked);
         let mut chatter = client.chatter();
         // Redacted before the check cuts it, so a secret is never shown in part.
         if let Some(first) = chatter.framing.first.as_mut() {
@@ -242,16 +252,6 @@ pub async fn run_families_keeping_tools(
         }
     }
     (out, tools.listing.and_then(Result::ok))
-}
-
-/// Returns the heap's free pages to the system. glibc keeps what a family freed resident
-/// for reuse, so the pages a later family's code brings in would count on top of it.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only walks glibc's own arenas; no Rust object is touched.
-    unsafe {
-        nix::libc::malloc_trim(0);
-    }
 }
 
 /// Execute the modern compliance probe plan (`checks::compliance::plan`) through the
@@ -337,10 +337,14 @@ async fn surface_recheck(
     };
     // A server that could not list its tools once is not asked twice more (nor started again).
     if let Err(e) = &first.tools {
-        return stability
+        let out = stability
             .then(|| stable::not_compared(e))
             .into_iter()
             .collect();
+        // Back to the run: schema is judged after this and must not list again.
+        tools.listing = Some(first.tools);
+        tools.other = Some(first.other);
+        return out;
     }
     // Each later listing is compared with the first as it is read, never kept.
     let again = relist(client, &first, None).await;
@@ -365,8 +369,9 @@ async fn surface_recheck(
         &tools.listed_at,
         &again,
     ));
-    // Back to the run: a fleet's cross-server findings read the listed tools.
+    // Back to the run: schema and a fleet's cross-server findings read the listed tools.
     tools.listing = Some(first.tools);
+    tools.other = Some(first.other);
     out
 }
 
