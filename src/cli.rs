@@ -326,6 +326,13 @@ impl From<clap::Error> for Error {
 }
 
 pub fn main() -> ExitCode {
+    // The release build aborts on a panic (Cargo.toml: no unwinding code, #12's memory
+    // bound), so no destructor ends the server: the hook does, after the usual message.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        crate::transport::procs::kill_unended();
+    }));
     match try_main() {
         Ok(exit) => exit.into(),
         Err(e) => {

@@ -189,7 +189,8 @@ pub fn eval(q: &Query, root: &Value) -> Option<Value> {
     match q {
         Query::Simple(segs) => eval_simple(segs, root),
         Query::Full { path, singular } => {
-            // Last line of defence against a panic inside the library on odd input.
+            // Last line of defence against a panic inside the library on odd input, where
+            // panics unwind (tests, fuzzing); the release build aborts instead (Cargo.toml).
             let found = std::panic::catch_unwind(|| {
                 jsonpath_rust::query::js_path_process(path, root).map(|refs| {
                     refs.into_iter()

@@ -13,9 +13,13 @@
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{adopt_orphans, end_strays, prepare, ServerTree};
+pub use unix::{adopt_orphans, end_strays, kill_unended, prepare, ServerTree};
 
 #[cfg(windows)]
 mod windows;
 #[cfg(windows)]
 pub use windows::{prepare, ServerTree};
+
+/// A Job Object kills its members when its last handle closes, which an abort does too.
+#[cfg(windows)]
+pub fn kill_unended() {}

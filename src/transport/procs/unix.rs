@@ -9,6 +9,7 @@ use nix::unistd::Pid;
 #[cfg(target_os = "linux")]
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::Duration;
 use tokio::process::{Child, Command};
 
@@ -32,11 +33,45 @@ pub struct ServerTree {
     ended: std::sync::atomic::AtomicBool,
 }
 
+/// Trees attached and not yet ended or dropped, as (process group, sweep_all): what
+/// [`kill_unended`] must reach when a panic ends mcpward. The release build aborts on a
+/// panic (Cargo.toml), so no destructor runs then.
+static UNENDED: Mutex<Vec<(i32, bool)>> = Mutex::new(Vec::new());
+
+fn forget(pgid: Option<i32>) {
+    if let (Some(g), Ok(mut live)) = (pgid, UNENDED.lock()) {
+        live.retain(|&(p, _)| p != g);
+    }
+}
+
+/// Kills every server tree not yet ended, at once (no grace period): the panic hook's
+/// cleanup. Never blocks: a panic raised while the list was held skips it.
+pub fn kill_unended() {
+    if let Ok(live) = UNENDED.try_lock() {
+        kill_now(&live);
+    }
+}
+
+fn kill_now(trees: &[(i32, bool)]) {
+    for &(g, sweep_all) in trees {
+        let roots = if sweep_all {
+            vec![std::process::id() as i32]
+        } else {
+            vec![g]
+        };
+        signal_all(&tree_of(&roots, Some(g)), Some(g), Signal::SIGKILL);
+    }
+}
+
 impl ServerTree {
     /// Right after spawn.
     pub fn attach(child: &Child, sweep_all: bool) -> ServerTree {
+        let pid = child.id().map(|p| p as i32);
+        if let (Some(g), Ok(mut live)) = (pid, UNENDED.lock()) {
+            live.push((g, sweep_all));
+        }
         ServerTree {
-            pid: child.id().map(|p| p as i32),
+            pid,
             sweep_all,
             ended: std::sync::atomic::AtomicBool::new(false),
         }
@@ -46,6 +81,7 @@ impl ServerTree {
     /// DECISIONS #8): wait, SIGTERM everything, wait, SIGKILL everything, reap, sweep.
     pub async fn end(&self, child: &mut Child, grace: Duration) {
         self.ended.store(true, std::sync::atomic::Ordering::SeqCst);
+        forget(self.pid);
         let pgid = self.pid;
         let roots = self.roots();
         // Remember the tree while the server is alive: once it exits, its children are
@@ -114,6 +150,7 @@ impl Drop for ServerTree {
     /// unwound): no grace period is left, so everything found is killed. `kill_on_drop`
     /// alone would reach only the server process, not its group or escaped descendants.
     fn drop(&mut self) {
+        forget(self.pid);
         if self.pid.is_none() || self.ended.load(std::sync::atomic::Ordering::SeqCst) {
             return;
         }
@@ -257,5 +294,42 @@ fn reap_orphans() {
                 Ok(_) => continue,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_tree_not_ended_is_killed_whole_by_the_panic_cleanup() {
+        let mut cmd = Command::new("sh");
+        // A grandchild in the group, then the server itself: both must go.
+        cmd.args(["-c", "sleep 30 & exec sleep 30"]);
+        prepare(&mut cmd, false);
+        let mut child = cmd.spawn().expect("spawn sh");
+        let tree = ServerTree::attach(&child, false);
+        let g = tree.pid.expect("pid");
+        let entry = *UNENDED
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|e| e.0 == g)
+            .expect("an attached tree is registered");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let before = tree_of(&[g], Some(g));
+        assert!(before.len() >= 2, "server and grandchild: {before:?}");
+        // Only this test's tree: others of the test binary run beside it.
+        kill_now(&[entry]);
+        // Killed, the server is a zombie until reaped, which `is_alive` counts as gone.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while before.iter().any(|&p| is_alive(p)) && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let left: Vec<i32> = before.iter().copied().filter(|&p| is_alive(p)).collect();
+        drop(tree); // kills whatever is left, so a failure leaves nothing behind
+        let _ = child.wait().await;
+        assert!(left.is_empty(), "left alive: {left:?}");
+        assert!(!UNENDED.lock().unwrap().iter().any(|e| e.0 == g));
     }
 }
