@@ -152,18 +152,22 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// emptied), so [`trim`] can free it.
 struct Shadow {
     re: ShadowRegex,
-    cache: Mutex<regex_automata::meta::Cache>,
+    /// `None` after [`trim`] until a text needs it again: most patterns run on few texts
+    /// (the gate lets them through), and an empty cache of a large automaton already holds
+    /// tens of KiB, ~0.5 MiB for all of them.
+    cache: Mutex<Option<regex_automata::meta::Cache>>,
     /// What an empty cache holds.
     empty: usize,
 }
 
 impl Held for Shadow {
     fn cache_bytes(&self) -> usize {
-        lock(&self.cache).memory_usage().saturating_sub(self.empty)
+        lock(&self.cache)
+            .as_ref()
+            .map_or(0, |c| c.memory_usage().saturating_sub(self.empty))
     }
     fn fresh_caches(&self) {
-        let fresh = self.re.create_cache();
-        drop(std::mem::replace(&mut *lock(&self.cache), fresh));
+        drop(lock(&self.cache).take());
     }
 }
 
@@ -185,13 +189,15 @@ impl Held for Option<Vec<GateGroup>> {
     fn cache_bytes(&self) -> usize {
         self.iter()
             .flatten()
-            .map(|g| lock(&g.cache).memory_usage().saturating_sub(g.empty))
+            .filter_map(|g| {
+                let c = lock(&g.cache);
+                c.as_ref().map(|c| c.memory_usage().saturating_sub(g.empty))
+            })
             .sum()
     }
     fn fresh_caches(&self) {
         for g in self.iter().flatten() {
-            let fresh = g.dfa.create_cache();
-            drop(std::mem::replace(&mut *lock(&g.cache), fresh));
+            drop(lock(&g.cache).take());
         }
     }
 }
@@ -367,7 +373,7 @@ impl Pattern {
             let empty = cache.memory_usage();
             Shadow {
                 re,
-                cache: Mutex::new(cache),
+                cache: Mutex::new(Some(cache)),
                 empty,
             }
         })
@@ -383,10 +389,11 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let mut cache = lock(&c.cache);
+                let mut held = lock(&c.cache);
+                let cache = held.get_or_insert_with(|| c.re.create_cache());
                 let mut it = Searcher::new(Input::new(s.as_ref()));
                 let mut out = Vec::new();
-                while let Some(m) = it.advance(|i| Ok(c.re.search_with(&mut cache, i))) {
+                while let Some(m) = it.advance(|i| Ok(c.re.search_with(cache, i))) {
                     out.push(hay.span(m.start(), m.end()));
                 }
                 out
@@ -404,8 +411,9 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let m =
-                    c.re.search_with(&mut lock(&c.cache), &Input::new(s.as_ref()));
+                let mut held = lock(&c.cache);
+                let cache = held.get_or_insert_with(|| c.re.create_cache());
+                let m = c.re.search_with(cache, &Input::new(s.as_ref()));
                 m.map(|m| hay.span(m.start(), m.end()))
             }
             None => self.unicode().find(hay.text).map(|m| (m.start(), m.end())),
@@ -417,12 +425,13 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let mut cache = lock(&c.cache);
+                let mut held = lock(&c.cache);
+                let cache = held.get_or_insert_with(|| c.re.create_cache());
                 let mut caps = c.re.create_captures();
                 let mut it = Searcher::new(Input::new(s.as_ref()));
                 let mut out = Vec::new();
                 while let Some(m) = it.advance(|i| {
-                    c.re.search_captures_with(&mut cache, i, &mut caps);
+                    c.re.search_captures_with(cache, i, &mut caps);
                     Ok(caps.get_match())
                 }) {
                     let g = names.iter().find_map(|n| caps.get_group_by_name(n));
@@ -527,7 +536,8 @@ const GATE_GROUP: usize = 7;
 /// One lazy DFA of the gate and the index of its first pattern.
 struct GateGroup {
     dfa: regex_automata::hybrid::dfa::DFA,
-    cache: std::sync::Mutex<regex_automata::hybrid::dfa::Cache>,
+    /// `None` after [`trim`] until the next text (see [`Shadow`]).
+    cache: std::sync::Mutex<Option<regex_automata::hybrid::dfa::Cache>>,
     /// What an empty cache holds.
     empty: usize,
     first: usize,
@@ -574,10 +584,11 @@ impl Gate {
         let input = regex_automata::Input::new(s.as_ref());
         let mut bits = 0u64;
         for g in groups {
-            let mut cache = lock(&g.cache);
+            let mut held = lock(&g.cache);
+            let cache = held.get_or_insert_with(|| g.dfa.create_cache());
             let mut hits = regex_automata::PatternSet::new(g.dfa.pattern_len());
             if g.dfa
-                .try_which_overlapping_matches(&mut cache, &input, &mut hits)
+                .try_which_overlapping_matches(cache, &input, &mut hits)
                 .is_err()
             {
                 return GateHits(None);
@@ -620,7 +631,7 @@ fn build_gate_group(patterns: &[String], first: usize) -> Option<GateGroup> {
     let empty = cache.memory_usage();
     Some(GateGroup {
         dfa,
-        cache: std::sync::Mutex::new(cache),
+        cache: std::sync::Mutex::new(Some(cache)),
         empty,
         first,
     })
