@@ -5,7 +5,7 @@
 use crate::checks;
 use crate::config::Config;
 use crate::model::Finding;
-use crate::observed::{Era, Listing, OtherSurface};
+use crate::observed::{Era, Listing, OtherSurface, TextListing};
 use crate::transport::{Client, ConnectOptions};
 use serde_json::Map;
 use std::path::Path;
@@ -78,6 +78,22 @@ impl<'c> Tools<'c> {
     fn mark(&mut self, lists: &[&'static str]) {
         let n = self.client.notification_count();
         self.listed_at.extend(lists.iter().map(|l| (*l, n)));
+    }
+
+    /// The fetched listing as JSON text, the parsed tools freed (#12: security's automata
+    /// and a long listing's parsed form are the run's two largest heaps; the text is a
+    /// fifth of the parsed form). `None` leaves the listing as it is (no listing yet, or a
+    /// tool that would not serialize, which a parsed value cannot be).
+    fn take_as_text(&mut self) -> Option<TextListing> {
+        let text = listing_as_text(self.listing.as_ref()?)?;
+        self.listing = None;
+        crate::heap::release_freed();
+        Some(text)
+    }
+
+    /// Parses back what [`Tools::take_as_text`] took.
+    fn restore(&mut self, text: TextListing) {
+        self.listing = Some(listing_from_text(text));
     }
 
     /// The tool listing and the rest of the surface together.
@@ -160,8 +176,22 @@ pub async fn run_families_keeping_tools(
         out.extend(drift(client, ctx, dcfg, listing, other, None).await);
     }
     if cfg.checks.security {
-        let (listing, other) = tools.all().await;
-        out.extend(security(ctx, listing, other, hello));
+        tools.all().await;
+        let found = match tools.take_as_text() {
+            Some(text) => {
+                (ctx.progress)("Running security checks...");
+                let other = tools.other.as_ref().expect("surface was just fetched");
+                let instructions = hello.instructions.as_ref();
+                let found = checks::security::check_surface_text(&text, other, instructions);
+                tools.restore(text);
+                found
+            }
+            None => {
+                let (listing, other) = tools.all().await;
+                security(ctx, listing, other, hello)
+            }
+        };
+        out.extend(found);
         // The automata security built are freed by now; hand their pages back so that
         // what later families page in does not stack on them.
         crate::heap::release_freed();
@@ -502,6 +532,23 @@ fn schema(ctx: &RunContext<'_>, listing: &Listing, version: &str) -> Vec<Finding
     checks::schema::check(listing, version)
 }
 
+fn listing_as_text(listing: &Listing) -> Option<TextListing> {
+    Some(match listing {
+        Ok(tools) => Ok(tools
+            .iter()
+            .map(|t| serde_json::value::to_raw_value(t).ok())
+            .collect::<Option<Vec<_>>>()?),
+        Err(e) => Err(e.clone()),
+    })
+}
+
+/// Serializing a parsed value and parsing it again gives the same value
+/// (`a_listing_held_as_text_comes_back_the_same`), so later families see the same listing.
+fn listing_from_text(text: TextListing) -> Listing {
+    use crate::surface::json::{compact, raw_to_value};
+    text.map(|tools| tools.iter().map(|t| compact(raw_to_value(t))).collect())
+}
+
 fn security(
     ctx: &RunContext<'_>,
     listing: &Listing,
@@ -666,4 +713,31 @@ pub async fn latency_against<T: crate::surface::capture::ToolObject>(
     // A listing that failed is drift's finding; here every pinned tool is "not measured now".
     let samples = sample_latency(client, &plan, lat.samples, lat.regression.warmup, &|_| {}).await;
     checks::latency::compare(pinned, &samples, &lat.regression)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_held_as_text_comes_back_the_same() {
+        let text = r#"[{"name":"t","zeta":1,"10":2,"2":3,"alpha":{"b":[1.5,-0.0,1e300,18446744073709551615,-9223372036854775808,0.1]},
+            "description":"\u0000 \ud83d\ude00 é \"q\" \n","inputSchema":{"type":"object","properties":{}}},
+            {"name":"u","annotations":null,"x":[true,false,[],{}],"n":12345678901234567890123}]"#;
+        let listing: Listing = Ok(serde_json::from_str(text).unwrap());
+        let held = listing_as_text(&listing).expect("serializes");
+        let back = listing_from_text(held);
+        assert_eq!(back, listing);
+        // Key order too (what the lockfile and the reports are written in).
+        let keys = |l: &Listing| -> Vec<Vec<String>> {
+            l.as_ref()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_object().unwrap().keys().cloned().collect())
+                .collect()
+        };
+        assert_eq!(keys(&back), keys(&listing));
+        let failed: Listing = Err("boom".into());
+        assert_eq!(listing_from_text(listing_as_text(&failed).unwrap()), failed);
+    }
 }

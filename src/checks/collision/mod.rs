@@ -989,25 +989,32 @@ fn indexed_pairs(
         }
         records.push(toks);
     }
+    // What is no longer needed goes as soon as it is not (#12: this index is the collision
+    // phase's peak on a long listing).
+    let n_ids = ids.len();
+    drop(ids);
     // Global order: rarest token first, ties by id (deterministic).
-    let mut df = vec![0u32; ids.len()];
+    let mut df = vec![0u32; n_ids];
     for r in &records {
         for &tok in r {
             df[tok as usize] += 1;
         }
     }
-    let mut by_rarity: Vec<u32> = (0..ids.len() as u32).collect();
+    let mut by_rarity: Vec<u32> = (0..n_ids as u32).collect();
     by_rarity.sort_unstable_by_key(|&tok| (df[tok as usize], tok));
-    let mut rank = vec![0u32; ids.len()];
+    drop(df);
+    let mut rank = vec![0u32; n_ids];
     for (r, &tok) in by_rarity.iter().enumerate() {
         rank[tok as usize] = r as u32;
     }
+    drop(by_rarity);
     for r in &mut records {
         for tok in r.iter_mut() {
             *tok = rank[*tok as usize];
         }
         r.sort_unstable();
     }
+    drop(rank);
 
     // Count sketch: tokens hashed into SKETCH buckets. Σ_b min(Ca[b], Cb[b]) ≥ |A ∩ B|, so a
     // pair whose sketch bound is below the overlap it needs is dropped before the merge.
@@ -1033,10 +1040,14 @@ fn indexed_pairs(
     // bucket in increasing record size so the size filter only ever drops a prefix.
     struct Bucket {
         class: u32,
-        start: usize,
+        start: u32,
         entries: Vec<(u32, u32)>, // (record, position of the token in it)
     }
-    let mut postings: Vec<Vec<Bucket>> = (0..ids.len()).map(|_| Vec::new()).collect();
+    // Most tokens are never indexed (only prefixes are): a token's buckets are found through
+    // `slot` (4 bytes a token) rather than an empty `Vec` per token (24).
+    const UNINDEXED: u32 = u32::MAX;
+    let mut slot = vec![UNINDEXED; n_ids];
+    let mut postings: Vec<Vec<Bucket>> = Vec::new();
     let mut stamp = vec![usize::MAX; profiles.len()];
     // Shared tokens counted so far for the current probe; -1 once the positional bound failed.
     let mut acc = vec![0i32; profiles.len()];
@@ -1059,16 +1070,20 @@ fn indexed_pairs(
         let min_size = t * nf / (2.0 - t) - EPS;
         cands.clear();
         for (i, &tok) in rx[..n - alpha.min(n) + 1].iter().enumerate() {
-            for bucket in postings[tok as usize].iter_mut() {
+            let Some(buckets) = postings.get_mut(slot[tok as usize] as usize) else {
+                continue;
+            };
+            for bucket in buckets.iter_mut() {
                 if bucket.class == classes[x] {
                     continue;
                 }
-                while bucket.start < bucket.entries.len()
-                    && (records[bucket.entries[bucket.start].0 as usize].len() as f64) < min_size
+                while (bucket.start as usize) < bucket.entries.len()
+                    && (records[bucket.entries[bucket.start as usize].0 as usize].len() as f64)
+                        < min_size
                 {
                     bucket.start += 1;
                 }
-                for &(y, j) in &bucket.entries[bucket.start..] {
+                for &(y, j) in &bucket.entries[bucket.start as usize..] {
                     let y = y as usize;
                     if stamp[y] != x {
                         stamp[y] = x;
@@ -1110,15 +1125,25 @@ fn indexed_pairs(
         }
         let beta = ((t * nf) - EPS).ceil().max(1.0) as usize;
         for (j, &tok) in rx[..n - beta.min(n) + 1].iter().enumerate() {
-            let buckets = &mut postings[tok as usize];
+            let at = &mut slot[tok as usize];
+            if *at == UNINDEXED {
+                *at = postings.len() as u32;
+                postings.push(Vec::new());
+            }
+            let buckets = &mut postings[*at as usize];
             let entry = (x as u32, j as u32);
             match buckets.iter_mut().find(|b| b.class == classes[x]) {
                 Some(b) => b.entries.push(entry),
-                None => buckets.push(Bucket {
-                    class: classes[x],
-                    start: 0,
-                    entries: vec![entry],
-                }),
+                None => {
+                    // Most tokens have one class: room for one bucket, not the four a
+                    // first push would make.
+                    buckets.reserve_exact(1);
+                    buckets.push(Bucket {
+                        class: classes[x],
+                        start: 0,
+                        entries: vec![entry],
+                    })
+                }
             }
         }
     }

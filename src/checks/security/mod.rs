@@ -16,9 +16,11 @@ pub mod unicode;
 mod walk;
 
 use crate::model::Finding;
-use crate::observed::{Listing, OtherSurface};
+use crate::observed::{Listing, OtherSurface, TextListing};
 use crate::rules::types::Rule;
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
 use text::{lookalike, overlaps_any, quote, raw_quotes, shape_hits, text_hits, Span};
 pub mod rules;
 #[cfg(test)]
@@ -64,25 +66,67 @@ pub fn check_surface(
     other: &OtherSurface,
     instructions: Option<&Value>,
 ) -> Vec<Finding> {
+    scan_surface(listing.as_deref(), other, instructions)
+}
+
+/// [`check_surface`] over tools still held as their JSON text, each parsed only while it is
+/// scanned (#12: a long listing parsed costs about five bytes per byte of its JSON, on top
+/// of the compiled patterns). Same findings, same order.
+pub fn check_surface_text(
+    listing: &TextListing,
+    other: &OtherSurface,
+    instructions: Option<&Value>,
+) -> Vec<Finding> {
+    scan_surface(listing.as_deref(), other, instructions)
+}
+
+/// One listed tool, parsed or as text.
+trait ToolItem {
+    fn value(&self) -> Cow<'_, Value>;
+}
+
+impl ToolItem for Value {
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl ToolItem for Box<RawValue> {
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Owned(crate::surface::json::raw_to_value(self))
+    }
+}
+
+fn scan_surface<T: ToolItem>(
+    listing: Result<&[T], &String>,
+    other: &OtherSurface,
+    instructions: Option<&Value>,
+) -> Vec<Finding> {
     // The compiled patterns live for this scan only: the families after this one run
     // without them (#12's memory bound).
     let _compiled = engine::scope();
-    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
+    let tools = match listing {
         Ok(t) => t,
-        Err(f) => {
+        Err(e) => {
             // The rest is still scanned: a broken tool listing hides nothing else.
-            let mut out = vec![f];
+            let mut out = vec![rules::LIST_TOOLS.fail(format!("Failed to list tools: {e}"))];
             surface::scan(other, instructions, &[], &mut out);
             return out;
         }
     };
     let mut out = Vec::new();
-    for tool in tools {
-        check_tool(tool, &mut out);
+    let mut names = Vec::with_capacity(tools.len());
+    for item in tools {
+        let tool = item.value();
+        if let Some(n) = tool.get("name").and_then(Value::as_str) {
+            names.push(n.to_string());
+        }
+        check_tool(&tool, &mut out);
+        drop(tool);
         engine::trim(engine::TRIM_AT);
     }
-    drop_orders_about_own_tools(tools, &mut out);
-    let counts = surface::scan(other, instructions, tools, &mut out);
+    drop_orders_about_own_tools(&names, &mut out);
+    let counts = surface::scan(other, instructions, &names, &mut out);
     let scanned = scanned(tools.len(), counts);
     let failed = out
         .iter()
@@ -113,12 +157,8 @@ pub fn check_surface(
 /// the server's workflow, not shadowing: the rule the instructions follow (#14), applied to
 /// tool descriptions once the whole listing is known. Orders about tools the listing does
 /// not have, and every other signal in the same text, are still reported.
-fn drop_orders_about_own_tools(tools: &[Value], out: &mut Vec<Finding>) {
-    let own: Vec<String> = tools
-        .iter()
-        .filter_map(|t| t.get("name").and_then(Value::as_str))
-        .map(str::to_lowercase)
-        .collect();
+fn drop_orders_about_own_tools(names: &[String], out: &mut Vec<Finding>) {
+    let own: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
     if own.len() < 2 {
         return;
     }

@@ -73,12 +73,12 @@ const TEMPLATE_KEYS: &[&str] = &[
     "_meta",
 ];
 
-/// Scans the surface into `out` and says how much of it there was. `tools` are the listed
-/// tools (their names are the server's own).
+/// Scans the surface into `out` and says how much of it there was. `tool_names` are the
+/// listed tools' names (the server's own).
 pub(super) fn scan(
     other: &OtherSurface,
     instructions: Option<&Value>,
-    tools: &[Value],
+    tool_names: &[String],
     found: &mut Vec<Finding>,
 ) -> Counts {
     let mut sink = Sink::default();
@@ -88,11 +88,12 @@ pub(super) fn scan(
     let resources = listed(&other.resources, "resources", out);
     let templates = listed(&other.resource_templates, "resource templates", out);
     let mut own: Vec<String> = Vec::new();
-    for item in tools.iter().chain(prompts) {
-        if let Some(n) = item.get("name").and_then(Value::as_str) {
-            if n.chars().count() >= 3 {
-                own.push(n.to_lowercase());
-            }
+    let prompt_names = prompts
+        .iter()
+        .filter_map(|p| p.get("name").and_then(Value::as_str));
+    for n in tool_names.iter().map(String::as_str).chain(prompt_names) {
+        if n.chars().count() >= 3 {
+            own.push(n.to_lowercase());
         }
     }
     let ctx = Ctx { own: &own };
