@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 805;
 const MIN_POISONED_SOURCES: usize = 94;
-const MIN_BENIGN: usize = 2984;
-const MIN_BENIGN_SERVERS: usize = 100;
+const MIN_BENIGN: usize = 2573;
+const MIN_BENIGN_SERVERS: usize = 90;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -568,18 +568,11 @@ fn measures_current_security_family() {
     }
 }
 
-/// Real tools that fail, pinned exactly: a new failure on a real tool goes red, and so does
-/// an entry that stops failing (remove it). The round-3 listings' 36 were mended in session
-/// 10 (docs/detection.md); these six are from the 17 listings captured blind in session 12
-/// (411 tools, measured before any tuning on them), left for the next precision round.
-const KNOWN_FALSE_POSITIVES: &[&str] = &[
-    "ElevenLabs: create_agent: security/injection-pattern",
-    "Heroku MCP Server: maintenance_on: security/injection-pattern",
-    "Heroku MCP Server: pg_psql: security/secret-in-schema",
-    "MCP-Discord: discord_login: security/secret-in-schema",
-    "twilio-server: TwilioApiV2010--CreateCall: security/secret-in-schema",
-    "twilio-server: TwilioApiV2010--CreateParticipant: security/secret-in-schema",
-];
+/// Real tools allowed to fail: none. The 36 tools of the round-3 listings that failed
+/// (docs/detection.md, "False positives on real servers never seen") were mended in
+/// session 10; an entry here would be one real tool's known failure, pinned exactly: a new
+/// failure on a real tool goes red, and so does an entry that stops failing (remove it).
+const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
 /// alone, and failures or warnings. #13 asks 95 % of failures; 18 of the misses are MSB's
