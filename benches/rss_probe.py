@@ -1,5 +1,6 @@
 # Peak RSS (VmHWM) of `mcpward run --json`, three runs per case.
 #   python3 benches/rss_probe.py [--only FAMILY|none] [CASE ...]
+#   python3 benches/rss_probe.py --corpus    every real listing of tests/corpus/benign, highest first
 # --only turns every default family off but FAMILY (none: all off). MCPWARD_BIN picks another
 # binary (to compare builds); REAL_SERVERS another tests/real (its node_modules).
 import subprocess, sys, time, os, tempfile
@@ -14,6 +15,7 @@ def checks():
     # collision takes a mapping only.
     return "checks: {" + ", ".join(f"{f}: {{enabled: {on(f)}}}" if f == "collision" else f"{f}: {on(f)}" for f in FAMILIES) + "}\n"
 def run(cfg):
+    """Peak RSS in MiB and the exit status of one run of `cfg`."""
     cfg += checks()
     d = tempfile.mkdtemp()
     open(os.path.join(d, "mcpward.yaml"), "w").write(cfg)
@@ -65,6 +67,16 @@ cases = {
  "server-memory": f'server: {{transport: stdio, command: "{node}", args: ["{nm}/server-memory/dist/index.js"]}}\n',
  "server-filesystem": f'server: {{transport: stdio, command: "{node}", args: ["{nm}/server-filesystem/dist/index.js", "/tmp"]}}\n',
 }
+if sys.argv[1:] == ["--corpus"]:
+    rows = []
+    for f in sorted(glob.glob("tests/corpus/benign/*.json")):
+        server = os.path.basename(f)[:-5]
+        rs = [run(listing(server)) for _ in range(3)]
+        n = len(json.load(open(f))["tools"])
+        rows.append((max(r for r, _ in rs), min(r for r, _ in rs), server, n, {c for _, c in rs}))
+    for hi, lo, server, n, codes in sorted(rows, reverse=True):
+        print(f"{server:45s} {n:4d} tools {lo:5.1f}-{hi:5.1f} MiB rc{codes}", flush=True)
+    sys.exit(0)
 for name in sys.argv[1:] or cases:
     rs = [run(cases[name]) for _ in range(3)]
     print(name, " ".join(f"{r:.1f}MiB(rc{c})" for r, c in rs), flush=True)

@@ -177,18 +177,18 @@ pub async fn run_families_keeping_tools(
     }
     if cfg.checks.security {
         tools.all().await;
+        (ctx.progress)("Running security checks...");
+        let instructions = hello.instructions.as_ref();
         let found = match tools.take_as_text() {
             Some(text) => {
-                (ctx.progress)("Running security checks...");
                 let other = tools.other.as_ref().expect("surface was just fetched");
-                let instructions = hello.instructions.as_ref();
                 let found = checks::security::check_surface_text(&text, other, instructions);
                 tools.restore(text);
                 found
             }
             None => {
                 let (listing, other) = tools.all().await;
-                security(ctx, listing, other, hello)
+                checks::security::check_surface(listing, other, instructions)
             }
         };
         out.extend(found);
