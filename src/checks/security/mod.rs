@@ -236,12 +236,75 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         if item.kind != walk::Kind::PropertyName {
             hidden(item.text, name, Place::Other(&item.path, &item.place), out);
         }
+        if item.kind == walk::Kind::PropertyName
+            && agents_own_prompt(name, description, schema, &item.path)
+        {
+            continue;
+        }
         scan_item(&item, name, out);
     }
     if let Some(n) = name_value {
         confusable_name(n, out);
         scan_identifier(n, name, None, "name", out);
     }
+}
+
+/// Agents a tool may create or configure, each with its own system prompt.
+const AGENT_NOUNS: &[&str] = &[
+    "agent",
+    "agents",
+    "assistant",
+    "assistants",
+    "bot",
+    "bots",
+    "chatbot",
+    "persona",
+    "character",
+];
+
+/// A tool that creates or configures an agent (ElevenLabs' `create_agent`) takes that
+/// agent's system prompt: a top-level `system_prompt` whose description (its own, or its
+/// line in the tool's docstring) names the agent ("System prompt for the agent") is the new
+/// agent's, not the calling model's own.
+fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, prop: &str) -> bool {
+    let words = walk::identifier_parts(prop);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if !matches!(
+        words.as_slice(),
+        [
+            "system",
+            "prompt" | "instructions" | "instruction" | "message"
+        ]
+    ) {
+        return false;
+    }
+    let t = walk::identifier_parts(tool);
+    let agent = |w: &String| AGENT_NOUNS.contains(&w.as_str());
+    if !(t
+        .iter()
+        .any(|w| secrets::SETTER_VERBS.contains(&w.as_str()))
+        && t.iter().any(agent))
+    {
+        return false;
+    }
+    let own = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(prop))
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str);
+    // Python servers document arguments in the tool's docstring ("Args: system_prompt:
+    // System prompt for the agent") and leave the property undescribed.
+    let docstring = || {
+        about.and_then(|d| {
+            d.lines().find_map(|l| {
+                l.trim_start()
+                    .strip_prefix(prop)
+                    .and_then(|r| r.strip_prefix(':'))
+            })
+        })
+    };
+    own.or_else(docstring)
+        .is_some_and(|d| walk::identifier_parts(d).iter().any(agent))
 }
 
 /// One walked string: prose gets every text signal; identifiers the identifier signals.

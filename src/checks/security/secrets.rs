@@ -59,6 +59,11 @@ pub(super) fn solicits(
         || locks_resource(name)
         || offers_auth_choice(props)
         || http_client(&about_words);
+    let required: Vec<&str> = schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     let mut fail: Vec<&str> = Vec::new();
     let mut warn: Vec<&str> = Vec::new();
     for (k, v) in props {
@@ -68,7 +73,11 @@ pub(super) fn solicits(
         if names_a_secret(v) || link_token(k, &about_words) {
             continue;
         }
-        if setter || resource_secret(name, k, v) {
+        if setter
+            || resource_secret(name, k, v)
+            || selects_stored(k, v)
+            || (!required.contains(&k.as_str()) && overrides_configured(k, v, &about_words))
+        {
             warn.push(k);
         } else {
             fail.push(k);
@@ -90,7 +99,7 @@ pub(super) fn solicits(
         out.push(
             rules::SECRET_IN_SCHEMA
                 .warn(format!(
-                    "{lead} secrets: {} (the {noun} sets them for an account or resource, so the model sees them: warning only)",
+                    "{lead} secrets: {} (the {noun} sets them for an account or resource, or they pick or override one the server holds; the model sees them: warning only)",
                     warn.join(", ")
                 ))
                 .actual(warn.clone())
@@ -181,7 +190,7 @@ fn holds_text(schema: &Value) -> bool {
     }
 }
 
-const SETTER_VERBS: &[&str] = &[
+pub(super) const SETTER_VERBS: &[&str] = &[
     "create",
     "set",
     "update",
@@ -297,6 +306,53 @@ fn link_token(prop: &str, about: &[String]) -> bool {
             .any(|w| matches!(w[0].as_str(), "link" | "ref" | "url") && w[1] == "token")
 }
 
+/// A bare `credential` whose description picks one the server already holds ("credential
+/// to use": Heroku's `pg_psql` takes the name of one of the database's credentials).
+fn selects_stored(prop: &str, schema: &Value) -> bool {
+    let p = identifier_parts(prop);
+    if !matches!(
+        p.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+        ["credential" | "credentials"]
+    ) {
+        return false;
+    }
+    let d = description_words(schema);
+    let d: Vec<&str> = d.iter().map(String::as_str).collect();
+    let d = d.strip_prefix(&["the"]).unwrap_or(&d);
+    matches!(
+        d,
+        ["credential" | "credentials", "to", "use", ..]
+            | ["credential" | "credentials", "name" | "id" | "alias", ..]
+            | ["which", "credential" | "credentials", ..]
+    )
+}
+
+/// An optional credential that only overrides one the server is configured with ("Logs in
+/// to Discord using the configured token"): the model is not asked for it unless the user
+/// gives another.
+fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
+    let Some(noun) = identifier_parts(prop).pop() else {
+        return false;
+    };
+    let says = |w: &[String]| {
+        w.iter().enumerate().any(|(i, x)| {
+            matches!(
+                x.as_str(),
+                "configured" | "preconfigured" | "default" | "stored" | "saved"
+            ) && w[i + 1..].iter().take(3).any(|y| *y == noun)
+        })
+    };
+    says(about) || says(&description_words(schema))
+}
+
+fn description_words(schema: &Value) -> Vec<String> {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(identifier_parts)
+        .unwrap_or_default()
+}
+
 /// Kinds of secret that belong to a resource, not to the user: a pipeline *trigger* token,
 /// a *webhook*'s or a *signing* token, an *upload*'s secret.
 const RESOURCE_SECRETS: &[&str] = &[
@@ -333,6 +389,12 @@ fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
         matches!(t[0].as_str(), "secret" | "token" | "password" | "key")
             && t[1] == "of"
             && matches!(t[2].as_str(), "the" | "this" | "that" | "an" | "a")
+    }) || d.windows(3).any(|t| {
+        // The platform issues it for an event or a resource: Twilio's `CallToken`, "a
+        // call_token is generated when an incoming call is received".
+        matches!(t[0].as_str(), "is" | "are")
+            && matches!(t[1].as_str(), "generated" | "issued")
+            && matches!(t[2].as_str(), "when" | "for" | "after" | "on")
     }) || d.windows(2).any(|t| {
         RESOURCE_SECRETS.contains(&t[0].as_str())
             && matches!(t[1].as_str(), "token" | "secret" | "password" | "key")
@@ -476,6 +538,77 @@ mod tests {
             assert_eq!(fs.len(), 1, "{tool}");
             assert_eq!(fs[0].status, Status::Fail, "{tool}");
         }
+    }
+
+    fn status_of(tool: &str, about: &str, schema: Value) -> Vec<Status> {
+        let mut out = Vec::new();
+        secrets(Some(&schema), tool, Some(about), &mut out);
+        out.iter().map(|f| f.status).collect()
+    }
+
+    #[test]
+    fn a_stored_or_configured_credential_or_a_platform_token_is_a_warning() {
+        // The three shapes of session 12's blind capture, each beside the neighbour that
+        // still fails.
+        let props = |p: Value| json!({"type": "object", "properties": p});
+        let with_required =
+            |p: Value, r: Value| json!({"type": "object", "properties": p, "required": r});
+        let pick = json!({"credential": {"type": "string", "description": "credential to use"}});
+        assert_eq!(
+            status_of("pg_psql", "Execute SQL queries", props(pick)),
+            [Status::Warn]
+        );
+        let raw =
+            json!({"credential": {"type": "string", "description": "Database password or key"}});
+        assert_eq!(
+            status_of("pg_psql", "Execute SQL queries", props(raw)),
+            [Status::Fail]
+        );
+        let key_to_use = json!({"api_key": {"type": "string", "description": "API key to use"}});
+        assert_eq!(
+            status_of("search", "Search", props(key_to_use)),
+            [Status::Fail]
+        );
+
+        let token = json!({"token": {"type": "string"}});
+        let configured = "Logs in to Discord using the configured token";
+        assert_eq!(
+            status_of("discord_login", configured, props(token.clone())),
+            [Status::Warn]
+        );
+        assert_eq!(
+            status_of(
+                "discord_login",
+                configured,
+                with_required(token.clone(), json!(["token"]))
+            ),
+            [Status::Fail]
+        );
+        assert_eq!(
+            status_of(
+                "discord_login",
+                "Logs in to Discord with a bot token",
+                props(token)
+            ),
+            [Status::Fail]
+        );
+        let override_key =
+            json!({"api_key": {"type": "string", "description": "Overrides the default API key"}});
+        assert_eq!(
+            status_of("search", "Search", props(override_key)),
+            [Status::Warn]
+        );
+
+        let issued = json!({"CallToken": {"type": "string", "description": "A token string needed to invoke a forwarded call. A call_token is generated when an incoming call is received."}});
+        assert_eq!(
+            status_of("CreateCall", "Create a call", props(issued)),
+            [Status::Warn]
+        );
+        let users = json!({"CallToken": {"type": "string", "description": "The user's token, needed to place the call."}});
+        assert_eq!(
+            status_of("CreateCall", "Create a call", props(users)),
+            [Status::Fail]
+        );
     }
 
     #[test]

@@ -1124,3 +1124,44 @@ fn tools_held_as_text_give_the_same_findings_as_parsed() {
         failed
     );
 }
+
+#[test]
+fn an_agent_builders_system_prompt_is_the_new_agents() {
+    // ElevenLabs' create_agent (session 12's blind capture) against its neighbours.
+    let tool = |name: &str, desc: Option<&str>| {
+        let mut p = json!({"type": "string"});
+        if let Some(d) = desc {
+            p["description"] = json!(d);
+        }
+        json!({"name": name, "description": "Create or call a thing.",
+               "inputSchema": {"type": "object", "properties": {"system_prompt": p}}})
+    };
+    let fails = |t: Value| {
+        body(vec![t])
+            .into_iter()
+            .filter(|f| f.id == "security/injection-pattern" && f.status == Status::Fail)
+            .count()
+    };
+    assert_eq!(
+        fails(tool("create_agent", Some("System prompt for the agent"))),
+        0
+    );
+    assert_eq!(
+        fails(tool(
+            "update_assistant",
+            Some("The assistant's system prompt")
+        )),
+        0
+    );
+    // No agent named as its owner, no agent the tool sets, or a prompt of the model's: fails.
+    assert_eq!(fails(tool("create_agent", None)), 1);
+    assert_eq!(
+        fails(tool("create_agent", Some("Your current system prompt"))),
+        1
+    );
+    assert_eq!(
+        fails(tool("search", Some("System prompt for the agent"))),
+        1
+    );
+    assert_eq!(fails(tool("configure_assistant", None)), 1);
+}
