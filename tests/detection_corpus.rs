@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 805;
 const MIN_POISONED_SOURCES: usize = 94;
-const MIN_BENIGN: usize = 2573;
-const MIN_BENIGN_SERVERS: usize = 90;
+const MIN_BENIGN: usize = 2984;
+const MIN_BENIGN_SERVERS: usize = 100;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -570,8 +570,9 @@ fn measures_current_security_family() {
 
 /// Real tools allowed to fail: none. The 36 tools of the round-3 listings that failed
 /// (docs/detection.md, "False positives on real servers never seen") were mended in
-/// session 10; an entry here would be one real tool's known failure, pinned exactly: a new
-/// failure on a real tool goes red, and so does an entry that stops failing (remove it).
+/// session 10, the 6 of the 17 listings captured blind in session 12 in session 13; an
+/// entry here would be one real tool's known failure, pinned exactly: a new failure on a
+/// real tool goes red, and so does an entry that stops failing (remove it).
 const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
