@@ -5,6 +5,7 @@ mod annotation;
 mod config;
 mod engine;
 mod fleet;
+mod foreign;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;

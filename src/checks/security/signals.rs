@@ -362,6 +362,14 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     let s = set();
     let hay = Hay::new(text);
     let mut out = Vec::new();
+    if matches!(field, Field::Prose | Field::Value) {
+        // Other languages run apart, on the text itself (`foreign.rs`).
+        out.extend(super::foreign::detect(text, || {
+            s.secret_path
+                .find(&hay)
+                .filter(|&(a, e)| !super::poisoning::names_public_key(hay.text(), a, e))
+        }));
+    }
     let mut push = |rule: &'static Rule, label: &'static str, evidence: Vec<Span>| {
         out.push(Hit {
             rule,
