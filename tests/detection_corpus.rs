@@ -580,8 +580,8 @@ const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 /// `llm_model_name` parameter, which Netlify, Pinecone and Shopify's real servers ask for
 /// the same way, so it is a warning (docs/decisions.md), and round 4's sources written to
 /// evade keyword rules keep about twenty more below it.
-const RECALL_FLOOR_PCT: usize = 89;
-const FLAGGED_FLOOR_PCT: usize = 91;
+const RECALL_FLOOR_PCT: usize = 90;
+const FLAGGED_FLOOR_PCT: usize = 92;
 /// #13: at least this many real servers' listings, each free of `security/*` failures.
 const MIN_CLEAN_SERVERS: usize = 20;
 
