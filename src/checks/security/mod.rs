@@ -435,9 +435,14 @@ fn hidden(text: &str, name: &str, place: Place, out: &mut Vec<Finding>) {
         ),
     };
     let stray = found.iter().all(|&(c, _)| c == '\u{200B}') && stray_zero_width_spaces(text);
+    let spaces = found.iter().all(|&(c, _)| c == '\u{A0}') && lone_no_break_spaces(text);
     let finding = if stray {
         rules::HIDDEN_UNICODE.warn(format!(
             "{message} (after a space at the start of a word, so it splits or hides no word: warning only)"
+        ))
+    } else if spaces {
+        rules::HIDDEN_UNICODE.warn(format!(
+            "{message} (each alone between two words, where a space belongs: warning only)"
         ))
     } else {
         rules::HIDDEN_UNICODE.fail(message)
@@ -474,6 +479,18 @@ fn stray_zero_width_spaces(text: &str) -> bool {
         }
     }
     true
+}
+
+/// Every U+00A0 of `text` stands alone between two non-blank characters, where a space
+/// belongs ("all the\u{A0}changes", what text copied from a web page keeps: ms-365's Graph
+/// descriptions): it hides nothing. Runs (padding that pushes text out of view) and one next
+/// to other whitespace keep failing.
+fn lone_no_break_spaces(text: &str) -> bool {
+    let cs: Vec<char> = text.chars().collect();
+    let solid = |c: Option<&char>| c.is_some_and(|c| !c.is_whitespace());
+    cs.iter()
+        .enumerate()
+        .all(|(i, &c)| c != '\u{A0}' || (i > 0 && solid(cs.get(i - 1)) && solid(cs.get(i + 1))))
 }
 
 /// Records one hit: a failure, or a warning for advisory labels; a place reached twice

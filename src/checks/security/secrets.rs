@@ -241,6 +241,12 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "configuration",
     "integration",
     "integrations",
+    // An API client's saved request or response carries its own auth and cookies
+    // (Postman's createCollectionRequest).
+    "request",
+    "requests",
+    "response",
+    "responses",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -328,8 +334,8 @@ fn selects_stored(prop: &str, schema: &Value) -> bool {
 }
 
 /// An optional credential that only overrides one the server is configured with ("Logs in
-/// to Discord using the configured token"): the model is not asked for it unless the user
-/// gives another.
+/// to Discord using the configured token") or that the server asks the user for when it is
+/// left out: the model is not asked for it unless the user gives it.
 fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
     let Some(noun) = identifier_parts(prop).pop() else {
         return false;
@@ -342,7 +348,16 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
             ) && w[i + 1..].iter().take(3).any(|y| *y == noun)
         })
     };
-    says(about) || says(&description_words(schema))
+    let own = description_words(schema);
+    // "omit to have them requested from the user" (BrowserStack's login credentials).
+    let omissible = own.iter().any(|w| w == "omit" || w == "omitted")
+        && own.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "requested" | "prompted" | "asked" | "configured" | "default" | "environment"
+            )
+        });
+    omissible || says(about) || says(&own)
 }
 
 fn description_words(schema: &Value) -> Vec<String> {
@@ -369,6 +384,11 @@ const RESOURCE_SECRETS: &[&str] = &[
     "validation",
 ];
 
+/// Resources whose token, named after them, is their id: a form's token is in the form's
+/// public URL (monday.com's `formToken`). Read from the property's name only: `update_form`
+/// asking for a `github_token` still fails.
+const NAMED_RESOURCE_TOKENS: &[&str] = &["form", "forms", "survey", "surveys"];
+
 /// The property is a resource's own secret: its name or the tool's name names the kind
 /// (`signing_token`, `trigger_pipeline`'s `token`), or its description says whose it is
 /// ("The 32-character secret of the upload").
@@ -378,7 +398,10 @@ fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
             .iter()
             .any(|w| RESOURCE_SECRETS.contains(&w.as_str()))
     };
-    if named(tool) || named(prop) {
+    let own_token = identifier_parts(prop)
+        .windows(2)
+        .any(|w| NAMED_RESOURCE_TOKENS.contains(&w[0].as_str()) && w[1] == "token");
+    if named(tool) || named(prop) || own_token {
         return true;
     }
     let Some(desc) = schema.get("description").and_then(Value::as_str) else {
@@ -389,6 +412,15 @@ fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
         matches!(t[0].as_str(), "secret" | "token" | "password" | "key")
             && t[1] == "of"
             && matches!(t[2].as_str(), "the" | "this" | "that" | "an" | "a")
+    }) || d.windows(4).any(|t| {
+        // "The password for the WorkForm" (monday.com), not "the key for the API".
+        matches!(t[0].as_str(), "secret" | "password" | "passphrase")
+            && t[1] == "for"
+            && matches!(t[2].as_str(), "the" | "this" | "that")
+            && !matches!(
+                t[3].as_str(),
+                "api" | "service" | "account" | "user" | "server" | "database" | "login"
+            )
     }) || d.windows(3).any(|t| {
         // The platform issues it for an event or a resource: Twilio's `CallToken`, "a
         // call_token is generated when an incoming call is received".
@@ -597,6 +629,52 @@ mod tests {
         assert_eq!(
             status_of("search", "Search", props(override_key)),
             [Status::Warn]
+        );
+
+        let omit = json!({"credentials": {"type": "object", "description": "Login credentials; omit to have them requested from the user."}});
+        assert_eq!(
+            status_of("createLCASteps", "Generate steps", props(omit.clone())),
+            [Status::Warn]
+        );
+        assert_eq!(
+            status_of(
+                "createLCASteps",
+                "Generate steps",
+                with_required(omit, json!(["credentials"]))
+            ),
+            [Status::Fail]
+        );
+        let form = json!({"formToken": {"type": "string"}});
+        assert_eq!(
+            status_of("update_form", "Update a form.", props(form.clone())),
+            [Status::Warn]
+        );
+        let pw = |d: &str| props(json!({"password": {"type": "string", "description": d}}));
+        assert_eq!(
+            status_of("submit", "Submit.", pw("The password for the WorkForm.")),
+            [Status::Warn]
+        );
+        assert_eq!(
+            status_of("submit", "Submit.", pw("The password for the account.")),
+            [Status::Fail]
+        );
+        let github = json!({"github_token": {"type": "string"}});
+        assert_eq!(
+            status_of("update_form", "Update a form.", props(github)),
+            [Status::Fail]
+        );
+        let auth = json!({"auth": {"type": "object"}, "cookies": {"type": "string"}});
+        assert_eq!(
+            status_of(
+                "createCollectionRequest",
+                "Creates a request in a collection.",
+                props(auth.clone())
+            ),
+            [Status::Warn]
+        );
+        assert_eq!(
+            status_of("runCollection", "Runs a collection.", props(auth)),
+            [Status::Fail]
         );
 
         let issued = json!({"CallToken": {"type": "string", "description": "A token string needed to invoke a forwarded call. A call_token is generated when an incoming call is received."}});
