@@ -35,9 +35,11 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// listings added in round 3 were measured before anything was tuned on them: 21 clusters on
 /// 1,314 tools, at most 4 on one server. A server over these ceilings means the discount or
 /// the clustering broke. The 17 listings captured blind in session 12 (411 tools) add 5
-/// clusters, all on Twilio's 197 tools (1,888 raw pairs), measured before any tuning.
-const BEFORE_TOTAL: usize = 7434;
-const CEILING_TOTAL: usize = 51;
+/// clusters, all on Twilio's 197 tools (1,888 raw pairs), measured before any tuning. The 21
+/// captured blind in session 13 (767 tools) add 13, at most 5 on one server (ms-365's 188
+/// Graph tools), none tuned.
+const BEFORE_TOTAL: usize = 7460;
+const CEILING_TOTAL: usize = 64;
 const CEILING_PER_SERVER: usize = 10;
 
 /// What the lint reported before #13: one warning per pair whose raw descriptions score at or
