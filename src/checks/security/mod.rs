@@ -46,6 +46,7 @@ pub fn warm() {
     patterns::warm();
     poisoning::warm();
     signals::warm();
+    foreign::warm();
 }
 
 /// Keeps what the patterns compile to until the returned guard is dropped, across scans
