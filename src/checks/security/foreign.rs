@@ -20,25 +20,25 @@ use std::sync::OnceLock;
 const CUE: &str = r"(?i-u)usuari|utilisateur|instrucci|instructions?\s+pour|benutzer|nutzer|anweisung|silenciosamente|debes|vous\s+devez|obligatoire|obligatorio|ignora|olvida|oubli|ohne\s+(?:den|die)";
 
 /// Markup or a label that addresses the model (the `<IMPORTANT>` shape).
-const MARKUP_X: &str = r"(?i)<\s*/?\s*(?:重要|중요|importante|wichtig|важно)\s*>|\[\s*(?:ocult[oa]|cach[ée]e?|versteckt|oculto)\b[^\]]{0,60}\]|instrucci[oó]n(?:es)?\s+(?:oculta\s+)?para\s+el\s+(?:modelo|asistente|agente|llm|ia)|instructions?\s+(?:cach[ée]es?\s+)?pour\s+(?:le\s+mod[eè]le|l['’]assistant|l['’]agent|l['’]ia|le\s+llm)|anweisung(?:en)?\s+f[üu]r\s+(?:das\s+modell|die\s+ki|den\s+assistenten)|给(?:AI|ai|模型|助手|大模型|智能体)的(?:指令|指示|说明)|(?:AI|ai|モデル|アシスタント)(?:への|に対する|向けの)(?:指示|命令)|(?:AI|ai|모델|어시스턴트)(?:에게|를\s*위한)\s*(?:지시|명령)";
+const MARKUP_X: &str = r"<\s*/?\s*(?:重要|중요|importante|wichtig|важно)\s*>|\[\s*(?:ocult[oa]|cach[ée]e?|versteckt|oculto)\b[^\]]{0,60}\]|instrucci[oó]n(?:es)?\s+(?:oculta\s+)?para\s+el\s+(?:modelo|asistente|agente|llm|ia)|instructions?\s+(?:cach[ée]es?\s+)?pour\s+(?:le\s+mod[eè]le|l['’]assistant|l['’]agent|l['’]ia|le\s+llm)|anweisung(?:en)?\s+f[üu]r\s+(?:das\s+modell|die\s+ki|den\s+assistenten)|给(?:ai|模型|助手|大模型|智能体)的(?:指令|指示|说明)|(?:ai|モデル|アシスタント)(?:への|に対する|向けの)(?:指示|命令)|(?:ai|모델|어시스턴트)(?:에게|를\s*위한)\s*(?:지시|명령)";
 
 /// Hiding an action from the user.
-const CONCEAL_X: &str = r"(?i)(?:不要|别|切勿|不得|无需|不必|请勿|勿)[^。\n]{0,8}(?:告诉|告知|通知|提醒|透露|提及|提到)[^。\n]{0,4}(?:用户|使用者)|(?:对|向)(?:用户|使用者)(?:隐藏|隐瞒|保密)|(?:悄悄|静默|偷偷|秘密)地?(?:调用|执行|发送|读取|上传)|(?:ユーザー|利用者|ユーザ)(?:に|には)[^。\n]{0,8}(?:伝え|知らせ|言わ|通知し|表示し|見せ|教え)(?:ない|ず)|(?:こっそり|密かに|黙って)(?:と)?[^。\n]{0,10}(?:実行|送信|呼び出|読み)|(?:사용자|유저)(?:에게|한테)[^.\n]{0,12}(?:알리지|말하지|보여주지|언급하지|알려주지)\s*(?:마|말|않)|(?:몰래|조용히)\s*[^.\n]{0,12}(?:실행|전송|호출|읽)|sin\s+(?:decir(?:le|selo)?|avisar|informar|notificar)(?:le)?\s+al\s+usuario|ocult[oa]s?\s+al\s+usuario|no\s+(?:le\s+)?(?:digas|menciones|informes|reveles|muestres|comuniques)\s+(?:nada\s+|esto\s+)?al\s+usuario|(?:invoca|llama|ejecuta|env[ií]a|lee)\s+(?:\w+\s+)?silenciosamente|sans\s+(?:le\s+dire|pr[ée]venir|informer|avertir)\s+(?:à\s+)?l['’]utilisateur|ne\s+(?:le\s+|lui\s+)?(?:dites|mentionnez|signalez|r[ée]v[ée]lez|montrez)\s+(?:rien\s+)?(?:pas\s+)?(?:de\s+cela\s+)?(?:à\s+)?l['’]utilisateur|à\s+l['’]insu\s+de\s+l['’]utilisateur|cach[ée]e?s?\s+(?:à|de)\s+l['’]utilisateur|ohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)(?:in)?\s+zu\s+(?:informieren|benachrichtigen|warnen|fragen)|(?:verrate|sage|erw[äa]hne|zeige)\s+(?:dem|der)\s+(?:benutzer|nutzer|anwender)\w*\s+nichts|sem\s+(?:avisar|informar|contar)\s+(?:ao|o)\s+usu[áa]rio|n[ãa]o\s+(?:conte|diga|mencione|informe|mostre)\s+(?:nada\s+)?ao\s+usu[áa]rio|[нН]е\s+(?:сообщай|говори|показывай|упоминай)\w*\s+(?:об\s+этом\s+)?пользовател";
+const CONCEAL_X: &str = r"(?:不要|别|切勿|不得|无需|不必|请勿|勿)[^。\n]{0,8}(?:告诉|告知|通知|提醒|透露|提及|提到)[^。\n]{0,4}(?:用户|使用者)|(?:对|向)(?:用户|使用者)(?:隐藏|隐瞒|保密)|(?:悄悄|静默|偷偷|秘密)地?(?:调用|执行|发送|读取|上传)|(?:ユーザー|利用者|ユーザ)(?:に|には)[^。\n]{0,8}(?:伝え|知らせ|言わ|通知し|表示し|見せ|教え)(?:ない|ず)|(?:こっそり|密かに|黙って)(?:と)?[^。\n]{0,10}(?:実行|送信|呼び出|読み)|(?:사용자|유저)(?:에게|한테)[^.\n]{0,12}(?:알리지|말하지|보여주지|언급하지|알려주지)\s*(?:마|말|않)|(?:몰래|조용히)\s*[^.\n]{0,12}(?:실행|전송|호출|읽)|sin\s+(?:decir(?:le|selo)?|avisar|informar|notificar)(?:le)?\s+al\s+usuario|ocult[oa]s?\s+al\s+usuario|no\s+(?:le\s+)?(?:digas|menciones|informes|reveles|muestres|comuniques)\s+(?:nada\s+|esto\s+)?al\s+usuario|(?:invoca|llama|ejecuta|env[ií]a|lee)\s+(?:\w+\s+)?silenciosamente|sans\s+(?:le\s+dire|pr[ée]venir|informer|avertir)\s+(?:à\s+)?l['’]utilisateur|ne\s+(?:le\s+|lui\s+)?(?:dites|mentionnez|signalez|r[ée]v[ée]lez|montrez)\s+(?:rien\s+)?(?:pas\s+)?(?:de\s+cela\s+)?(?:à\s+)?l['’]utilisateur|à\s+l['’]insu\s+de\s+l['’]utilisateur|cach[ée]e?s?\s+(?:à|de)\s+l['’]utilisateur|ohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)(?:in)?\s+zu\s+(?:informieren|benachrichtigen|warnen|fragen)|(?:verrate|sage|erw[äa]hne|zeige)\s+(?:dem|der)\s+(?:benutzer|nutzer|anwender)\w*\s+nichts|sem\s+(?:avisar|informar|contar)\s+(?:ao|o)\s+usu[áa]rio|n[ãa]o\s+(?:conte|diga|mencione|informe|mostre)\s+(?:nada\s+)?ao\s+usu[áa]rio|[нН]е\s+(?:сообщай|говори|показывай|упоминай)\w*\s+(?:об\s+этом\s+)?пользовател";
 
 /// Overriding the model's earlier instructions.
-const OVERRIDE_X: &str = r"(?i)(?:忽略|无视|忘记|忽视|不要理会)(?:掉)?(?:之前|以前|先前|上述|上面|此前|所有|全部|任何)[^。\n]{0,8}(?:指令|指示|说明|规则|提示|要求)|(?:以前|前|これまで|上記|先)の(?:すべての|全ての)?(?:指示|命令|指令|ルール|プロンプト)を(?:すべて|全て)?(?:無視|忘れ)|(?:이전|기존|앞의|위의|모든)[^.\n]{0,8}(?:지시|지침|명령|규칙|지시사항|프롬프트)[을를]?\s*(?:모두\s*|전부\s*)?(?:무시|잊)|ignor[ae]\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones\s+(?:anteriores|previas)|olvida\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones|ignor\w+\s+(?:toutes\s+)?(?:les\s+)?instructions\s+(?:pr[ée]c[ée]dentes|ant[ée]rieures)|oubli\w+\s+(?:toutes\s+)?(?:les\s+)?instructions|ignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|vorigen|obigen)\s+(?:anweisungen|instruktionen|befehle)|ignor\w+\s+(?:todas\s+)?(?:as\s+)?instru[çc][õo]es\s+anteriores|[иИ]гнорир\w*\s+(?:все\s+)?(?:предыдущие|прежние)\s+(?:инструкции|указания)";
+const OVERRIDE_X: &str = r"(?:忽略|无视|忘记|忽视|不要理会)(?:掉)?(?:之前|以前|先前|上述|上面|此前|所有|全部|任何)[^。\n]{0,8}(?:指令|指示|说明|规则|提示|要求)|(?:以前|前|これまで|上記|先)の(?:すべての|全ての)?(?:指示|命令|指令|ルール|プロンプト)を(?:すべて|全て)?(?:無視|忘れ)|(?:이전|기존|앞의|위의|모든)[^.\n]{0,8}(?:지시|지침|명령|규칙|지시사항|프롬프트)[을를]?\s*(?:모두\s*|전부\s*)?(?:무시|잊)|ignor[ae]\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones\s+(?:anteriores|previas)|olvida\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones|ignor\w+\s+(?:toutes\s+)?(?:les\s+)?instructions\s+(?:pr[ée]c[ée]dentes|ant[ée]rieures)|oubli\w+\s+(?:toutes\s+)?(?:les\s+)?instructions|ignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|vorigen|obigen)\s+(?:anweisungen|instruktionen|befehle)|ignor\w+\s+(?:todas\s+)?(?:as\s+)?instru[çc][õo]es\s+anteriores|[иИ]гнорир\w*\s+(?:все\s+)?(?:предыдущие|прежние)\s+(?:инструкции|указания)";
 
 /// An order aimed at the model ("you must", "please first"); only ever half a co-occurrence.
-const DIRECTIVE_X: &str = r"(?i)请先|请务必|务必|必须|一定要|必ず|してください|しなければ|반드시|먼저|(?:야|야만)\s*(?:한다|함|합니다|해|돼|된다)|\bdebes\b|\bdeber[aá]s\b|es\s+obligatorio|tienes\s+que|vous\s+devez|\btu\s+dois\b|il\s+faut|\bobligatoire\b|du\s+musst|sie\s+m[üu]ssen|voc[êe]\s+deve|\bдолжен\b|необходимо";
+const DIRECTIVE_X: &str = r"请先|请务必|务必|必须|一定要|必ず|してください|しなければ|반드시|먼저|(?:야|야만)\s*(?:한다|함|합니다|해|돼|된다)|\bdebes\b|\bdeber[aá]s\b|es\s+obligatorio|tienes\s+que|vous\s+devez|\btu\s+dois\b|il\s+faut|\bobligatoire\b|du\s+musst|sie\s+m[üu]ssen|voc[êe]\s+deve|\bдолжен\b|необходимо";
 
 /// Moving data somewhere.
-const SEND_X: &str = r"(?i)发送|发到|上传|提交|传给|转发|送信|送って|転送|アップロード|전송|보내|전달|알려|제공|업로드|\benv(?:iar|[ií]a|[ií]e|ie|oyez|oie|oyer)\b|\bmanda\b|transmet|\bsende[nt]?\b|\benvie\b|отправ";
+const SEND_X: &str = r"发送|发到|上传|提交|传给|转发|送信|送って|転送|アップロード|전송|보내|전달|알려|제공|업로드|\benv(?:iar|[ií]a|[ií]e|ie|oyez|oie|oyer)\b|\bmanda\b|transmet|\bsende[nt]?\b|\benvie\b|отправ";
 
 /// A credential named in one of these languages (or the English words inside them).
-const SECRET_X: &str = r"(?i)密码|密钥|私钥|令牌|凭证|パスワード|秘密鍵|認証情報|トークン|비밀번호|토큰|자격\s*증명|contrase[ñn]a|mot\s+de\s+passe|passwort|senha|парол|api\s*(?:key|키|密钥|キー)|\btoken\b|\bpassword\b|\bcredentials?\b|\bsecret\s+key\b";
+const SECRET_X: &str = r"密码|密钥|私钥|令牌|凭证|パスワード|秘密鍵|認証情報|トークン|비밀번호|토큰|자격\s*증명|contrase[ñn]a|mot\s+de\s+passe|passwort|senha|парол|api\s*(?:key|키|密钥|キー)|\btoken\b|\bpassword\b|\bcredentials?\b|\bsecret\s+key\b";
 
 /// Whom the secret goes to: a third party, or into the answer.
-const RECIPIENT_X: &str = r"(?i)管理员|管理者|관리자|administrador|administrateur|administrator|输出|回复|响应|出力|応答|출력|응답|respuesta|salida|r[ée]ponse|sortie|antwort|ausgabe|https?://|[\w.+-]+@[\w-]+\.[\w.]+";
+const RECIPIENT_X: &str = r"管理员|管理者|관리자|administrador|administrateur|administrator|输出|回复|响应|出力|応答|출력|응답|respuesta|salida|r[ée]ponse|sortie|antwort|ausgabe|https?://|[\w.+-]+@[\w-]+\.[\w.]+";
 
 /// What a hit is; `signals.rs` gives each its English signal's label and rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,13 +100,12 @@ fn in_script(text: &str) -> bool {
         })
 }
 
-/// The patterns as matched: on the text with ASCII letters lowered (the same byte offsets),
-/// so without case folding, and with ASCII and Latin-1/Cyrillic letters instead of Unicode's
+/// The patterns as matched: written in lower case and matched on the text with ASCII letters
+/// lowered (the same byte offsets), so without case folding, and with ASCII and Latin-1/Cyrillic letters instead of Unicode's
 /// `\w`, `\s` and `\b`: Unicode's classes under case folding made these automata ~2.5 MiB
 /// (#12's bound), this form a fraction of that.
 fn light(p: &str) -> String {
-    p.trim_start_matches("(?i)")
-        .replace(r"\b", "")
+    p.replace(r"\b", "")
         .replace(r"\S", r"[^\t\n\r ]")
         .replace(r"\s", r"[\t\n\r ]")
         .replace(r"\w", "[0-9_a-zà-öø-ÿа-яё]")
