@@ -823,6 +823,7 @@ async fn run_single(
         sink: &sink,
         interrupt: &interrupt,
         baseline: None,
+        keep_tools: false,
     };
     let lane = fleet::run_server(loaded, era, &how).await?;
     let findings = suppress::apply_single(lane.findings, &loaded.config.suppress, cli.strict);

@@ -178,6 +178,9 @@ pub struct LaneOptions<'a> {
     /// The lockfile latency compares with when `checks.drift` names none (a fleet member's
     /// own `./mcpward.lock.<name>.json`); `None`: the drift config's.
     pub baseline: Option<&'a str>,
+    /// Hand the listed tools back in [`Lane::tools`] (a fleet's cross-server findings read
+    /// them); a single server's run does not, so its listing is never parsed again at the end.
+    pub keep_tools: bool,
 }
 
 /// What one lane produced.
@@ -201,6 +204,7 @@ pub async fn run_lane(
         sink,
         interrupt,
         baseline,
+        keep_tools,
     } = *how;
     (sink.progress)("Connecting to server...");
     let client = tokio::select! {
@@ -232,7 +236,7 @@ pub async fn run_lane(
         reconnect: Some(&reconnect),
         baseline,
     };
-    let work = runner::run_families_keeping_tools(&client, &ctx);
+    let work = runner::run_families_keeping_tools(&client, &ctx, keep_tools);
     let (findings, tools) = match within(run_ms, interrupt, work).await {
         Ok(o) => o,
         Err(stop) => {
@@ -647,6 +651,7 @@ async fn test_member(
                 sink: &sink,
                 interrupt,
                 baseline: Some(&own),
+                keep_tools: true,
             };
             match run_server(loaded, era, &how).await {
                 Ok(lane) => {

@@ -36,6 +36,9 @@ struct Tools<'c> {
     client: &'c Client,
     progress: &'c dyn Fn(&str),
     listing: Option<Listing>,
+    /// The listing held as JSON text instead of `listing` (parsed again on the next
+    /// [`Tools::get`]; never fetched again).
+    held: Option<TextListing>,
     other: Option<OtherSurface>,
     /// Notifications received when each was listed (`compliance/spurious-list-changed`).
     listed_at: Vec<(&'static str, usize)>,
@@ -43,7 +46,16 @@ struct Tools<'c> {
 
 impl<'c> Tools<'c> {
     async fn get(&mut self) -> &Listing {
-        if self.listing.is_none() {
+        self.fetch().await;
+        if let Some(text) = self.held.take() {
+            self.listing = Some(listing_from_text(text));
+        }
+        self.listing.as_ref().expect("listing was just fetched")
+    }
+
+    /// Lists the tools unless they were listed (parsed or held as text).
+    async fn fetch(&mut self) {
+        if self.listing.is_none() && self.held.is_none() {
             // A long listing shows its pages as they arrive (#18 §3).
             let list = self.client.list_tools();
             tokio::pin!(list);
@@ -63,7 +75,6 @@ impl<'c> Tools<'c> {
             self.listing = Some(listing);
             self.mark(&["tools"]);
         }
-        self.listing.as_ref().expect("listing was just fetched")
     }
 
     /// Prompts, resources and resource templates, listed once.
@@ -82,13 +93,23 @@ impl<'c> Tools<'c> {
 
     /// The fetched listing as JSON text, the parsed tools freed (#12: security's automata
     /// and a long listing's parsed form are the run's two largest heaps; the text is a
-    /// fifth of the parsed form). `None` leaves the listing as it is (no listing yet, or a
-    /// tool that would not serialize, which a parsed value cannot be).
+    /// fifth of the parsed form). `None`: no listing yet.
     fn take_as_text(&mut self) -> Option<TextListing> {
-        let text = listing_as_text(self.listing.as_ref()?)?;
-        self.listing = None;
+        if let Some(text) = self.held.take() {
+            return Some(text);
+        }
+        let text = listing_as_text(self.listing.take()?);
         crate::heap::release_freed();
         Some(text)
+    }
+
+    /// The first listing back from a comparison, as it was held.
+    fn put_back(&mut self, tools: checks::compliance::stable::SnapshotTools) {
+        use checks::compliance::stable::SnapshotTools;
+        match tools {
+            SnapshotTools::Parsed(l) => self.listing = Some(l),
+            SnapshotTools::Text(t) => self.held = Some(t),
+        }
     }
 
     /// Parses back what [`Tools::take_as_text`] took.
@@ -108,14 +129,23 @@ impl<'c> Tools<'c> {
 }
 
 pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding> {
-    run_families_keeping_tools(client, ctx).await.0
+    families(client, ctx, false).await.0
 }
 
-/// [`run_families`], also handing back the listed tools when a family listed them (a
-/// fleet's cross-server findings read every member's tools).
+/// [`run_families`], also handing back the listed tools when a family listed them and
+/// `keep_tools` asks for them (a fleet's cross-server findings read every member's tools).
 pub async fn run_families_keeping_tools(
     client: &Client,
     ctx: &RunContext<'_>,
+    keep_tools: bool,
+) -> (Vec<Finding>, Option<Vec<serde_json::Value>>) {
+    families(client, ctx, keep_tools).await
+}
+
+async fn families(
+    client: &Client,
+    ctx: &RunContext<'_>,
+    keep_tools: bool,
 ) -> (Vec<Finding>, Option<Vec<serde_json::Value>>) {
     let cfg = ctx.config;
     let hello = client.hello();
@@ -124,6 +154,7 @@ pub async fn run_families_keeping_tools(
         client,
         progress: ctx.progress,
         listing: None,
+        held: None,
         other: None,
         listed_at: Vec::new(),
     };
@@ -160,7 +191,7 @@ pub async fn run_families_keeping_tools(
     // The listing is still fetched now, so the server sees the same requests in the same
     // order.
     let schema_at = if cfg.checks.schema {
-        tools.get().await;
+        tools.fetch().await;
         Some(out.len())
     } else {
         None
@@ -176,14 +207,18 @@ pub async fn run_families_keeping_tools(
         out.extend(drift(client, ctx, dcfg, listing, other, None).await);
     }
     if cfg.checks.security {
-        tools.all().await;
+        tools.fetch().await;
+        tools.other().await;
         (ctx.progress)("Running security checks...");
         let instructions = hello.instructions.as_ref();
         let found = match tools.take_as_text() {
             Some(text) => {
                 let other = tools.other.as_ref().expect("surface was just fetched");
                 let found = checks::security::check_surface_text(&text, other, instructions);
-                tools.restore(text);
+                // The automata are freed by now: their pages go back before the listing is
+                // parsed again, or both would be resident at once.
+                crate::heap::release_freed();
+                tools.held = Some(text);
                 found
             }
             None => {
@@ -197,8 +232,22 @@ pub async fn run_families_keeping_tools(
         crate::heap::release_freed();
     }
     if cfg.checks.collision.enabled {
-        let (listing, other) = tools.all().await;
-        out.extend(collision(ctx, listing, other));
+        tools.fetch().await;
+        tools.other().await;
+        // From the text when security left it so: the listing is parsed a tool at a time.
+        match tools.take_as_text() {
+            Some(text) => {
+                (ctx.progress)("Running collision lint...");
+                let other = tools.other.as_ref().expect("surface was just fetched");
+                let opts = &ctx.config.checks.collision;
+                out.extend(checks::collision::check_surface_text(&text, other, opts));
+                tools.held = Some(text);
+            }
+            None => {
+                let (listing, other) = tools.all().await;
+                out.extend(collision(ctx, listing, other));
+            }
+        }
         crate::heap::release_freed();
     }
     if !cfg.suites.is_empty() {
@@ -212,6 +261,10 @@ pub async fn run_families_keeping_tools(
         match checks::errors::plan_for(listing, hello.era, client.is_http(), &cfg.checks.errors) {
             Err(finding) => out.push(finding),
             Ok(plan) => {
+                // The probes read the plan, not the listing: held as text meanwhile.
+                if let Some(text) = tools.take_as_text() {
+                    tools.held = Some(text);
+                }
                 let mut recorded = Vec::with_capacity(plan.calls.len());
                 let total = plan.calls.len();
                 for (i, probe) in plan.calls.iter().enumerate() {
@@ -256,7 +309,20 @@ pub async fn run_families_keeping_tools(
         Vec::new()
     };
     if let Some(at) = schema_at {
-        let found = schema(ctx, tools.get().await, &version);
+        tools.fetch().await;
+        // The last family to read the listing judges it one tool at a time from its text,
+        // so a long listing is not held parsed beside the validators (#12's bound).
+        let found = match tools.take_as_text() {
+            Some(text) => {
+                (ctx.progress)("Running schema checks...");
+                let found = checks::schema::check_text(&text, &version);
+                if keep_tools {
+                    tools.restore(text);
+                }
+                found
+            }
+            None => schema(ctx, tools.get().await, &version),
+        };
         out.splice(at..at, found);
         crate::heap::release_freed();
     }
@@ -344,7 +410,7 @@ async fn surface_recheck(
     ctx: &RunContext<'_>,
     tools: &mut Tools<'_>,
 ) -> Vec<Finding> {
-    use checks::compliance::stable::{self, Snapshot};
+    use checks::compliance::stable::{self, Snapshot, SnapshotTools};
     let stability = ctx.config.checks.compliance.stability;
     let list_changed = client.chatter().notifications.iter().any(|n| {
         n.get("method")
@@ -358,21 +424,26 @@ async fn surface_recheck(
     let hello = client.hello();
     // Last use of the shared listings (the run-level results read no listing): taken, not
     // copied, so a 10,000-tool surface is held once less.
-    tools.get().await;
+    tools.fetch().await;
     tools.other().await;
+    // Held as text while the surface is listed twice more (#12's memory bound).
+    let first_tools = match tools.take_as_text() {
+        Some(text) => SnapshotTools::Text(text),
+        None => SnapshotTools::Parsed(tools.listing.take().unwrap_or_else(|| Ok(Vec::new()))),
+    };
     let first = Snapshot {
-        tools: tools.listing.take().unwrap_or_else(|| Ok(Vec::new())),
+        tools: first_tools,
         other: tools.other.take().unwrap_or_default(),
         instructions: Some(hello.instructions.clone()),
     };
     // A server that could not list its tools once is not asked twice more (nor started again).
-    if let Err(e) = &first.tools {
+    if let Some(e) = first.tools.error() {
         let out = stability
             .then(|| stable::not_compared(e))
             .into_iter()
             .collect();
         // Back to the run: schema is judged after this and must not list again.
-        tools.listing = Some(first.tools);
+        tools.put_back(first.tools);
         tools.other = Some(first.other);
         return out;
     }
@@ -400,7 +471,7 @@ async fn surface_recheck(
         &again,
     ));
     // Back to the run: schema and a fleet's cross-server findings read the listed tools.
-    tools.listing = Some(first.tools);
+    tools.put_back(first.tools);
     tools.other = Some(first.other);
     out
 }
@@ -532,13 +603,19 @@ fn schema(ctx: &RunContext<'_>, listing: &Listing, version: &str) -> Vec<Finding
     checks::schema::check(listing, version)
 }
 
-fn listing_as_text(listing: &Listing) -> Option<TextListing> {
-    Some(match listing {
-        Ok(tools) => Ok(tools
-            .iter()
-            .map(|t| serde_json::value::to_raw_value(t).ok())
-            .collect::<Option<Vec<_>>>()?),
-        Err(e) => Err(e.clone()),
+/// Each tool is freed as soon as it is written, so the listing is never held twice whole.
+fn listing_as_text(listing: Listing) -> TextListing {
+    listing.map(|tools| {
+        tools
+            .into_iter()
+            .map(|t| {
+                // Writing a parsed value cannot fail (its keys are strings, its numbers
+                // finite); `null` only keeps that impossible case from panicking.
+                serde_json::value::to_raw_value(&t).unwrap_or_else(|_| {
+                    serde_json::value::RawValue::from_string("null".into()).expect("null is JSON")
+                })
+            })
+            .collect()
     })
 }
 
@@ -546,7 +623,13 @@ fn listing_as_text(listing: &Listing) -> Option<TextListing> {
 /// (`a_listing_held_as_text_comes_back_the_same`), so later families see the same listing.
 fn listing_from_text(text: TextListing) -> Listing {
     use crate::surface::json::{compact, raw_to_value};
-    text.map(|tools| tools.iter().map(|t| compact(raw_to_value(t))).collect())
+    // Each tool's text is freed as soon as it is parsed.
+    text.map(|tools| {
+        tools
+            .into_iter()
+            .map(|t| compact(raw_to_value(&t)))
+            .collect()
+    })
 }
 
 fn security(
@@ -725,7 +808,7 @@ mod tests {
             "description":"\u0000 \ud83d\ude00 é \"q\" \n","inputSchema":{"type":"object","properties":{}}},
             {"name":"u","annotations":null,"x":[true,false,[],{}],"n":12345678901234567890123}]"#;
         let listing: Listing = Ok(serde_json::from_str(text).unwrap());
-        let held = listing_as_text(&listing).expect("serializes");
+        let held = listing_as_text(listing.clone());
         let back = listing_from_text(held);
         assert_eq!(back, listing);
         // Key order too (what the lockfile and the reports are written in).
@@ -738,6 +821,6 @@ mod tests {
         };
         assert_eq!(keys(&back), keys(&listing));
         let failed: Listing = Err("boom".into());
-        assert_eq!(listing_from_text(listing_as_text(&failed).unwrap()), failed);
+        assert_eq!(listing_from_text(listing_as_text(failed.clone())), failed);
     }
 }

@@ -4,7 +4,27 @@
 use crate::model::Finding;
 use crate::observed::Listing;
 use crate::rules::types::Rule;
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
+
+/// One listed tool, parsed or still the JSON text it came as: a family that reads one tool
+/// at a time takes either, so a long listing need not be held parsed (#12's memory bound).
+pub(crate) trait ToolItem {
+    fn value(&self) -> Cow<'_, Value>;
+}
+
+impl ToolItem for Value {
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl ToolItem for Box<RawValue> {
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Owned(crate::surface::json::raw_to_value(self))
+    }
+}
 
 /// The listed tools, or the family's `<family>/list-tools` failure when listing failed.
 // Callers return the finding as is; the error path runs once per run, so its size is moot.

@@ -330,7 +330,7 @@ fn run_compliance(seen: &mut BTreeSet<String>) {
         }
         let first = compliance::stable::Snapshot::empty();
         let mut other_tools = first.clone();
-        other_tools.tools = Ok(vec![json!({"name": "t"})]);
+        other_tools.tools = Ok(vec![json!({"name": "t"})]).into();
         let same = compliance::stable::Relisted::of(&first, &first);
         let relisted = compliance::stable::Relisted::of(&first, &other_tools);
         for second in [Ok(same.clone()), Ok(relisted), Err("refused".into())] {

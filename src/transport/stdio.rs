@@ -244,6 +244,9 @@ async fn writer(
 
 /// Frames the server's stdout into lines and dispatches them; closes `d` at EOF.
 /// Public for the fuzz target (fuzz/fuzz_targets/stdio_framer.rs).
+/// Room a line buffer keeps between lines: a typical message fits; longer ones allocate anew.
+const LINE_KEPT: usize = 64 * 1024;
+
 pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
     // Lines longer than the cap are discarded unread: a flooding server cannot make us
     // buffer without bound (#12 §2).
@@ -282,8 +285,10 @@ pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
                 handle_line(&d, &line);
             }
             line.clear();
-            if line.capacity() > 1024 * 1024 {
-                line.shrink_to(64 * 1024);
+            // The reader lives for the whole run: a page of a long listing (hundreds of KiB)
+            // must not keep its room beside every later phase's heap (#12's RSS bound).
+            if line.capacity() > LINE_KEPT {
+                line = Vec::new();
             }
         }
     }

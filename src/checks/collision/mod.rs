@@ -12,8 +12,9 @@
 //! and flagged pairs are reported per connected component (one finding per cluster), a
 //! cluster of two exactly as the original reports a pair.
 
+use super::common::ToolItem;
 use crate::model::{Finding, Severity, Status};
-use crate::observed::{Listing, OtherSurface};
+use crate::observed::{Listing, OtherSurface, TextListing};
 use crate::surface::json::utf16_cmp;
 use regex::Regex;
 use serde_json::{json, Value};
@@ -37,9 +38,20 @@ pub const SCORER: &str = "trigram-dice";
 const MAX_DEPTH: usize = 64;
 
 pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
-    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
+    check_items(listing.as_deref(), opts)
+}
+
+fn list_failed(e: &str) -> Finding {
+    rules::LIST_TOOLS.fail(format!("Failed to list tools: {e}"))
+}
+
+fn check_items<T: ToolItem>(
+    listing: Result<&[T], &String>,
+    opts: &CollisionConfig,
+) -> Vec<Finding> {
+    let tools = match listing {
         Ok(t) => t,
-        Err(f) => return vec![f],
+        Err(e) => return vec![list_failed(e)],
     };
     let n = tools.len() as u64;
     if n > opts.max_tools {
@@ -52,7 +64,7 @@ pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
         )
         .severity(rules::SUMMARY.severity)];
     }
-    let collisions = clusters(tools, opts.threshold);
+    let collisions = clusters_of(&profiles(tools), opts.threshold);
     let (status, severity) = if opts.fail {
         (Status::Fail, Severity::Error)
     } else {
@@ -89,17 +101,35 @@ pub fn check_surface(
     other: &OtherSurface,
     opts: &CollisionConfig,
 ) -> Vec<Finding> {
+    check_surface_items(listing.as_deref(), other, opts)
+}
+
+/// [`check_surface`] on a listing still held as JSON text: each tool is parsed only while
+/// its profile is made (#12's memory bound). Same findings.
+pub fn check_surface_text(
+    listing: &TextListing,
+    other: &OtherSurface,
+    opts: &CollisionConfig,
+) -> Vec<Finding> {
+    check_surface_items(listing.as_deref(), other, opts)
+}
+
+fn check_surface_items<T: ToolItem>(
+    listing: Result<&[T], &String>,
+    other: &OtherSurface,
+    opts: &CollisionConfig,
+) -> Vec<Finding> {
     let prompts = match &other.prompts {
         Some(Ok(p)) if !p.is_empty() => p.as_slice(),
-        _ => return check(listing, opts),
+        _ => return check_items(listing, opts),
     };
-    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
+    let tools = match listing {
         Ok(t) => t,
-        Err(f) => return vec![f],
+        Err(e) => return vec![list_failed(e)],
     };
     let (n, m) = (tools.len() as u64, prompts.len() as u64);
     if n > opts.max_tools {
-        return check(listing, opts);
+        return check_items(listing, opts);
     }
     if m > opts.max_tools {
         let pairs = u128::from(m) * u128::from(m - 1) / 2;
@@ -111,7 +141,7 @@ pub fn check_surface(
         )
         .severity(rules::SUMMARY.severity)];
     }
-    let found: Vec<(Subject, Cluster)> = clusters(tools, opts.threshold)
+    let found: Vec<(Subject, Cluster)> = clusters_of(&profiles(tools), opts.threshold)
         .into_iter()
         .map(|c| (Subject::Tools, c))
         .chain(
@@ -480,6 +510,9 @@ impl Cluster {
 }
 
 /// A candidate tool (collision.md §3.3) with everything the pair loop needs, computed once.
+/// A schema's required shape and depth.
+type Signature = (Vec<String>, usize);
+
 struct Profile {
     name: String,
     /// The normalized description with the server's boilerplate sentences removed.
@@ -492,36 +525,57 @@ struct Profile {
 
 impl Profile {
     fn new(tool: &Value, normalized: String) -> Profile {
-        let grams = trigrams(&normalized);
+        let (name, signature) = Profile::parts(tool);
+        Profile::of_parts(name, signature, normalized)
+    }
+
+    /// The tool's name and schema signature.
+    fn parts(tool: &Value) -> (String, Option<Signature>) {
         let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+        let name = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        (
+            name,
+            depth(schema).ok().map(|d| (required_shape(schema), d)),
+        )
+    }
+
+    fn of_parts(name: String, signature: Option<Signature>, normalized: String) -> Profile {
         Profile {
-            name: tool
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
+            name,
+            grams: trigrams(&normalized),
             normalized,
-            grams,
-            signature: depth(schema).ok().map(|d| (required_shape(schema), d)),
+            signature,
         }
     }
 }
 
 /// The candidates (collision.md §3.3) in listing order, boilerplate discounted.
-fn profiles(tools: &[Value]) -> Vec<Profile> {
-    let candidates: Vec<(&Value, &str)> = tools
+fn profiles<T: ToolItem>(tools: &[T]) -> Vec<Profile> {
+    // What a profile reads of a tool, taken while that tool alone is parsed: the
+    // boilerplate discount needs every description before any profile is made.
+    let candidates: Vec<(String, Option<Signature>, String)> = tools
         .iter()
         .filter_map(|t| {
-            let desc = t.get("description").and_then(Value::as_str)?;
+            let tool = t.value();
+            let desc = tool.get("description").and_then(Value::as_str)?;
             // ECMAScript `String#trim` set (collision.md §3.3).
-            (!crate::surface::text::is_blank(desc)).then_some((t, desc))
+            if crate::surface::text::is_blank(desc) {
+                return None;
+            }
+            let (name, signature) = Profile::parts(&tool);
+            Some((name, signature, desc.to_string()))
         })
         .collect();
-    let descs: Vec<&str> = candidates.iter().map(|&(_, d)| d).collect();
+    let descs: Vec<&str> = candidates.iter().map(|(_, _, d)| d.as_str()).collect();
+    let texts = discounted(&descs);
     candidates
-        .iter()
-        .zip(discounted(&descs))
-        .map(|(&(tool, _), text)| Profile::new(tool, text))
+        .into_iter()
+        .zip(texts)
+        .map(|((name, signature, _), text)| Profile::of_parts(name, signature, text))
         .collect()
 }
 

@@ -1218,3 +1218,81 @@ fn hostile_fleets_do_not_panic_and_stay_bounded() {
         fs.iter().map(|f| &f.message).collect::<Vec<_>>()
     );
 }
+
+/// The runner lints a long listing from its text (#12's memory bound): the same findings,
+/// with and without prompts, boilerplate discount and failed listings included.
+#[test]
+fn a_listing_linted_from_text_gives_the_same_findings() {
+    let shared = "Use the action parameter to specify the operation.";
+    let listings: Vec<Listing> = vec![
+        Ok(vec![
+            tool(
+                "find_orders",
+                "Find the orders that match the filter.",
+                flat(),
+            ),
+            tool(
+                "find_order",
+                "Find the orders that match the filter!",
+                nested(),
+            ),
+            tool(
+                "find_orders_2",
+                "Find the orders that match the filter",
+                schema_n(0),
+            ),
+            tool("a", &format!("Read the a data. {shared}"), flat()),
+            tool("b", &format!("Read the b data. {shared}"), flat()),
+            tool("c", &format!("Read the c data. {shared}"), flat()),
+            json!({"name": "blank", "description": "  "}),
+            json!(null),
+        ]),
+        Ok(vec![]),
+        Err("timed out".into()),
+    ];
+    let prompts = OtherSurface {
+        prompts: Some(Ok(vec![
+            prompt(
+                "review",
+                "Review the code in the current file for bugs.",
+                1,
+                0,
+            ),
+            prompt(
+                "review_pr",
+                "Review the code in the current file for bugs!",
+                2,
+                0,
+            ),
+        ])),
+        ..OtherSurface::default()
+    };
+    // Collisions among the tools and among the prompts, so the comparison has some to lose.
+    let parsed = check_surface(&listings[0], &prompts, &CollisionConfig::default());
+    assert!(
+        parsed.iter().filter(|f| f.status == Status::Warn).count() >= 3,
+        "{parsed:#?}"
+    );
+    for listing in listings {
+        let text: TextListing = listing.clone().map(|ts| {
+            ts.iter()
+                .map(|t| serde_json::value::to_raw_value(t).unwrap())
+                .collect()
+        });
+        for other in [OtherSurface::default(), prompts.clone()] {
+            for opts in [
+                CollisionConfig::default(),
+                CollisionConfig {
+                    max_tools: 2,
+                    ..Default::default()
+                },
+            ] {
+                assert_eq!(
+                    check_surface_text(&text, &other, &opts),
+                    check_surface(&listing, &other, &opts),
+                    "{listing:?}"
+                );
+            }
+        }
+    }
+}

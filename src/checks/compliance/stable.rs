@@ -3,6 +3,7 @@
 //! (order-insensitive by name / uri, member order ignored). Pure: the runner lists, we judge.
 
 use super::rules;
+use crate::checks::common::ToolItem;
 use crate::model::{Finding, Severity, Status};
 use crate::observed::{Era, Listing, OtherSurface, TextListing};
 use crate::surface::json::raw_to_value;
@@ -13,11 +14,66 @@ use std::collections::BTreeMap;
 /// One listing of everything a server shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
-    pub tools: Listing,
+    pub tools: SnapshotTools,
     pub other: OtherSurface,
     /// The handshake's `instructions` (`Some(None)`: the member was absent); `None` when
     /// not asked (a listing in the same session has no new handshake).
     pub instructions: Option<Option<Value>>,
+}
+
+/// A snapshot's tools: parsed, or still the JSON text they came as. The runner's first
+/// listing is held as text while the surface is listed twice more, a fifth of its parsed
+/// size (#12's memory bound).
+#[derive(Debug, Clone)]
+pub enum SnapshotTools {
+    Parsed(Listing),
+    Text(TextListing),
+}
+
+impl From<Listing> for SnapshotTools {
+    fn from(l: Listing) -> Self {
+        SnapshotTools::Parsed(l)
+    }
+}
+
+impl PartialEq for SnapshotTools {
+    fn eq(&self, other: &Self) -> bool {
+        self.parsed() == other.parsed()
+    }
+}
+
+impl SnapshotTools {
+    /// The tools parsed (the text form is parsed whole: only where a listing differs).
+    pub fn parsed(&self) -> Cow<'_, Listing> {
+        match self {
+            SnapshotTools::Parsed(l) => Cow::Borrowed(l),
+            SnapshotTools::Text(t) => Cow::Owned(match t {
+                Ok(ts) => Ok(ts.iter().map(|t| raw_to_value(t)).collect()),
+                Err(e) => Err(e.clone()),
+            }),
+        }
+    }
+
+    /// Why the tools could not be listed.
+    pub fn error(&self) -> Option<&String> {
+        match self {
+            SnapshotTools::Parsed(Err(e)) | SnapshotTools::Text(Err(e)) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn count(&self) -> Option<usize> {
+        match self {
+            SnapshotTools::Parsed(Ok(t)) => Some(t.len()),
+            SnapshotTools::Text(Ok(t)) => Some(t.len()),
+            _ => None,
+        }
+    }
+}
+
+/// The same tools at the same places, each parsed in turn (only one pair at a time).
+fn same_tools<A: ToolItem, B: ToolItem>(a: &[A], b: &[B]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.value() == y.value())
 }
 
 /// How one list compares between two listings.
@@ -59,7 +115,8 @@ pub struct Relisted {
 impl Relisted {
     /// `later` compared with `first`.
     pub fn of(first: &Snapshot, later: &Snapshot) -> Relisted {
-        let tools = compare_list("tools", "name", Some(&first.tools), Some(&later.tools));
+        let (x, y) = (first.tools.parsed(), later.tools.parsed());
+        let tools = compare_list("tools", "name", Some(&x), Some(&y));
         Relisted::with_tools(first, tools, &later.other, &later.instructions)
     }
 
@@ -74,16 +131,15 @@ impl Relisted {
         instructions: Option<Option<Value>>,
     ) -> Relisted {
         let same = match (&tools, &first.tools) {
-            (Ok(t), Ok(f)) => {
-                t.len() == f.len() && t.iter().zip(f).all(|(t, v)| raw_to_value(t) == *v)
-            }
+            (Ok(t), SnapshotTools::Parsed(Ok(f))) => same_tools(t, f),
+            (Ok(t), SnapshotTools::Text(Ok(f))) => same_tools(t, f),
             _ => false,
         };
         if same {
             return Relisted::with_tools(first, ListCmp::Same, &other, &instructions);
         }
         let later = Snapshot {
-            tools: tools.map(|ts| ts.iter().map(|t| raw_to_value(t)).collect()),
+            tools: SnapshotTools::Text(tools),
             other,
             instructions,
         };
@@ -245,7 +301,7 @@ fn counts(s: &Snapshot) -> String {
         _ => None,
     };
     [
-        n(Some(&s.tools), "tools"),
+        s.tools.count().map(|c| format!("{c} tools")),
         n(s.other.prompts.as_ref(), "prompts"),
         n(s.other.resources.as_ref(), "resources"),
         n(s.other.resource_templates.as_ref(), "resource templates"),
@@ -397,7 +453,7 @@ impl Snapshot {
     /// No tools, nothing else declared, instructions not asked.
     pub fn empty() -> Snapshot {
         Snapshot {
-            tools: Ok(Vec::new()),
+            tools: SnapshotTools::Parsed(Ok(Vec::new())),
             other: OtherSurface::default(),
             instructions: None,
         }

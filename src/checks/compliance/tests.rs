@@ -402,7 +402,7 @@ fn jsonrpc_framing_is_silent_when_clean_and_first_in_the_run_level_results_other
 
 mod surface {
     use super::super::served::{self, Records};
-    use super::super::stable::{self, Relisted, Snapshot};
+    use super::super::stable::{self, Relisted, Snapshot, SnapshotTools};
     use super::*;
     use crate::observed::{OtherSurface, ProbeRecord};
 
@@ -620,7 +620,7 @@ mod surface {
         instructions: Option<&str>,
     ) -> Snapshot {
         Snapshot {
-            tools: Ok(tools),
+            tools: Ok(tools).into(),
             other: OtherSurface {
                 prompts: prompts.map(Ok),
                 ..OtherSurface::default()
@@ -665,7 +665,7 @@ mod surface {
     #[test]
     fn a_listing_compared_as_text_is_judged_as_parsed() {
         let text = |s: &Snapshot| -> crate::observed::TextListing {
-            s.tools.clone().map(|ts| {
+            s.tools.parsed().into_owned().map(|ts| {
                 ts.iter()
                     .map(|t| serde_json::value::to_raw_value(t).unwrap())
                     .collect()
@@ -680,7 +680,7 @@ mod surface {
             Some("hi"),
         );
         let mut failed = first.clone();
-        failed.tools = Err("timed out".into());
+        failed.tools = Err::<Vec<Value>, String>("timed out".into()).into();
         for later in [
             first.clone(),
             snap(
@@ -714,6 +714,25 @@ mod surface {
                 later.instructions.clone(),
             );
             assert_eq!(as_text, Relisted::of(&first, &later), "{later:?}");
+            // The first listing held as text too (the runner's way, #12).
+            let mut first_text = first.clone();
+            first_text.tools = SnapshotTools::Text(text(&first));
+            let both_text = Relisted::of_text(
+                &first_text,
+                text(&later),
+                later.other.clone(),
+                later.instructions.clone(),
+            );
+            assert_eq!(both_text, Relisted::of(&first, &later), "{later:?}");
+            assert_eq!(
+                stable::surface_stable(
+                    Era::Modern,
+                    &first_text,
+                    &both_text,
+                    &Ok(both_text.clone())
+                ),
+                stable::surface_stable(Era::Modern, &first, &as_text, &Ok(as_text.clone())),
+            );
         }
     }
 
@@ -775,7 +794,7 @@ mod surface {
             "{f:?}"
         );
         let mut broken = first.clone();
-        broken.tools = Err("timeout".into());
+        broken.tools = Err::<Vec<Value>, String>("timeout".into()).into();
         let f = stable::surface_stable(
             Era::Modern,
             &first,
@@ -857,12 +876,12 @@ mod surface {
     #[test]
     fn hostile_listings_never_panic() {
         let weird = Snapshot {
-            tools: Ok(vec![
+            tools: SnapshotTools::Parsed(Ok(vec![
                 json!(null),
                 json!(1),
                 json!({"name": 7}),
                 json!([{"name": "a"}]),
-            ]),
+            ])),
             other: OtherSurface {
                 prompts: Some(Ok(vec![json!("p"), json!("p")])),
                 resources: Some(Ok(vec![json!({"uri": "x"}), json!({"uri": "x"})])),

@@ -4,8 +4,9 @@
 //! Tools are raw JSON as the server sent them (DECISIONS #5), so every shape — a tool that is
 //! not an object, a non-string name, a missing inputSchema — becomes a finding, never a panic.
 
+use super::common::ToolItem;
 use crate::model::{Finding, Status};
-use crate::observed::Listing;
+use crate::observed::{Listing, TextListing};
 use crate::protocol::versions::version_at_least;
 use crate::surface::json::js_type;
 use crate::surface::text::is_blank;
@@ -54,46 +55,77 @@ const ANNOTATION_HINTS: &[&str] = &[
 const MAX_SCHEMA_DEPTH: usize = 128;
 
 pub fn check(listing: &Listing, protocol_version: &str) -> Vec<Finding> {
-    let tools = match super::common::listed_tools(listing, &rules::LIST_TOOLS) {
+    check_items(listing.as_deref(), protocol_version)
+}
+
+/// [`check`] on a listing still held as JSON text: each tool is parsed in turn and freed
+/// before the next, so a long listing is never held parsed while its schemas are compiled
+/// (#12's memory bound). Same findings in the same order.
+pub fn check_text(listing: &TextListing, protocol_version: &str) -> Vec<Finding> {
+    check_items(listing.as_deref(), protocol_version)
+}
+
+fn check_items<T: ToolItem>(
+    listing: Result<&[T], &String>,
+    protocol_version: &str,
+) -> Vec<Finding> {
+    let tools = match listing {
         Ok(t) => t,
-        Err(f) => return vec![f.actual(listing.as_ref().err().map_or("", String::as_str))],
+        Err(e) => {
+            return vec![rules::LIST_TOOLS
+                .fail(format!("Failed to list tools: {e}"))
+                .actual(e.as_str())]
+        }
     };
-    let mut out = duplicates(tools);
     let sep986 = version_at_least(protocol_version, SEP_986_VERSION);
-    for (i, tool) in tools.iter().enumerate() {
-        let label = label(tool, i);
-        out.push(tool_name(tool, sep986, protocol_version));
-        out.push(tool_description(tool, &label));
-        out.push(tool_input_schema(tool, &label));
-        if let Some(ann) = tool.get("annotations") {
-            out.push(tool_annotations(ann, &label));
-        }
-        // Only tools that use x-mcp-header get a result (§12.3); silent otherwise.
-        let schema = tool.get("inputSchema");
-        let problem = schema.and_then(crate::protocol::headers::x_mcp_header_problem);
-        if problem.is_none() && schema.is_some_and(|s| mentions_x_mcp_header(s, 0)) {
-            out.push(
-                rules::X_MCP_HEADER
-                    .pass(format!(
-                        "Tool \"{label}\" has valid x-mcp-header annotations"
-                    ))
-                    .location(label.clone()),
-            );
-        }
-        if let Some(problem) = problem {
-            out.push(
-                rules::X_MCP_HEADER.fail(
-                    format!("Tool \"{label}\" has an invalid x-mcp-header annotation: {problem}"),
-                )
-                .expected("x-mcp-header values that are unique HTTP tokens on top-level string, integer or boolean properties")
-                .actual(problem)
-                .location(label.clone()),
-            );
-        }
+    let mut names = Vec::with_capacity(tools.len());
+    let mut per_tool = Vec::new();
+    for (i, item) in tools.iter().enumerate() {
+        let tool = item.value();
+        let tool = tool.as_ref();
+        names.push(tool.get("name").and_then(Value::as_str).map(str::to_string));
+        per_tool.extend(judge_tool(tool, i, sep986, protocol_version));
     }
+    let mut out = duplicates(names.iter().flatten().map(String::as_str));
+    out.extend(per_tool);
     if out.iter().all(|f| f.status == Status::Pass) {
         let summary = rules::SUMMARY.pass(format!("All {} tools have valid schemas", tools.len()));
         out.insert(0, summary);
+    }
+    out
+}
+
+/// Every finding about one tool, in report order.
+fn judge_tool(tool: &Value, i: usize, sep986: bool, protocol_version: &str) -> Vec<Finding> {
+    let mut out = Vec::with_capacity(4);
+    let label = label(tool, i);
+    out.push(tool_name(tool, sep986, protocol_version));
+    out.push(tool_description(tool, &label));
+    out.push(tool_input_schema(tool, &label));
+    if let Some(ann) = tool.get("annotations") {
+        out.push(tool_annotations(ann, &label));
+    }
+    // Only tools that use x-mcp-header get a result (§12.3); silent otherwise.
+    let schema = tool.get("inputSchema");
+    let problem = schema.and_then(crate::protocol::headers::x_mcp_header_problem);
+    if problem.is_none() && schema.is_some_and(|s| mentions_x_mcp_header(s, 0)) {
+        out.push(
+            rules::X_MCP_HEADER
+                .pass(format!(
+                    "Tool \"{label}\" has valid x-mcp-header annotations"
+                ))
+                .location(label.clone()),
+        );
+    }
+    if let Some(problem) = problem {
+        out.push(
+            rules::X_MCP_HEADER.fail(
+                format!("Tool \"{label}\" has an invalid x-mcp-header annotation: {problem}"),
+            )
+            .expected("x-mcp-header values that are unique HTTP tokens on top-level string, integer or boolean properties")
+            .actual(problem)
+            .location(label.clone()),
+        );
     }
     out
 }
@@ -125,14 +157,11 @@ fn label(tool: &Value, index: usize) -> String {
     name_of(tool).map_or_else(|| format!("tools[{index}]"), str::to_string)
 }
 
-fn duplicates(tools: &[Value]) -> Vec<Finding> {
+fn duplicates<'a>(names: impl Iterator<Item = &'a str>) -> Vec<Finding> {
     // Only string names take part: a missing or non-string name is reported by tool-name.
     let mut order: Vec<&str> = Vec::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for name in tools
-        .iter()
-        .filter_map(|t| t.get("name").and_then(Value::as_str))
-    {
+    for name in names {
         let n = counts.entry(name).or_insert(0);
         if *n == 0 {
             order.push(name);

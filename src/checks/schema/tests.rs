@@ -608,3 +608,33 @@ fn x_mcp_header_rule_fails_invalid_annotations_and_is_silent_otherwise() {
     let fs = check(&Ok(plain.as_array().unwrap().clone()), "2026-07-28");
     assert!(!fs.iter().any(|f| f.id == "schema/x-mcp-header"));
 }
+
+/// The runner judges a long listing from its text (#12's memory bound): the same findings
+/// in the same order as the parsed listing gives, duplicates and broken tools included.
+#[test]
+fn a_listing_judged_from_text_gives_the_same_findings() {
+    let listings: Vec<Listing> = vec![
+        Ok(vec![tool("a"), tool("b")]),
+        Ok(vec![
+            tool("dup"),
+            json!(7),
+            json!({"name": 3, "inputSchema": {"type": "nope"}}),
+            tool("dup"),
+            json!({"name": "x", "annotations": {"readOnlyHint": "yes"}}),
+            json!({"description": "no name", "inputSchema": {"type": "object", "properties": {"h": {"type": "string", "x-mcp-header": "bad header"}}}}),
+        ]),
+        Ok(vec![]),
+        Err("timed out".into()),
+    ];
+    assert!(check(&listings[1], NEW).iter().any(|f| f.id == ID_UNIQUE));
+    for listing in listings {
+        let text: TextListing = listing.clone().map(|ts| {
+            ts.iter()
+                .map(|t| serde_json::value::to_raw_value(t).unwrap())
+                .collect()
+        });
+        for v in [OLD, NEW] {
+            assert_eq!(check_text(&text, v), check(&listing, v), "{listing:?}");
+        }
+    }
+}

@@ -16,12 +16,11 @@ mod text;
 pub mod unicode;
 mod walk;
 
+use super::common::ToolItem;
 use crate::model::Finding;
 use crate::observed::{Listing, OtherSurface, TextListing};
 use crate::rules::types::Rule;
-use serde_json::value::RawValue;
 use serde_json::Value;
-use std::borrow::Cow;
 use text::{lookalike, overlaps_any, quote, raw_quotes, shape_hits, text_hits, Span};
 pub mod rules;
 #[cfg(test)]
@@ -80,23 +79,6 @@ pub fn check_surface_text(
     instructions: Option<&Value>,
 ) -> Vec<Finding> {
     scan_surface(listing.as_deref(), other, instructions)
-}
-
-/// One listed tool, parsed or as text.
-trait ToolItem {
-    fn value(&self) -> Cow<'_, Value>;
-}
-
-impl ToolItem for Value {
-    fn value(&self) -> Cow<'_, Value> {
-        Cow::Borrowed(self)
-    }
-}
-
-impl ToolItem for Box<RawValue> {
-    fn value(&self) -> Cow<'_, Value> {
-        Cow::Owned(crate::surface::json::raw_to_value(self))
-    }
 }
 
 fn scan_surface<T: ToolItem>(
