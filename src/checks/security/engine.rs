@@ -122,13 +122,17 @@ pub fn pin() {
     kept().pinned = true;
 }
 
-/// Lazy-DFA caches over this many bytes in all are emptied by [`trim`] (512 KiB kept GitLab's
-/// 262-tool listing 0.3 MiB higher at no measurable gain in speed). A cache only grows
+/// Lazy-DFA caches over this many bytes in all are emptied by [`trim`]. A cache only grows
 /// (new states, never fewer), so over a listing of hundreds of tools the ~90 automata's
 /// caches reach 3–4 MiB, a fifth of a run's peak RSS (#12's bound). Emptied between tools,
 /// never during one text, so a hostile text still gets the full per-cache room
-/// ([`DFA_CACHE`]) and does not thrash.
-pub const TRIM_AT: usize = 256 * 1024;
+/// ([`DFA_CACHE`]) and does not thrash. The states one ordinary tool needs already come to
+/// ~1 MiB (ms-365's Graph tools: 1.4 MiB after ten of them), so at 256 KiB every tool emptied
+/// the caches and built them again: 10,000 tools took 3.5 s instead of 0.2 s (#13's bench).
+/// At 768 KiB the bench's tools rarely empty them (0.2 s) and ms-365's long Graph tools
+/// every third tool (70 times in 188: its scan 0.40 s instead of 0.82 s), for 0.1–0.2 MiB
+/// more peak RSS; figures in docs/benchmarks.md.
+pub const TRIM_AT: usize = 768 * 1024;
 
 /// Empties every cache when they hold more than `limit` bytes in all: called between the
 /// texts of a scan, it bounds what the caches keep to about `limit` plus one text's growth.
