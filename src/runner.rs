@@ -112,11 +112,6 @@ impl<'c> Tools<'c> {
         }
     }
 
-    /// Parses back what [`Tools::take_as_text`] took.
-    fn restore(&mut self, text: TextListing) {
-        self.listing = Some(listing_from_text(text));
-    }
-
     /// The tool listing and the rest of the surface together.
     async fn all(&mut self) -> (&Listing, &OtherSurface) {
         self.get().await;
@@ -316,9 +311,7 @@ async fn families(
             Some(text) => {
                 (ctx.progress)("Running schema checks...");
                 let found = checks::schema::check_text(&text, &version);
-                if keep_tools {
-                    tools.restore(text);
-                }
+                tools.held = Some(text);
                 found
             }
             None => schema(ctx, tools.get().await, &version),
@@ -347,7 +340,16 @@ async fn families(
             out.extend(checks::http::judge(&probe));
         }
     }
-    (out, tools.listing.and_then(Result::ok))
+    // Parsed back only for a fleet, whichever family left the listing as text.
+    let kept = if keep_tools {
+        if let Some(text) = tools.held.take() {
+            tools.listing = Some(listing_from_text(text));
+        }
+        tools.listing.and_then(Result::ok)
+    } else {
+        None
+    };
+    (out, kept)
 }
 
 /// Execute the modern compliance probe plan (`checks::compliance::plan`) through the

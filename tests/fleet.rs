@@ -661,6 +661,33 @@ fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
     // A failing cross-server result fails the run.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(doc["summary"]["exitCode"], 1);
+    // Whichever family reads the listing last (here not schema, which is off), the members'
+    // tools reach the cross-server findings (#12 holds a listing as text between families).
+    for families in [
+        "  schema: false\n",
+        "  schema: false\n  errors: false\n  compliance: false\n",
+    ] {
+        w.write(
+            "mcpward.yaml",
+            &cfg.replace(
+                "  toxic_flow: warn\n",
+                &format!("  toxic_flow: warn\n{families}"),
+            ),
+        );
+        let got = cross(&json_report(&w.run(&["run", "--json"])));
+        let has = |id: &str, status: &str, loc: &str| {
+            got.iter()
+                .any(|(i, s, l)| i == id && s == status && l.contains(loc))
+        };
+        assert!(
+            has("collision/cross-server-name", "warn", "a:search, b:search"),
+            "{families}: {got:?}"
+        );
+        assert!(
+            has("security/tool-shadowing", "fail", "notes:add_note"),
+            "{families}: {got:?}"
+        );
+    }
     // With the default level toxic flow is information only.
     w.write(
         "mcpward.yaml",
