@@ -91,16 +91,23 @@ impl<'c> Tools<'c> {
         self.listed_at.extend(lists.iter().map(|l| (*l, n)));
     }
 
-    /// The fetched listing as JSON text, the parsed tools freed (#12: security's automata
-    /// and a long listing's parsed form are the run's two largest heaps; the text is a
-    /// fifth of the parsed form). `None`: no listing yet.
-    fn take_as_text(&mut self) -> Option<TextListing> {
+    /// The listing as JSON text, listed first if need be, the parsed tools freed (#12:
+    /// security's automata and a long listing's parsed form are the run's two largest heaps;
+    /// the text is a fifth of the parsed form). Give it back with [`Tools::hold`].
+    async fn text(&mut self) -> TextListing {
+        self.fetch().await;
         if let Some(text) = self.held.take() {
-            return Some(text);
+            return text;
         }
-        let text = listing_as_text(self.listing.take()?);
+        let listing = self.listing.take().expect("listing was just fetched");
+        let text = listing_as_text(listing);
         crate::heap::release_freed();
-        Some(text)
+        text
+    }
+
+    /// Keeps `text` as the listing until a family needs it parsed ([`Tools::get`]).
+    fn hold(&mut self, text: TextListing) {
+        self.held = Some(text);
     }
 
     /// The first listing back from a comparison, as it was held.
@@ -124,20 +131,12 @@ impl<'c> Tools<'c> {
 }
 
 pub async fn run_families(client: &Client, ctx: &RunContext<'_>) -> Vec<Finding> {
-    families(client, ctx, false).await.0
+    run_families_keeping_tools(client, ctx, false).await.0
 }
 
 /// [`run_families`], also handing back the listed tools when a family listed them and
 /// `keep_tools` asks for them (a fleet's cross-server findings read every member's tools).
 pub async fn run_families_keeping_tools(
-    client: &Client,
-    ctx: &RunContext<'_>,
-    keep_tools: bool,
-) -> (Vec<Finding>, Option<Vec<serde_json::Value>>) {
-    families(client, ctx, keep_tools).await
-}
-
-async fn families(
     client: &Client,
     ctx: &RunContext<'_>,
     keep_tools: bool,
@@ -202,47 +201,28 @@ async fn families(
         out.extend(drift(client, ctx, dcfg, listing, other, None).await);
     }
     if cfg.checks.security {
-        tools.fetch().await;
-        tools.other().await;
+        let text = tools.text().await;
+        let other = tools.other().await;
         (ctx.progress)("Running security checks...");
         let instructions = hello.instructions.as_ref();
-        let found = match tools.take_as_text() {
-            Some(text) => {
-                let other = tools.other.as_ref().expect("surface was just fetched");
-                let found = checks::security::check_surface_text(&text, other, instructions);
-                // The automata are freed by now: their pages go back before the listing is
-                // parsed again, or both would be resident at once.
-                crate::heap::release_freed();
-                tools.held = Some(text);
-                found
-            }
-            None => {
-                let (listing, other) = tools.all().await;
-                checks::security::check_surface(listing, other, instructions)
-            }
-        };
-        out.extend(found);
-        // The automata security built are freed by now; hand their pages back so that
-        // what later families page in does not stack on them.
+        out.extend(checks::security::check_surface_text(
+            &text,
+            other,
+            instructions,
+        ));
+        // The automata security built are freed by now; hand their pages back so that what
+        // later families page in (the listing parsed again among them) does not stack on them.
         crate::heap::release_freed();
+        tools.hold(text);
     }
     if cfg.checks.collision.enabled {
-        tools.fetch().await;
-        tools.other().await;
-        // From the text when security left it so: the listing is parsed a tool at a time.
-        match tools.take_as_text() {
-            Some(text) => {
-                (ctx.progress)("Running collision lint...");
-                let other = tools.other.as_ref().expect("surface was just fetched");
-                let opts = &ctx.config.checks.collision;
-                out.extend(checks::collision::check_surface_text(&text, other, opts));
-                tools.held = Some(text);
-            }
-            None => {
-                let (listing, other) = tools.all().await;
-                out.extend(collision(ctx, listing, other));
-            }
-        }
+        // From the text: the listing is parsed a tool at a time.
+        let text = tools.text().await;
+        let other = tools.other().await;
+        (ctx.progress)("Running collision lint...");
+        let opts = &ctx.config.checks.collision;
+        out.extend(checks::collision::check_surface_text(&text, other, opts));
+        tools.hold(text);
         crate::heap::release_freed();
     }
     if !cfg.suites.is_empty() {
@@ -257,9 +237,8 @@ async fn families(
             Err(finding) => out.push(finding),
             Ok(plan) => {
                 // The probes read the plan, not the listing: held as text meanwhile.
-                if let Some(text) = tools.take_as_text() {
-                    tools.held = Some(text);
-                }
+                let text = tools.text().await;
+                tools.hold(text);
                 let mut recorded = Vec::with_capacity(plan.calls.len());
                 let total = plan.calls.len();
                 for (i, probe) in plan.calls.iter().enumerate() {
@@ -304,18 +283,12 @@ async fn families(
         Vec::new()
     };
     if let Some(at) = schema_at {
-        tools.fetch().await;
         // The last family to read the listing judges it one tool at a time from its text,
         // so a long listing is not held parsed beside the validators (#12's bound).
-        let found = match tools.take_as_text() {
-            Some(text) => {
-                (ctx.progress)("Running schema checks...");
-                let found = checks::schema::check_text(&text, &version);
-                tools.held = Some(text);
-                found
-            }
-            None => schema(ctx, tools.get().await, &version),
-        };
+        let text = tools.text().await;
+        (ctx.progress)("Running schema checks...");
+        let found = checks::schema::check_text(&text, &version);
+        tools.hold(text);
         out.splice(at..at, found);
         crate::heap::release_freed();
     }
@@ -426,13 +399,9 @@ async fn surface_recheck(
     let hello = client.hello();
     // Last use of the shared listings (the run-level results read no listing): taken, not
     // copied, so a 10,000-tool surface is held once less.
-    tools.fetch().await;
-    tools.other().await;
     // Held as text while the surface is listed twice more (#12's memory bound).
-    let first_tools = match tools.take_as_text() {
-        Some(text) => SnapshotTools::Text(text),
-        None => SnapshotTools::Parsed(tools.listing.take().unwrap_or_else(|| Ok(Vec::new()))),
-    };
+    let first_tools = SnapshotTools::Text(tools.text().await);
+    tools.other().await;
     let first = Snapshot {
         tools: first_tools,
         other: tools.other.take().unwrap_or_default(),

@@ -626,6 +626,12 @@ fn cross(doc: &Value) -> Vec<(String, String, String)> {
     triples(&serde_json::json!({"results": doc["results"]}))
 }
 
+/// Whether `got` holds a result `id` with `status` at a location that contains `loc`.
+fn has(got: &[(String, String, String)], id: &str, status: &str, loc: &str) -> bool {
+    got.iter()
+        .any(|(i, s, l)| i == id && s == status && l.contains(loc))
+}
+
 #[test]
 fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
     let w = Workdir::new();
@@ -645,19 +651,20 @@ fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
     let o = w.run(&["run", "--json"]);
     let doc = json_report(&o);
     let got = cross(&doc);
-    let has = |id: &str, status: &str, loc: &str| {
-        got.iter()
-            .any(|(i, s, l)| i == id && s == status && l.contains(loc))
-    };
     assert!(
-        has("collision/cross-server-name", "warn", "a:search, b:search"),
+        has(
+            &got,
+            "collision/cross-server-name",
+            "warn",
+            "a:search, b:search"
+        ),
         "{got:?}"
     );
     assert!(
-        has("security/tool-shadowing", "fail", "notes:add_note"),
+        has(&got, "security/tool-shadowing", "fail", "notes:add_note"),
         "{got:?}"
     );
-    assert!(has("security/toxic-flow", "warn", "web"), "{got:?}");
+    assert!(has(&got, "security/toxic-flow", "warn", "web"), "{got:?}");
     // A failing cross-server result fails the run.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(doc["summary"]["exitCode"], 1);
@@ -675,16 +682,17 @@ fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
             ),
         );
         let got = cross(&json_report(&w.run(&["run", "--json"])));
-        let has = |id: &str, status: &str, loc: &str| {
-            got.iter()
-                .any(|(i, s, l)| i == id && s == status && l.contains(loc))
-        };
         assert!(
-            has("collision/cross-server-name", "warn", "a:search, b:search"),
+            has(
+                &got,
+                "collision/cross-server-name",
+                "warn",
+                "a:search, b:search"
+            ),
             "{families}: {got:?}"
         );
         assert!(
-            has("security/tool-shadowing", "fail", "notes:add_note"),
+            has(&got, "security/tool-shadowing", "fail", "notes:add_note"),
             "{families}: {got:?}"
         );
     }

@@ -30,9 +30,16 @@ impl ToolItem for Box<RawValue> {
 // Callers return the finding as is; the error path runs once per run, so its size is moot.
 #[allow(clippy::result_large_err)]
 pub(crate) fn listed_tools<'a>(listing: &'a Listing, rule: &Rule) -> Result<&'a [Value], Finding> {
-    listing
-        .as_deref()
-        .map_err(|e| rule.fail(format!("Failed to list tools: {e}")))
+    listed(listing.as_deref(), rule)
+}
+
+/// [`listed_tools`] for a listing parsed or held as text.
+#[allow(clippy::result_large_err)]
+pub(crate) fn listed<'a, T>(
+    listing: Result<&'a [T], &String>,
+    rule: &Rule,
+) -> Result<&'a [T], Finding> {
+    listing.map_err(|e| rule.fail(format!("Failed to list tools: {e}")))
 }
 
 /// A validator for a tool's schema: `$schema` honoured, 2020-12 otherwise (DECISIONS #6),

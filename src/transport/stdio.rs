@@ -242,11 +242,11 @@ async fn writer(
     let _ = stdin.shutdown().await;
 }
 
-/// Frames the server's stdout into lines and dispatches them; closes `d` at EOF.
-/// Public for the fuzz target (fuzz/fuzz_targets/stdio_framer.rs).
 /// Room a line buffer keeps between lines: a typical message fits; longer ones allocate anew.
 const LINE_KEPT: usize = 64 * 1024;
 
+/// Frames the server's stdout into lines and dispatches them; closes `d` at EOF.
+/// Public for the fuzz target (fuzz/fuzz_targets/stdio_framer.rs).
 pub async fn reader(stdout: impl AsyncRead + Unpin, d: Arc<Dispatcher>) {
     // Lines longer than the cap are discarded unread: a flooding server cannot make us
     // buffer without bound (#12 §2).

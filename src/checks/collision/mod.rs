@@ -41,17 +41,13 @@ pub fn check(listing: &Listing, opts: &CollisionConfig) -> Vec<Finding> {
     check_items(listing.as_deref(), opts)
 }
 
-fn list_failed(e: &str) -> Finding {
-    rules::LIST_TOOLS.fail(format!("Failed to list tools: {e}"))
-}
-
 fn check_items<T: ToolItem>(
     listing: Result<&[T], &String>,
     opts: &CollisionConfig,
 ) -> Vec<Finding> {
-    let tools = match listing {
+    let tools = match super::common::listed(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
-        Err(e) => return vec![list_failed(e)],
+        Err(f) => return vec![f],
     };
     let n = tools.len() as u64;
     if n > opts.max_tools {
@@ -123,9 +119,9 @@ fn check_surface_items<T: ToolItem>(
         Some(Ok(p)) if !p.is_empty() => p.as_slice(),
         _ => return check_items(listing, opts),
     };
-    let tools = match listing {
+    let tools = match super::common::listed(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
-        Err(e) => return vec![list_failed(e)],
+        Err(f) => return vec![f],
     };
     let (n, m) = (tools.len() as u64, prompts.len() as u64);
     if n > opts.max_tools {

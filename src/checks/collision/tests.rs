@@ -870,10 +870,9 @@ fn without_prompts_the_result_is_the_tools_lint() {
     }
 }
 
-#[test]
-fn prompts_collide_among_themselves_like_tools() {
-    let opts = CollisionConfig::default();
-    let prompts = vec![
+/// Two prompts worded alike that take a different number of arguments: they collide.
+fn review_prompts() -> [Value; 2] {
+    [
         prompt(
             "review",
             "Review the code in the current file for bugs.",
@@ -886,6 +885,15 @@ fn prompts_collide_among_themselves_like_tools() {
             2,
             0,
         ),
+    ]
+}
+
+#[test]
+fn prompts_collide_among_themselves_like_tools() {
+    let opts = CollisionConfig::default();
+    let prompts = vec![
+        review_prompts()[0].clone(),
+        review_prompts()[1].clone(),
         // Same wording, same arguments: an ordinary family, silent.
         prompt("summarise", "Summarise the selected text.", 1, 1),
         prompt("summarise_doc", "Summarise the selected text", 1, 0),
@@ -1251,20 +1259,7 @@ fn a_listing_linted_from_text_gives_the_same_findings() {
         Err("timed out".into()),
     ];
     let prompts = OtherSurface {
-        prompts: Some(Ok(vec![
-            prompt(
-                "review",
-                "Review the code in the current file for bugs.",
-                1,
-                0,
-            ),
-            prompt(
-                "review_pr",
-                "Review the code in the current file for bugs!",
-                2,
-                0,
-            ),
-        ])),
+        prompts: Some(Ok(review_prompts().to_vec())),
         ..OtherSurface::default()
     };
     // Collisions among the tools and among the prompts, so the comparison has some to lose.

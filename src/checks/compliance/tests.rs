@@ -707,22 +707,20 @@ mod surface {
             ),
             failed,
         ] {
-            let as_text = Relisted::of_text(
-                &first,
-                text(&later),
-                later.other.clone(),
-                later.instructions.clone(),
-            );
+            let relist = |first: &Snapshot| {
+                Relisted::of_text(
+                    first,
+                    text(&later),
+                    later.other.clone(),
+                    later.instructions.clone(),
+                )
+            };
+            let as_text = relist(&first);
             assert_eq!(as_text, Relisted::of(&first, &later), "{later:?}");
             // The first listing held as text too (the runner's way, #12).
             let mut first_text = first.clone();
             first_text.tools = SnapshotTools::Text(text(&first));
-            let both_text = Relisted::of_text(
-                &first_text,
-                text(&later),
-                later.other.clone(),
-                later.instructions.clone(),
-            );
+            let both_text = relist(&first_text);
             assert_eq!(both_text, Relisted::of(&first, &later), "{later:?}");
             assert_eq!(
                 stable::surface_stable(

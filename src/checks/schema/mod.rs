@@ -69,13 +69,9 @@ fn check_items<T: ToolItem>(
     listing: Result<&[T], &String>,
     protocol_version: &str,
 ) -> Vec<Finding> {
-    let tools = match listing {
+    let tools = match super::common::listed(listing, &rules::LIST_TOOLS) {
         Ok(t) => t,
-        Err(e) => {
-            return vec![rules::LIST_TOOLS
-                .fail(format!("Failed to list tools: {e}"))
-                .actual(e.as_str())]
-        }
+        Err(f) => return vec![f.actual(listing.err().map_or("", String::as_str))],
     };
     let sep986 = version_at_least(protocol_version, SEP_986_VERSION);
     let mut names = Vec::with_capacity(tools.len());
