@@ -590,8 +590,8 @@ const REAL_DEFECTS: &[&str] =
 /// sources, added after its held-out measurement and one tuning pass) brought most of
 /// AgentDefenders' one-line rule triggers, caught at 104 of 209. The 805 entries before
 /// round 6 stay at 728 (90.4 %).
-const RECALL_FLOOR_PCT: usize = 81;
-const FLAGGED_FLOOR_PCT: usize = 82;
+const RECALL_FLOOR_PCT: usize = 87;
+const FLAGGED_FLOOR_PCT: usize = 89;
 /// #13: at least this many real servers' listings, each free of `security/*` failures.
 const MIN_CLEAN_SERVERS: usize = 20;
 

@@ -410,6 +410,39 @@ impl Pattern {
         }
     }
 
+    /// The first of at most `limit` matches, leftmost first, for which `f` gives a value;
+    /// walked lazily, so a text with millions of matches costs no memory for them.
+    pub fn first_where<T>(
+        &self,
+        hay: &Hay,
+        limit: usize,
+        mut f: impl FnMut(Span) -> Option<T>,
+    ) -> Option<T> {
+        match &hay.shadow {
+            Some(s) => {
+                let c = self.shadow();
+                let mut it = Searcher::new(Input::new(s.as_ref()));
+                for _ in 0..limit {
+                    // The cache is released before `f` runs: `f` may match this pattern too.
+                    let m = {
+                        let mut held = lock(&c.cache);
+                        let cache = held.get_or_insert_with(|| c.re.create_cache());
+                        it.advance(|i| Ok(c.re.search_with(cache, i)))?
+                    };
+                    if let Some(v) = f(hay.span(m.start(), m.end())) {
+                        return Some(v);
+                    }
+                }
+                None
+            }
+            None => self
+                .unicode()
+                .find_iter(hay.text)
+                .take(limit)
+                .find_map(|m| f((m.start(), m.end()))),
+        }
+    }
+
     /// The leftmost match.
     pub fn find(&self, hay: &Hay) -> Option<Span> {
         match &hay.shadow {
