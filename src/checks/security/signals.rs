@@ -243,9 +243,9 @@ const FOUND_DATA_P: &str = r"\bsend\b[^.\n]{0,40}?\b(?:data|information|results|
 /// (`IMPLICIT_TOOL_P`): recommendation words are common in real descriptions ("Prefer …"),
 /// snake_case tool names with a side-effect verb are not, in most listings.
 ///
-/// Gate forms of the patterns whose gaps follow common words ("send … to", "will fail …"):
-/// a rare word every match contains, so the gate's automaton never counts a gap and the
-/// pattern itself is built and run only on a text that has the word (#12's memory bound).
+/// Gate forms of the patterns that start from common words ("hidden", "send … to", "will
+/// fail …"): a rarer form every match contains, so the pattern itself is built and run only
+/// on a text that has it (#12's memory bound).
 const HOSTILE_GATE: &str = r"\b(?:evil|attacker|malicious|exfil\w*|stealer|hacker|steal|siphon|backdoor|replicate|propagate|spread|exhaust|flood)\b|\bhidden\s+(?:instructions|commands|prompts?)\b|\binject\s+(?:a\s+)?(?:tool\s+calls?|instructions)\b";
 const COERCION_GATE: &str = r"\bif\s+you\s+(?:do\s+not|don't|fail\s+to)\s+(?:follow|obey|comply)|\b(?:skipping|omitting)\s+this\b";
 const CODE_EVAL_GATE: &str =
