@@ -648,22 +648,25 @@ fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
     }
     cfg.push_str("checks:\n  toxic_flow: warn\n");
     w.write("mcpward.yaml", &cfg);
+    let names_and_shadowing = |got: &[(String, String, String)], ctx: &str| {
+        assert!(
+            has(
+                got,
+                "collision/cross-server-name",
+                "warn",
+                "a:search, b:search"
+            ),
+            "{ctx}{got:?}"
+        );
+        assert!(
+            has(got, "security/tool-shadowing", "fail", "notes:add_note"),
+            "{ctx}{got:?}"
+        );
+    };
     let o = w.run(&["run", "--json"]);
     let doc = json_report(&o);
     let got = cross(&doc);
-    assert!(
-        has(
-            &got,
-            "collision/cross-server-name",
-            "warn",
-            "a:search, b:search"
-        ),
-        "{got:?}"
-    );
-    assert!(
-        has(&got, "security/tool-shadowing", "fail", "notes:add_note"),
-        "{got:?}"
-    );
+    names_and_shadowing(&got, "");
     assert!(has(&got, "security/toxic-flow", "warn", "web"), "{got:?}");
     // A failing cross-server result fails the run.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -682,19 +685,7 @@ fn cross_server_names_shadowing_and_toxic_flow_across_the_fleet() {
             ),
         );
         let got = cross(&json_report(&w.run(&["run", "--json"])));
-        assert!(
-            has(
-                &got,
-                "collision/cross-server-name",
-                "warn",
-                "a:search, b:search"
-            ),
-            "{families}: {got:?}"
-        );
-        assert!(
-            has(&got, "security/tool-shadowing", "fail", "notes:add_note"),
-            "{families}: {got:?}"
-        );
+        names_and_shadowing(&got, families);
     }
     // With the default level toxic flow is information only.
     w.write(

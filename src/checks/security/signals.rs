@@ -104,6 +104,7 @@ struct Set {
     promo_push: Pattern,
     disclose: Pattern,
     hostile: Pattern,
+    implicit: Pattern,
     implicit_tool: Pattern,
     implicit_literal: Pattern,
     coercion: Pattern,
@@ -390,6 +391,7 @@ fn set() -> &'static Set {
         promo_push: re(PROMO_PUSH_P),
         disclose: re(DISCLOSE_P),
         hostile: re(HOSTILE_P),
+        implicit: re(IMPLICIT_P),
         implicit_tool: re(IMPLICIT_TOOL_P),
         implicit_literal: re(IMPLICIT_LITERAL_P),
         coercion: re(COERCION_P),
@@ -657,16 +659,11 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
 /// and a fixed literal: the three spans, the recommendation first.
 fn implicit(s: &Set, hay: &Hay, own: &str) -> Option<Vec<Span>> {
     let text = hay.text();
-    re_implicit().first_where(hay, 32, |(a, e)| {
+    s.implicit.first_where(hay, 32, |(a, e)| {
         // A sentence ends at a stop followed by space ('inbox_leak.txt' keeps its dot); at
         // most 300 bytes either side count, so a text without stops stays linear.
         let floor = floor_boundary(text, a.saturating_sub(300));
-        let window = &text[floor..a];
-        let start = floor
-            + window
-                .rfind('\n')
-                .map_or(0, |i| i + 1)
-                .max(sentence_start(window));
+        let start = floor + sentence_start(&text[floor..a]);
         let ceil = floor_boundary(text, (e + 300).min(text.len()));
         let end = e + sentence_end(&text[e..ceil]);
         let sentence = &text[start..end];
@@ -691,18 +688,20 @@ fn floor_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-fn re_implicit() -> &'static Pattern {
-    static P: OnceLock<Pattern> = OnceLock::new();
-    P.get_or_init(|| re(IMPLICIT_P))
-}
-
-/// Where the sentence holding byte `before.len()` starts.
+/// Where the sentence holding byte `before.len()` starts: after the last newline, or after
+/// a stop and the space that follows it.
 fn sentence_start(before: &str) -> usize {
     let b = before.as_bytes();
-    (1..b.len())
+    (0..b.len())
         .rev()
-        .find(|&i| matches!(b[i - 1], b'.' | b'!' | b'?') && b[i].is_ascii_whitespace())
-        .map_or(0, |i| i + 1)
+        .find_map(|i| match b[i] {
+            b'\n' => Some(i + 1),
+            c if c.is_ascii_whitespace() && i > 0 && matches!(b[i - 1], b'.' | b'!' | b'?') => {
+                Some(i + 1)
+            }
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 /// How far into `after` its sentence ends.
@@ -871,13 +870,13 @@ pub fn warm() {
     c.promo_push.warm();
     c.disclose.warm();
     c.hostile.warm();
+    c.implicit.warm();
     c.implicit_tool.warm();
     c.implicit_literal.warm();
     c.coercion.warm();
     c.code_eval.warm();
     c.rewrite.warm();
     c.found_data.warm();
-    re_implicit().warm();
     fleet_orders().0.warm();
 }
 
