@@ -225,11 +225,13 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         {
             continue;
         }
-        scan_item(&item, name, out);
+        let required =
+            item.kind == walk::Kind::PropertyName && top_level_required(schema, &item.path);
+        scan_item(&item, name, required, out);
     }
     if let Some(n) = name_value {
         confusable_name(n, out);
-        scan_identifier(n, name, None, "name", out);
+        scan_identifier(n, name, None, "name", false, out);
     }
 }
 
@@ -291,11 +293,27 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
         .is_some_and(|d| walk::identifier_parts(d).iter().any(agent))
 }
 
+/// A top-level input property the schema lists as `required`.
+fn top_level_required(schema: Option<&Value>, path: &str) -> bool {
+    schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|e| e.as_str() == Some(path)))
+}
+
 /// One walked string: prose gets every text signal; identifiers the identifier signals.
-fn scan_item(item: &walk::Item, name: &str, out: &mut Vec<Finding>) {
+/// `required`: a property the tool cannot be called without.
+fn scan_item(item: &walk::Item, name: &str, required: bool, out: &mut Vec<Finding>) {
     // A "name" with spaces is a sentence (a `required` entry carrying an instruction).
     if item.kind.is_identifier() && !item.text.trim().contains(char::is_whitespace) {
-        scan_identifier(item.text, name, Some(&item.path), &item.place, out);
+        scan_identifier(
+            item.text,
+            name,
+            Some(&item.path),
+            &item.place,
+            required,
+            out,
+        );
         return;
     }
     let norm = normalize::Normalized::new(item.text);
@@ -339,6 +357,7 @@ fn scan_identifier(
     name: &str,
     path: Option<&str>,
     place: &str,
+    required: bool,
     out: &mut Vec<Finding>,
 ) {
     let norm = normalize::Normalized::new(text);
@@ -349,7 +368,18 @@ fn scan_identifier(
         signals::Field::ToolName
     };
     // `_system_prompt_` reads as " system prompt ": the names' patterns are anchored.
-    for hit in signals::detect(words.trim(), field, name) {
+    for mut hit in signals::detect(words.trim(), field, name) {
+        // Real servers that ask for the calling model (Netlify, Pinecone, Home Assistant)
+        // leave it optional; one that refuses to run without it is fingerprinting. An
+        // `agent_id` names an agent the tool manages (ElevenLabs, monday.com), not the caller.
+        let of_model = || {
+            words
+                .split_whitespace()
+                .any(|w| matches!(w, "llm" | "model" | "calling" | "caller"))
+        };
+        if required && hit.label == signals::MODEL_IDENTITY && of_model() {
+            hit.label = signals::MODEL_IDENTITY_REQUIRED;
+        }
         let message = format!(
             "Tool \"{name}\" {place} \"{text}\" looks like an attack ({}): a model will fill it with what it names",
             hit.label

@@ -195,6 +195,7 @@ impl Normalized {
                 base: raw.len(),
                 origin: Vec::new(),
             };
+            blank_emphasis(&mut b);
             fold_leet(&mut b);
             append_blobs(&mut b);
             append_spaced(&mut b);
@@ -268,6 +269,7 @@ impl Normalized {
             }
         }
         flush(&mut b, &mut selectors);
+        blank_emphasis(&mut b);
         fold_leet(&mut b);
         append_blobs(&mut b);
         append_spaced(&mut b);
@@ -303,6 +305,36 @@ impl Normalized {
         }
         (lo, hi)
     }
+}
+
+/// Markdown emphasis (`**MUST**`, `*only*`) reads as spaces: a run of one to three `*`
+/// that opens or closes a word (a word character on one side, none on the other). A `*`
+/// between word characters (`a*b`) or among spaces and punctuation (`rm -rf *`, `*.txt`)
+/// stays.
+fn blank_emphasis(b: &mut Builder) {
+    if !b.text.contains('*') {
+        return;
+    }
+    let word = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || *c >= 0x80);
+    let mut bytes = std::mem::take(&mut b.text).into_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'*' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i] == b'*' {
+            i += 1;
+        }
+        let before = start.checked_sub(1).and_then(|k| bytes.get(k));
+        let (l, r) = (word(before), word(bytes.get(i)));
+        if i - start <= 3 && l != r {
+            bytes[start..i].fill(b' ');
+        }
+    }
+    // Only ASCII `*` became ASCII spaces: still UTF-8, offsets unchanged.
+    b.text = String::from_utf8(bytes).unwrap_or_default();
 }
 
 /// Folds leetspeak digits in words of at least four characters where letters outnumber
@@ -537,6 +569,8 @@ mod tests {
             "<IMPORTANT> <IMPORTANT> <IMP>"
         );
         assert_eq!(n("1gn0re"), "ignore");
+        assert_eq!(n("You **MUST** call *only*"), "You   MUST   call  only ");
+        assert_eq!(n("**é**"), "  e  ");
         assert_eq!(
             n("i g n o r e  p r e v i o u s"),
             "i g n o r e  p r e v i o u s\nignore previous"
@@ -569,6 +603,7 @@ mod tests {
             "a b c",
             "日本語",
             "a & b; c&d",
+            "rm -rf * and *.txt, a*b, 2 ** 8, x****y",
         ] {
             assert_eq!(n(s), s, "{s}");
         }

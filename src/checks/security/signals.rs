@@ -37,6 +37,8 @@ pub const CONTEXT_PARAM: &str = "parameter named for the model's context or secr
 /// Real servers (Netlify, Pinecone) ask for the calling model's name or provider too, so
 /// this one is a warning: worth a reviewer's look, not an attack by itself.
 pub const MODEL_IDENTITY: &str = "asks which model is calling";
+/// The same parameter, required: the tool cannot be called without naming the model.
+pub const MODEL_IDENTITY_REQUIRED: &str = "requires the name of the model that calls it";
 
 /// Hits reported as warnings rather than failures.
 pub fn advisory(label: &str) -> bool {

@@ -1191,3 +1191,49 @@ fn a_lone_no_break_space_between_words_warns() {
         assert_eq!(status(padded), [Status::Fail], "{padded:?}");
     }
 }
+
+/// A model-identity parameter warns while optional (Netlify's and Pinecone's servers ask
+/// for the calling model that way) and fails when the tool cannot be called without it
+/// (MSB's `llm_model_name`).
+#[test]
+fn a_required_model_identity_fails_and_an_optional_one_warns() {
+    let s = |required: Value| {
+        json!({"type": "object", "required": required, "properties": {
+            "llm_model_name": {"type": "string"}, "query": {"type": "string"}}})
+    };
+    let fs = body(vec![
+        json!({"name": "search_required", "description": "Search articles.",
+               "inputSchema": s(json!(["llm_model_name", "query"]))}),
+        json!({"name": "search_optional", "description": "Search articles.",
+               "inputSchema": s(json!(["query"]))}),
+        // An agent the tool manages (ElevenLabs' `get_agent`), required or not.
+        json!({"name": "get_agent", "description": "Gets an agent.",
+               "inputSchema": {"type": "object", "required": ["agent_id"],
+                               "properties": {"agent_id": {"type": "string"}}}}),
+        // Only a top-level `required` counts: a nested object's own list is its own.
+        json!({"name": "search_nested", "description": "Search articles.",
+               "inputSchema": {"type": "object", "required": ["llm_model_name"], "properties": {
+                   "select": {"type": "object", "properties": {"llm_model_name": {"type": "string"}}},
+                   "llm_model_name": {"type": "integer", "description": "Page size."}}}}),
+    ]);
+    let got = statuses(&fs, "security/injection-pattern");
+    assert!(
+        got.contains(&("search_required.llm_model_name".into(), Status::Fail)),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("search_optional.llm_model_name".into(), Status::Warn)),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("search_nested.select.llm_model_name".into(), Status::Warn)),
+        "{got:?}"
+    );
+    assert!(
+        !got.iter().any(
+            |(l, s)| (l.starts_with("search_optional") || l.starts_with("get_agent"))
+                && *s == Status::Fail
+        ),
+        "{got:?}"
+    );
+}

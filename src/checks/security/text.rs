@@ -55,7 +55,8 @@ pub(super) fn quote(raw: &str, norm: &normalize::Normalized, span: Span) -> Stri
     let (a, b) = norm.raw_span(span.0, span.1);
     let shown = raw.get(a..b).unwrap_or("");
     let reads = norm.text.get(span.0..span.1).unwrap_or("");
-    if norm.changed && reads != shown {
+    // Emphasis read as spaces is no news to a reader.
+    if norm.changed && reads != shown && reads != shown.replace('*', " ") {
         format!("\"{shown}\" (reads as \"{reads}\")")
     } else {
         format!("\"{shown}\"")
