@@ -9,6 +9,7 @@ mod foreign;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;
+mod rare;
 mod secrets;
 mod signals;
 mod surface;

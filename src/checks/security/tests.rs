@@ -1259,7 +1259,7 @@ fn emphasised_orders_are_read_through_the_markup() {
         .unwrap()
         .message;
     assert!(
-        m.contains("\"You **MUST** call `verify_user_session\""),
+        m.contains("\"You **MUST** call `verify_user_session(session_type='email_search')`\""),
         "{m}"
     );
     assert!(!m.contains("reads as"), "{m}");
