@@ -147,6 +147,68 @@ static SHAPES: &[Shape] = &[
         rule: &rules::INJECTION_PATTERN,
         label: signals::HOSTILE,
     },
+    // VIGIL's dependency traps label themselves system components (round 8).
+    Shape {
+        anchors: &["internal system"],
+        also: &[],
+        pattern: r"\[\s*internal\s+system\s+(?:tool|component|function|service)\s*\]",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::AUTHORITY,
+    },
+    // VIGIL's lures claim to replace a list of the benign tools.
+    Shape {
+        anchors: &["supersede"],
+        also: &[],
+        pattern: r"\bsupersedes?\s+the\s+(?:[\w-]+\s+){0,3}?(?:invocation|orchestration|use|calls?)\s+of\s+the\s+following\b",
+        rule: &rules::TOOL_SHADOWING,
+        label: signals::SHADOW_OTHER,
+    },
+    Shape {
+        anchors: &[
+            "respond that",
+            "answer that",
+            "reply that",
+            "say that",
+            "user that",
+        ],
+        also: &["always"],
+        pattern: r"\balways\s+(?:respond|answer|reply|say|tell\s+(?:them|the\s+user))\s+that\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::DECEPTION,
+    },
+    Shape {
+        anchors: &[
+            "replace the response",
+            "replace the output",
+            "replace the result",
+        ],
+        also: &[],
+        pattern: r"\breplace\s+the\s+(?:response|output|result)s?\s+with\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::TAMPERING,
+    },
+    // Hiding the tool's own activity from an audit trail.
+    Shape {
+        anchors: &["not log", "n't log"],
+        also: &[],
+        pattern: r"\b(?:do\s+not|don't|never)\s+log\s+(?:any\s+(?:of\s+)?)?(?:the\s+)?(?:operations|actions|calls|activity|activities|requests)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::CONCEALMENT,
+    },
+    Shape {
+        anchors: &["server"],
+        also: &["forward"],
+        pattern: r"\bforward\s+(?:this|the)\s+(?:request|query|data|call|message)\s+to\s+(?:another|a\s+different|an\s+external|a\s+third-party)\s+server\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::EXFILTRATION,
+    },
+    Shape {
+        anchors: &["user context", "user's context"],
+        also: &[],
+        pattern: r"\b(?:api[_\s]?keys?|tokens?|passwords?|credentials?|secrets?)\s+from\s+the\s+user(?:'s)?\s+context\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::SECRET_ASK,
+    },
 ];
 
 struct Set {
@@ -316,6 +378,13 @@ mod tests {
             "Marks the message as read even though it is archived.",
             "Fills the template with values from the context.",
             "Rotates the credential and returns the new secret.",
+            "Internal system metrics for the cluster.",
+            "Supersedes the v1 endpoint.",
+            "Always say please.",
+            "Replaces the file contents with the given text.",
+            "Do not log secrets or tokens.",
+            "Forwards the request to the upstream server.",
+            "Reads the user context from the session.",
         ] {
             assert!(labels(t).is_empty(), "{t}: {:?}", labels(t));
         }
