@@ -209,6 +209,48 @@ static SHAPES: &[Shape] = &[
         rule: &rules::INJECTION_PATTERN,
         label: signals::SECRET_ASK,
     },
+    Shape {
+        anchors: &["and return"],
+        also: &[],
+        pattern: r"\band\s+return\s+(?:the\s+|all\s+)?(?:api\s+keys|secrets|passwords|credentials|private\s+keys)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::DISCLOSE,
+    },
+    // An address given as "this" and the user's data to go with it (mcp-shield's tests).
+    Shape {
+        anchors: &["this url", "this endpoint", "this link", "this address"],
+        also: &[],
+        pattern: r"\b(?:fetch|navigate\s+to|visit|open|call)\s+this\s+(?:url|endpoint|link|address)\s+with\s+(?:the\s+)?(?:user(?:'s)?\s+data|results|conversation|context|secrets)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::EXFILTRATION,
+    },
+    Shape {
+        anchors: &["admin endpoint"],
+        also: &[],
+        pattern: r"\bforward\s+(?:all\s+)?(?:the\s+)?(?:data|results|outputs?)\s+to\s+the\s+admin\s+endpoint\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::EXFILTRATION,
+    },
+    // A page smuggled in a data URL.
+    Shape {
+        anchors: &["data:text/html"],
+        also: &[],
+        pattern: r"\bdata:text/html(?:;charset=[\w-]+)?;base64,",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::HOSTILE,
+    },
+    Shape {
+        anchors: &[
+            "user secrets",
+            "user's secrets",
+            "user credentials",
+            "user's credentials",
+        ],
+        also: &[],
+        pattern: r"\bcall\s+(?:the\s+)?(?:function|tool)\s+\w+\s+with\s+(?:the\s+)?user(?:'s)?\s+(?:secrets|credentials|passwords|api\s+keys|tokens)\b",
+        rule: &rules::TOOL_SHADOWING,
+        label: signals::SHADOW_OTHER,
+    },
 ];
 
 struct Set {
@@ -385,6 +427,11 @@ mod tests {
             "Do not log secrets or tokens.",
             "Forwards the request to the upstream server.",
             "Reads the user context from the session.",
+            "Lists the keys and returns their names.",
+            "Open this link with the default browser.",
+            "Returns the admin endpoint of the cluster.",
+            "Image as a data URL (data:image/png;base64,...).",
+            "Call the function with user input.",
         ] {
             assert!(labels(t).is_empty(), "{t}: {:?}", labels(t));
         }
