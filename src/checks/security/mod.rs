@@ -47,6 +47,7 @@ pub fn warm() {
     poisoning::warm();
     signals::warm();
     foreign::warm();
+    rare::warm();
 }
 
 /// Keeps what the patterns compile to until the returned guard is dropped, across scans

@@ -285,6 +285,11 @@ fn set() -> &'static Set {
     })
 }
 
+/// Compiles every shape now (see [`super::warm`]).
+pub(super) fn warm() {
+    set().patterns.iter().for_each(Pattern::warm);
+}
+
 /// The shapes whose anchors `hay` holds, each run once, in the table's order.
 pub(super) fn detect(hay: &Hay) -> Vec<Hit> {
     let s = set();
