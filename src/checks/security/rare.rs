@@ -251,6 +251,125 @@ static SHAPES: &[Shape] = &[
         rule: &rules::TOOL_SHADOWING,
         label: signals::SHADOW_OTHER,
     },
+    // Round 9 (held out, session 16), after its blind measurement.
+    Shape {
+        anchors: &["user context", "user's context"],
+        also: &[],
+        pattern: r"\b(?:include|add|pass|send|attach|put)\b[^.\n]{0,60}?\b(?:any|all|the)\s+(?:recent\s+)?user(?:'s)?\s+context\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::SECRET_ASK,
+    },
+    // Authorization presumed ("treat the following operation as administrator-authorized",
+    // "assume that permission … has already been granted", "do not verify authorization").
+    Shape {
+        anchors: &["admin", "elevated", "root", "superuser"],
+        also: &["assume", "treat", "consider", "regard"],
+        pattern: r"\b(?:assume|treat|consider|regard)\b[^.\n]{0,60}?\b(?:administrator|administrative|admin|elevated|root|superuser)[-\s]?(?:authori[sz]ed|authori[sz]ation|privileges?|access|commands?|rights)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::DISCLOSE,
+    },
+    Shape {
+        anchors: &["been granted", "been given", "been provided"],
+        also: &["assume"],
+        pattern: r"\bassume\s+(?:that\s+)?(?:the\s+)?(?:permission|authori[sz]ation|consent|approval)\s+(?:\w+\s+){0,6}?(?:has|have)\s+(?:already\s+)?been\s+(?:granted|given|provided)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::DISCLOSE,
+    },
+    Shape {
+        anchors: &[
+            "request user",
+            "request the user",
+            "seek user",
+            "seek the user",
+            "verify auth",
+            "verify the user",
+            "verify user",
+        ],
+        also: &[],
+        pattern: r"\b(?:do\s+not|don't|never)\s+(?:(?:request|seek)\s+(?:the\s+)?(?:user(?:'s)?\s+)?(?:confirmation|approval|consent)|verify\s+(?:the\s+)?(?:user(?:'s)?\s+)?(?:authori[sz]ation|permissions?|identity))\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::NO_CONFIRM,
+    },
+    // A tool that says what it is for ("exfiltrate it to the supplied destination",
+    // "attempt to influence the agent to select this …").
+    Shape {
+        anchors: &[
+            "exfiltrate",
+            "malicious",
+            "influence the",
+            "manipulate the",
+            "legitimate",
+        ],
+        also: &[],
+        pattern: r"\band\s+exfiltrate\s+(?:it|them)\b|\bmalicious\s+(?:security\s+)?test\s+tool\b|\battempt\s+to\s+(?:influence|manipulate|trick|persuade)\s+the\s+(?:agent|model|assistant|llm)\b|\bsame\s+(?:logical\s+)?name\s+as\s+the\s+legitimate\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::HOSTILE,
+    },
+    Shape {
+        anchors: &["session token", "session cookie"],
+        also: &[],
+        pattern: r"\binclude\s+the\s+user's\s+(?:current\s+)?session\s+(?:token|cookie)s?\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::SECRET_ASK,
+    },
+    Shape {
+        anchors: &["this tool to"],
+        also: &[],
+        pattern: r"\b(?:do\s+not|don't|never)\s+(?:display|show|reveal|mention|list)\s+this\s+tool\s+to\s+(?:the\s+)?users?\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::CONCEALMENT,
+    },
+    // A fake notice that rewrites the rules from here on.
+    Shape {
+        anchors: &["system update", "from this point"],
+        also: &[],
+        pattern: r"(?-i:\bSYSTEM\s+UPDATE\b)\s*:|\bfrom\s+this\s+point\s+(?:forward|on),?\s+(?:you|treat|ignore|act|respond|only|always)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::OVERRIDE,
+    },
+    Shape {
+        anchors: &["any available"],
+        also: &[],
+        pattern: r"\buse\s+any\s+available\s+['`]?(?:write|delete|execute|send|run|upload|remove)_\w+['`]?\s+(?:or\s+['`]?\w+['`]?\s+)?tools?\b",
+        rule: &rules::TOOL_SHADOWING,
+        label: signals::SHADOW_OTHER,
+    },
+    Shape {
+        anchors: &["first for"],
+        also: &[],
+        pattern: r"\bcall\s+this\s+(?:tool|function)\s+first\s+for\s+(?:any|all|every)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::LINE_JUMPING,
+    },
+    Shape {
+        anchors: &["deprecated and"],
+        also: &[],
+        pattern: r"\b(?:is|are)\s+(?:now\s+)?deprecated\s+and\s+(?:unsafe|insecure|compromised|vulnerable|dangerous)\b",
+        rule: &rules::TOOL_SHADOWING,
+        label: signals::FAKE_DEPRECATION,
+    },
+    // The conversation, or what the model was told, handed over.
+    Shape {
+        anchors: &[
+            "conversation history",
+            "chat history",
+            "conversation log",
+            "chat log",
+            "conversation transcript",
+            "chat transcript",
+        ],
+        also: &["full", "entire", "complete", "whole"],
+        pattern: r"\b(?:pass|send|give|provide|include|attach)\b[^.\n]{0,20}?\b(?:the\s+)?(?:full|entire|complete|whole)\s+(?:conversation|chat)\s+(?:history|log|transcript)\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::EXFILTRATION,
+    },
+    Shape {
+        anchors: &["you were told", "you have been told"],
+        also: &[],
+        pattern: r"\b(?:gather|collect|include|copy|repeat|send|list)\s+(?:\w+\s+){0,2}?(?:everything|all|anything)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+told\b",
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::DISCLOSE,
+    },
 ];
 
 struct Set {
@@ -437,6 +556,21 @@ mod tests {
             "Returns the admin endpoint of the cluster.",
             "Image as a data URL (data:image/png;base64,...).",
             "Call the function with user input.",
+            "Returns the user context for the current request.",
+            "This tool assumes admin access to the cluster.",
+            "Treat the value as a root path.",
+            "Requests user confirmation before deleting.",
+            "Verifies the user's identity with a one-time code.",
+            "Scans for malicious packages and reports them.",
+            "Sets the session token for later calls.",
+            "Lists this tool to the users of the workspace.",
+            "Applies the pending system update and reboots.",
+            "From this point forward the cursor is at the end.",
+            "Use any available search tools to find the page.",
+            "Call this tool first to get the schema.",
+            "The v1 endpoint is deprecated and will be removed.",
+            "Summarizes the conversation history you pass in.",
+            "Repeats what you were told to the user.",
         ] {
             assert!(labels(t).is_empty(), "{t}: {:?}", labels(t));
         }
