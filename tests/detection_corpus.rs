@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 1136;
-const MIN_POISONED_SOURCES: usize = 116;
-const MIN_BENIGN: usize = 3751;
-const MIN_BENIGN_SERVERS: usize = 130;
+const MIN_POISONED: usize = 1208;
+const MIN_POISONED_SOURCES: usize = 135;
+const MIN_BENIGN: usize = 4991;
+const MIN_BENIGN_SERVERS: usize = 152;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -583,15 +583,14 @@ const REAL_DEFECTS: &[&str] =
     &["Microsoft365MCP: download-bytes-to-file: security/annotation-mismatch"];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
-/// alone, and failures or warnings. #13 asks 95 % of failures. 18 of the misses are MSB's
-/// `llm_model_name` parameter, which Netlify, Pinecone and Shopify's real servers ask for
-/// the same way, so it is a warning (docs/decisions.md); round 4's sources written to evade
-/// keyword rules keep about twenty more below it; and round 6 (session 13: 209 tools of 8
-/// sources, added after its held-out measurement and one tuning pass) brought most of
-/// AgentDefenders' one-line rule triggers, caught at 104 of 209. The 805 entries before
-/// round 6 stay at 728 (90.4 %).
-const RECALL_FLOOR_PCT: usize = 86;
-const FLAGGED_FLOOR_PCT: usize = 88;
+/// alone, and failures or warnings. #13 asks 95 % of failures. Round 6 (session 13: 209
+/// tools of 8 sources, added after its held-out measurement and one tuning pass) brought
+/// most of AgentDefenders' one-line rule triggers, in words real tools use too; round 8
+/// VIGIL's dependency traps, in real servers' workflow words. Session 16 (MSB's required
+/// `llm_model_name` fails, rare shapes outside the gate, round 9's 72 entries added after
+/// their blind measurement at 49/72) measured 1,112/1,208 (92.1 %).
+const RECALL_FLOOR_PCT: usize = 92;
+const FLAGGED_FLOOR_PCT: usize = 92;
 /// #13: at least this many real servers' listings, each free of `security/*` failures.
 const MIN_CLEAN_SERVERS: usize = 20;
 

@@ -349,6 +349,22 @@ const WEB_KINDS: &[&str] = &[
     "parts",
 ];
 
+/// Nouns before "URL" that make it a value the tool hands back (a signed download link).
+const URL_KINDS: &[&str] = &[
+    "download",
+    "upload",
+    "signed",
+    "presigned",
+    "share",
+    "sharing",
+    "preview",
+    "access",
+    "public",
+    "callback",
+    "redirect",
+    "webhook",
+];
+
 /// Verbs that only read: a name that starts with one names a read ("get-update-status").
 const READ: &[&str] = &[
     "get",
@@ -832,7 +848,12 @@ fn name_words_compat(name: &str) -> Vec<String> {
 
 /// The first word of the name that is a verb of any table: the action the name names.
 fn name_action(words: &[String]) -> Option<usize> {
-    words.iter().position(|w| is_verb(w))
+    // "1-click" and "one-click" name a kind of thing (DigitalOcean's
+    // `marketplace-1-click-list`), not a click.
+    let modifier = |i: usize| {
+        i > 0 && (words[i - 1].bytes().all(|b| b.is_ascii_digit()) || words[i - 1] == "one")
+    };
+    (0..words.len()).find(|&i| is_verb(&words[i]) && !modifier(i))
 }
 
 fn mutates(verb: &str, object: &[&str]) -> bool {
@@ -883,6 +904,10 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
             break;
         }
         if reader && !ORIGINAL_MUTATION_WORDS.contains(&w.as_str()) {
+            continue;
+        }
+        // "1-click", "one-click": a kind of app (DigitalOcean's `marketplace-1-click-list`).
+        if i > 0 && (words[i - 1].bytes().all(|b| b.is_ascii_digit()) || words[i - 1] == "one") {
             continue;
         }
         let object: Vec<&str> = words[i + 1..].iter().map(String::as_str).collect();
@@ -964,9 +989,17 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
             continue;
         }
         let object = text.object(s, i, 6);
+        let value_verb = base_in(w.lower, VALUE_VERBS).is_some();
         let web = object.iter().enumerate().any(|(k, o)| {
+            let before = k.checked_sub(1).and_then(|p| object.get(p));
             WEB_OBJECTS.contains(o)
                 && !(*o == "web" && object.get(k + 1).is_some_and(|n| WEB_KINDS.contains(n)))
+                // "the online migration status" (DigitalOcean): a kind of migration.
+                && !(*o == "online" && object.get(k + 1).is_some())
+                // "Get the results download URL": a URL handed back, as `get_project_url`.
+                && !(value_verb
+                    && matches!(*o, "url" | "urls")
+                    && before.is_some_and(|b| URL_KINDS.contains(b)))
         });
         if base_in(w.lower, OPEN_ALWAYS).is_some()
             || (web && base_in(w.lower, OPEN_WITH_WEB).is_some())

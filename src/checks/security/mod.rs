@@ -102,16 +102,28 @@ fn scan_surface<T: ToolItem>(
     };
     let mut out = Vec::new();
     let mut names = Vec::with_capacity(tools.len());
+    // Tools are also referred to by their titles ("first call the `Get Node.js Build
+    // Settings from Archive` endpoint": Hostinger's API server).
+    let mut titles = Vec::new();
     for item in tools {
         let tool = item.value();
         if let Some(n) = tool.get("name").and_then(Value::as_str) {
             names.push(n.to_string());
         }
+        let title = tool.get("title").and_then(Value::as_str);
+        let annotated = tool.pointer("/annotations/title").and_then(Value::as_str);
+        titles.extend(
+            [title, annotated]
+                .into_iter()
+                .flatten()
+                .filter(|t| t.split_whitespace().count() >= 2)
+                .map(str::to_string),
+        );
         check_tool(&tool, &mut out);
         drop(tool);
         engine::trim(engine::TRIM_AT);
     }
-    drop_orders_about_own_tools(&names, &mut out);
+    drop_orders_about_own_tools(&names, &titles, &mut out);
     let counts = surface::scan(other, instructions, &names, &mut out);
     let scanned = scanned(tools.len(), counts);
     let failed = out
@@ -143,11 +155,15 @@ fn scan_surface<T: ToolItem>(
 /// the server's workflow, not shadowing: the rule the instructions follow (#14), applied to
 /// tool descriptions once the whole listing is known. Orders about tools the listing does
 /// not have, and every other signal in the same text, are still reported.
-fn drop_orders_about_own_tools(names: &[String], out: &mut Vec<Finding>) {
-    let own: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
-    if own.len() < 2 {
+fn drop_orders_about_own_tools(names: &[String], titles: &[String], out: &mut Vec<Finding>) {
+    if names.len() < 2 {
         return;
     }
+    let own: Vec<String> = names
+        .iter()
+        .chain(titles)
+        .map(|n| n.to_lowercase())
+        .collect();
     let jump = format!("({})", signals::LINE_JUMPING);
     out.retain(|f| {
         let order = f.id == rules::TOOL_SHADOWING.id

@@ -241,6 +241,16 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "configuration",
     "integration",
     "integrations",
+    // Resources created with their own login (Hostinger's database with a dedicated user,
+    // its mailboxes; DigitalOcean's custom certificate and its private key).
+    "database",
+    "databases",
+    "mailbox",
+    "mailboxes",
+    "certificate",
+    "certificates",
+    "cert",
+    "certs",
     // An API client's saved request or response carries its own auth and cookies
     // (Postman's createCollectionRequest).
     "request",
@@ -354,7 +364,16 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
         && own.iter().any(|w| {
             matches!(
                 w.as_str(),
-                "requested" | "prompted" | "asked" | "configured" | "default" | "environment"
+                "requested"
+                    | "prompted"
+                    | "asked"
+                    | "configured"
+                    | "default"
+                    | "environment"
+                    // "replaces existing if provided, preserved if omitted" (DigitalOcean).
+                    | "preserved"
+                    | "existing"
+                    | "unchanged"
             )
         });
     omissible || says(about) || says(&own)
@@ -408,6 +427,22 @@ fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
         return false;
     };
     let d = identifier_parts(desc);
+    // "New access password" (Bitwarden's `edit_send`): the tool sets it.
+    if d.first().is_some_and(|w| w == "new") {
+        return true;
+    }
+    // "WordPress admin credentials" of a site the tool installs (Hostinger).
+    let installs = identifier_parts(tool)
+        .iter()
+        .any(|w| matches!(w.as_str(), "install" | "setup" | "deploy" | "provision"));
+    if installs
+        && d.windows(2).any(|w| {
+            matches!(w[0].as_str(), "admin" | "administrator")
+                && matches!(w[1].as_str(), "credentials" | "password" | "login")
+        })
+    {
+        return true;
+    }
     d.windows(3).any(|t| {
         matches!(t[0].as_str(), "secret" | "token" | "password" | "key")
             && t[1] == "of"

@@ -155,7 +155,7 @@ const SECRET_PATH_P: &str = r"(?:~|\$HOME)?/?\.ssh/(?:id_[\w.-]+|[\w.-]*_key\b|a
 
 const SECRET_READ_P: &str = r"\b(?:read|cat|open|access|load|fetch|get|grab|retrieve|collect|extract|dump|print|copy|upload|type|view|check)\s+(?:the\s+)?(?:(?:contents?|file|data|information|keys?)\s+(?:of|from|in)\s+)?(?:the\s+|your\s+|user's\s+)?(?:\w+\s+){0,4}?(?:file\s+)?(?:at\s+|from\s+|in\s+)?";
 
-const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|paste|give|share|attach)\s+(?:me\s+)?(?:the\s+|your\s+|their\s+|its\s+)?(?:user's\s+)?(?:(?-i:[A-Z][A-Z0-9]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))|creds|session\s+cookies?|seed\s+phrases?|recovery\s+phrases?)\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\s+(?:environment\s+)?variable\s+as\b|\b(?:credentials?|passwords?|tokens?|api\s+keys?|secrets?)(?:\s+values?)?\s+(?:to\s+be|must\s+be|should\s+be|is|are)\s+(?:appended|prepended|added|included|embedded|concatenated)\s+(?:to|in|into)\s+(?:the\s+)?{Q}?[\w.-]+{Q}?\s+(?:parameter|argument|field)\b|\binclude\s+the\s+most\s+sensitive\b|\b(?:key|token|credentials?|secret|password|reference(?:\s+(?:string|value))?)\s+(?:(?:shown|visible|held|stored|available)\s+)?(?:in|from)\s+your\s+context\b|\bcontext(?:'s|\.)\s*(?:[\w-]+[\s_])?(?:key|token|credentials?|secret)\b|\bcontext\s+(?:cloud|api|access|workspace|session)\s+key\b|\bheld\s+in\s+your\s+context\s+as\b|\b(?:dump|reveal|print|show|output|repeat|leak)\s+(?:me\s+)?your\s+(?:full\s+|entire\s+|complete\s+|initial\s+|original\s+)?(?:system\s+prompt|instructions|system\s+instructions|hidden\s+instructions)\b|\bdump\s+the\s+(?:full\s+|entire\s+)?system\s+prompt\b|\bwhat\s+are\s+your\s+(?:instructions|system\s+prompt|hidden\s+rules)\b|\binclude\s+all\s+(?:available\s+)?(?:credentials|api\s+keys|tokens|secrets)\b(?:\s+and\s+(?:credentials|api\s+keys|tokens|secrets))?[^.\n]{0,60}?\bin\s+the\s+(?:\w+\s+)?(?:header|request|url|query)";
+const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|paste|give|share|attach)\s+(?:me\s+)?(?:the\s+|your\s+|their\s+|its\s+)?(?:user's\s+)?(?:(?-i:[A-Z][A-Z0-9]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))|creds|session\s+cookies?|seed\s+phrases?|recovery\s+phrases?)\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\s+(?:environment\s+)?variable\s+as\b|\b(?:credentials?|passwords?|tokens?|api\s+keys?|secrets?)(?:\s+values?)?\s+(?:to\s+be|must\s+be|should\s+be|is|are)\s+(?:appended|prepended|added|included|embedded|concatenated)\s+(?:to|in|into)\s+(?:the\s+)?{Q}?[\w.-]+{Q}?\s+(?:parameter|argument|field)\b|\binclude\s+the\s+most\s+sensitive\b|\b(?:key|token|credentials?|secret|password|reference(?:\s+(?:string|value))?)\s+(?:(?:shown|visible|held|stored|available)\s+)?(?:in|from)\s+your\s+context\b|\bcontext(?:'s|\.)\s*(?:[\w-]+[\s_])?(?:key|token|credentials?|secret)(?:[^:\w]|$)|\bcontext\s+(?:cloud|api|access|workspace|session)\s+key\b|\bheld\s+in\s+your\s+context\s+as\b|\b(?:dump|reveal|print|show|output|repeat|leak)\s+(?:me\s+)?your\s+(?:full\s+|entire\s+|complete\s+|initial\s+|original\s+)?(?:system\s+prompt|instructions|system\s+instructions|hidden\s+instructions)\b|\bdump\s+the\s+(?:full\s+|entire\s+)?system\s+prompt\b|\bwhat\s+are\s+your\s+(?:instructions|system\s+prompt|hidden\s+rules)\b|\binclude\s+all\s+(?:available\s+)?(?:credentials|api\s+keys|tokens|secrets)\b(?:\s+and\s+(?:credentials|api\s+keys|tokens|secrets))?[^.\n]{0,60}?\bin\s+the\s+(?:\w+\s+)?(?:header|request|url|query)";
 
 /// Parameter names (read as words) that ask the model for its context or a secret.
 const CONTEXT_PARAM_P: &str = r"^(?:(?:full|entire|complete|raw|user|current|previous|prior)\s+)*(?:system\s+prompt|system\s+instructions?|conversation\s+(?:history|context|log|transcript|so\s+far)|chat\s+(?:history|log|transcript)|message\s+history|previous\s+messages|prior\s+messages|hidden\s+instructions?|context\s+injection|override\s+(?:instructions|safety|system\s+prompt)|jailbreak(?:\s+mode)?|bypass\s+(?:filters|validation|security|safety|auth)|simulate\s+privilege|emergency\s+override|user\s+context\s+data|assistant\s+instructions)$|\b(?:ssh|id\s+rsa|private\s+key|aws\s+credentials|env\s+vars|environment\s+variables|api\s+keys|passwords|cookies|secrets)\b.*\b(?:content|from|of|data|dump|value)\b|\b(?:content|contents|data|dump|value)\s+(?:from|of)\s+(?:\w+\s+){0,3}?(?:ssh|id\s+rsa|private\s+key|credentials|env|secrets?|passwords?|keys?)\b|\binclude\s+(?:all\s+)?(?:the\s+)?(?:env(?:ironment)?\s+(?:variables|vars)|conversation\s+history|chat\s+history|system\s+prompt|ssh\s+keys?|credentials|api\s+keys|secrets|passwords)\b";
@@ -514,7 +514,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         push(&rules::COMMAND_EXECUTION, PIPE_TO_SHELL, vec![m]);
     } else if let Some(m) = on(G_SQL_PAYLOAD, &s.sql_payload) {
         push(&rules::COMMAND_EXECUTION, SQL_PAYLOAD, vec![m]);
-    } else if let Some(cmd) = on(G_SHELL_CMD, &s.shell_cmd) {
+    } else if let Some(cmd) =
+        on(G_SHELL_CMD, &s.shell_cmd).filter(|&(a, _)| !in_example_block(text, a))
+    {
         if let Some(order) = s.run_cmd.find(&hay).or_else(directive) {
             push(&rules::COMMAND_EXECUTION, SHELL_COMMAND, vec![cmd, order]);
         }
@@ -591,8 +593,12 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m]);
     }
     // `~/.ssh/id_rsa.pub` is the key pair's public half (Azure's VM tools ask for it).
-    let private =
-        |m: Option<Span>| m.filter(|&(a, e)| !super::poisoning::names_public_key(hay.text(), a, e));
+    // "Do NOT read, open, or echo any .env file" (Auth0's credential writer) forbids it.
+    let private = |m: Option<Span>| {
+        m.filter(|&(a, e)| {
+            !super::poisoning::names_public_key(hay.text(), a, e) && !forbidden(hay.text(), a)
+        })
+    };
     match (private(on(G_SECRET_PATH, &s.secret_read)), directive()) {
         (Some(m), Some(d)) => push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m, d]),
         _ => {
@@ -742,6 +748,33 @@ fn negated_before(text: &str, at: usize) -> bool {
                 w,
                 "never" | "not" | "don't" | "cannot" | "can't" | "mustn't"
             )
+        })
+}
+
+/// Byte `at` is inside a fenced code block that the line before it calls an example
+/// ("Example cURL request:", Replicate's API docs): a command shown, not ordered.
+fn in_example_block(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("");
+    if before.matches("```").count() % 2 == 0 {
+        return false;
+    }
+    let fence = before.rfind("```").unwrap_or(0);
+    let lead = before[..fence].trim_end();
+    let line = &lead[lead.rfind('\n').map_or(0, |i| i + 1)..];
+    line.to_ascii_lowercase().contains("example")
+}
+
+/// The order at `at` is forbidden: "do not", "don't", "never", "must not" or "should not"
+/// right before it.
+fn forbidden(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("").trim_end();
+    let tail = &before[floor_boundary(before, before.len().saturating_sub(12))..];
+    let tail = tail.to_ascii_lowercase();
+    ["do not", "don't", "never", "must not", "should not"]
+        .iter()
+        .any(|n| {
+            tail.ends_with(n)
+                && !tail[..tail.len() - n.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
         })
 }
 
