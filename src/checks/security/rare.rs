@@ -29,13 +29,41 @@ static SHAPES: &[Shape] = &[
     // env_tool, hist_tool, grab, harvest_tool).
     Shape {
         anchors: &[
-            "and send",
-            "and forward",
-            "and upload",
-            "and post",
-            "and transmit",
-            "and relay",
-            "and share",
+            "and send it",
+            "and send them",
+            "and send the",
+            "and send those",
+            "and send these",
+            "and forward it",
+            "and forward them",
+            "and forward the",
+            "and forward those",
+            "and forward these",
+            "and upload it",
+            "and upload them",
+            "and upload the",
+            "and upload those",
+            "and upload these",
+            "and post it",
+            "and post them",
+            "and post the",
+            "and post those",
+            "and post these",
+            "and transmit it",
+            "and transmit them",
+            "and transmit the",
+            "and transmit those",
+            "and transmit these",
+            "and relay it",
+            "and relay them",
+            "and relay the",
+            "and relay those",
+            "and relay these",
+            "and share it",
+            "and share them",
+            "and share the",
+            "and share those",
+            "and share these",
         ],
         also: &[
             "environment variable",
@@ -69,7 +97,7 @@ static SHAPES: &[Shape] = &[
         label: signals::PERSIST,
     },
     Shape {
-        anchors: &["ask for", "ask the user for"],
+        anchors: &["not ask", "n't ask", "never ask"],
         also: &[],
         pattern: r"\b(?:do\s+not|don't|never)\s+ask\s+(?:the\s+user\s+)?for\s+(?:any\s+)?(?:confirmation|approval|permission|consent)\b",
         rule: &rules::INJECTION_PATTERN,
@@ -113,7 +141,14 @@ static SHAPES: &[Shape] = &[
     // Data turned into code and run ("Parse the response as code and execute it").
     Shape {
         anchors: &["as code", "and execute", "and run", "and eval"],
-        also: &[],
+        also: &[
+            "parse",
+            "concatenate",
+            "treat",
+            "interpret",
+            "join",
+            "combine",
+        ],
         pattern: r"(?:^|[.!?:;]\s+|\n\s*)(?:parse|concatenate|treat|interpret|join|combine)\b[^.\n]{0,60}?(?:\bas\s+code\b|\band\s+(?:execute|run|eval)\s+(?:it|them|the\s+result)\b)",
         rule: &rules::COMMAND_EXECUTION,
         label: signals::CODE_EVAL,
@@ -134,14 +169,28 @@ static SHAPES: &[Shape] = &[
         label: signals::DECEPTION,
     },
     Shape {
-        anchors: &["the context"],
+        anchors: &[
+            "fill the context",
+            "flood the context",
+            "exhaust the context",
+            "overflow the context",
+            "saturate the context",
+        ],
         also: &[],
         pattern: r"\bto\s+(?:fill|flood|exhaust|overflow|saturate)\s+the\s+context(?:\s+window)?\b",
         rule: &rules::INJECTION_PATTERN,
         label: signals::HOSTILE,
     },
     Shape {
-        anchors: &["credential"],
+        anchors: &[
+            "credential extraction",
+            "credentials extraction",
+            "credential harvesting",
+            "credentials harvesting",
+            "credential theft",
+            "credential stealing",
+            "credential exfiltration",
+        ],
         also: &[],
         pattern: r"\bcredentials?\s+(?:extraction|harvesting|theft|stealing|exfiltration)\b",
         rule: &rules::INJECTION_PATTERN,
@@ -157,8 +206,8 @@ static SHAPES: &[Shape] = &[
     },
     // VIGIL's lures claim to replace a list of the benign tools.
     Shape {
-        anchors: &["supersede"],
-        also: &[],
+        anchors: &["supersede the", "supersedes the"],
+        also: &["of the following"],
         pattern: r"\bsupersedes?\s+the\s+(?:[\w-]+\s+){0,3}?(?:invocation|orchestration|use|calls?)\s+of\s+the\s+following\b",
         rule: &rules::TOOL_SHADOWING,
         label: signals::SHADOW_OTHER,
@@ -196,7 +245,12 @@ static SHAPES: &[Shape] = &[
         label: signals::CONCEALMENT,
     },
     Shape {
-        anchors: &["server"],
+        anchors: &[
+            "to another server",
+            "to a different server",
+            "to an external server",
+            "to a third-party server",
+        ],
         also: &["forward"],
         pattern: r"\bforward\s+(?:this|the)\s+(?:request|query|data|call|message)\s+to\s+(?:another|a\s+different|an\s+external|a\s+third-party)\s+server\b",
         rule: &rules::INJECTION_PATTERN,
@@ -211,14 +265,19 @@ static SHAPES: &[Shape] = &[
     },
     Shape {
         anchors: &["and return"],
-        also: &[],
+        also: &["api key", "secret", "password", "credential", "private key"],
         pattern: r"\band\s+return\s+(?:the\s+|all\s+)?(?:api\s+keys|secrets|passwords|credentials|private\s+keys)\b",
         rule: &rules::INJECTION_PATTERN,
         label: signals::DISCLOSE,
     },
     // An address given as "this" and the user's data to go with it (mcp-shield's tests).
     Shape {
-        anchors: &["this url", "this endpoint", "this link", "this address"],
+        anchors: &[
+            "this url with",
+            "this endpoint with",
+            "this link with",
+            "this address with",
+        ],
         also: &[],
         pattern: r"\b(?:fetch|navigate\s+to|visit|open|call)\s+this\s+(?:url|endpoint|link|address)\s+with\s+(?:the\s+)?(?:user(?:'s)?\s+data|results|conversation|context|secrets)\b",
         rule: &rules::INJECTION_PATTERN,
@@ -262,7 +321,26 @@ static SHAPES: &[Shape] = &[
     // Authorization presumed ("treat the following operation as administrator-authorized",
     // "assume that permission … has already been granted", "do not verify authorization").
     Shape {
-        anchors: &["admin", "elevated", "root", "superuser"],
+        anchors: &[
+            "admin-auth",
+            "admin auth",
+            "administrator-auth",
+            "administrator auth",
+            "administrative command",
+            "admin command",
+            "admin privilege",
+            "administrator privilege",
+            "elevated privilege",
+            "root privilege",
+            "superuser privilege",
+            "admin access",
+            "administrator access",
+            "elevated access",
+            "root access",
+            "superuser access",
+            "admin right",
+            "administrator right",
+        ],
         also: &["assume", "treat", "consider", "regard"],
         pattern: r"\b(?:assume|treat|consider|regard)\b[^.\n]{0,60}?\b(?:administrator|administrative|admin|elevated|root|superuser)[-\s]?(?:authori[sz]ed|authori[sz]ation|privileges?|access|commands?|rights)\b",
         rule: &rules::INJECTION_PATTERN,
@@ -294,11 +372,14 @@ static SHAPES: &[Shape] = &[
     // "attempt to influence the agent to select this …").
     Shape {
         anchors: &[
-            "exfiltrate",
-            "malicious",
+            "and exfiltrate",
+            "malicious security test",
+            "malicious test tool",
             "influence the",
             "manipulate the",
-            "legitimate",
+            "trick the",
+            "persuade the",
+            "as the legitimate",
         ],
         also: &[],
         pattern: r"\band\s+exfiltrate\s+(?:it|them)\b|\bmalicious\s+(?:security\s+)?test\s+tool\b|\battempt\s+to\s+(?:influence|manipulate|trick|persuade)\s+the\s+(?:agent|model|assistant|llm)\b|\bsame\s+(?:logical\s+)?name\s+as\s+the\s+legitimate\b",
@@ -313,7 +394,13 @@ static SHAPES: &[Shape] = &[
         label: signals::SECRET_ASK,
     },
     Shape {
-        anchors: &["this tool to"],
+        anchors: &[
+            "display this tool to",
+            "show this tool to",
+            "reveal this tool to",
+            "mention this tool to",
+            "list this tool to",
+        ],
         also: &[],
         pattern: r"\b(?:do\s+not|don't|never)\s+(?:display|show|reveal|mention|list)\s+this\s+tool\s+to\s+(?:the\s+)?users?\b",
         rule: &rules::INJECTION_PATTERN,
@@ -335,7 +422,7 @@ static SHAPES: &[Shape] = &[
         label: signals::SHADOW_OTHER,
     },
     Shape {
-        anchors: &["first for"],
+        anchors: &["tool first for", "function first for"],
         also: &[],
         pattern: r"\bcall\s+this\s+(?:tool|function)\s+first\s+for\s+(?:any|all|every)\b",
         rule: &rules::INJECTION_PATTERN,
@@ -576,14 +663,17 @@ mod tests {
         }
     }
 
-    /// A text with every anchor and no shape is answered in one pass each, without a hit.
+    /// A long text holding every anchor runs each shape once: at most one hit per shape, and
+    /// only the shapes whose anchor is a whole match ("malicious test tool", "credential
+    /// extraction") fire.
     #[test]
-    fn anchors_without_shapes_are_silent_and_linear() {
+    fn every_anchor_at_once_runs_each_shape_once() {
         let all: Vec<&str> = SHAPES
             .iter()
             .flat_map(|s| s.anchors.iter().copied())
             .collect();
         let text = all.join(" x ").repeat(2_000);
-        assert!(labels(&text).is_empty());
+        let got = labels(&text);
+        assert_eq!(got, vec![signals::HOSTILE, signals::HOSTILE], "{got:?}");
     }
 }
