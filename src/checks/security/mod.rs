@@ -6,6 +6,7 @@ mod config;
 mod engine;
 mod fleet;
 mod foreign;
+mod labels;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;

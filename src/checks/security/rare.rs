@@ -6,9 +6,9 @@
 //! them are never built.
 
 use super::engine::{Hay, Pattern};
+use super::labels::{self as signals, Hit};
 use super::poisoning::re;
 use super::rules;
-use super::signals::{self, Hit};
 use crate::rules::types::Rule;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::sync::OnceLock;
