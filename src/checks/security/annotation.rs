@@ -848,12 +848,13 @@ fn name_words_compat(name: &str) -> Vec<String> {
 
 /// The first word of the name that is a verb of any table: the action the name names.
 fn name_action(words: &[String]) -> Option<usize> {
-    // "1-click" and "one-click" name a kind of thing (DigitalOcean's
-    // `marketplace-1-click-list`), not a click.
-    let modifier = |i: usize| {
-        i > 0 && (words[i - 1].bytes().all(|b| b.is_ascii_digit()) || words[i - 1] == "one")
-    };
-    (0..words.len()).find(|&i| is_verb(&words[i]) && !modifier(i))
+    (0..words.len()).find(|&i| is_verb(&words[i]) && !counted(words, i))
+}
+
+/// Word `i` follows a number ("1-click", "one-click": a kind of app, DigitalOcean's
+/// `marketplace-1-click-list`), so it is no verb.
+fn counted(words: &[String], i: usize) -> bool {
+    i > 0 && (words[i - 1].bytes().all(|b| b.is_ascii_digit()) || words[i - 1] == "one")
 }
 
 fn mutates(verb: &str, object: &[&str]) -> bool {
@@ -906,8 +907,7 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         if reader && !ORIGINAL_MUTATION_WORDS.contains(&w.as_str()) {
             continue;
         }
-        // "1-click", "one-click": a kind of app (DigitalOcean's `marketplace-1-click-list`).
-        if i > 0 && (words[i - 1].bytes().all(|b| b.is_ascii_digit()) || words[i - 1] == "one") {
+        if counted(&words, i) {
             continue;
         }
         let object: Vec<&str> = words[i + 1..].iter().map(String::as_str).collect();
