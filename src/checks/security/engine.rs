@@ -60,6 +60,21 @@ pub const QUOTES: [(char, u8); 4] = [
 /// memory and made a hostile 9 KB tool (fuzz round 3) 13 times slower as caches thrashed;
 /// at 1 MiB real listings take the same memory and that tool 3.4 ms.
 const DFA_CACHE: usize = 1024 * 1024;
+/// A search that grows one lazy-DFA cache by more than this frees that cache when it ends.
+/// [`trim`] runs between tools, so one long text (draw.io's 34 KB description of its XML
+/// format) grew the caches by 2.4 MiB before it, the gate's alone by 1.1 MiB, and broke
+/// #12's 15 MiB bound; freed after each automaton's search, they hold only one automaton's
+/// growth at a time. Short texts grow a warm cache by a few KiB, so they never pay for it.
+const GROWN: usize = 64 * 1024;
+
+/// Frees the cache in `held` when the search that began at `before` bytes grew it past
+/// [`GROWN`].
+fn settle<C>(held: &mut Option<C>, before: usize, usage: impl Fn(&C) -> usize) {
+    if held.as_ref().is_some_and(|c| usage(c) > before + GROWN) {
+        *held = None;
+    }
+}
+
 /// `\s` in the shadow patterns.
 const SHADOW_WS: &str = r"[\t\n\x0B\x0C\r \x86]";
 
@@ -395,11 +410,13 @@ impl Pattern {
                 let c = self.shadow();
                 let mut held = lock(&c.cache);
                 let cache = held.get_or_insert_with(|| c.re.create_cache());
+                let before = cache.memory_usage();
                 let mut it = Searcher::new(Input::new(s.as_ref()));
                 let mut out = Vec::new();
                 while let Some(m) = it.advance(|i| Ok(c.re.search_with(cache, i))) {
                     out.push(hay.span(m.start(), m.end()));
                 }
+                settle(&mut held, before, regex_automata::meta::Cache::memory_usage);
                 out
             }
             None => self
@@ -421,19 +438,30 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
+                let before = lock(&c.cache)
+                    .as_ref()
+                    .map_or(c.empty, |c| c.memory_usage());
                 let mut it = Searcher::new(Input::new(s.as_ref()));
+                let mut found = None;
                 for _ in 0..limit {
                     // The cache is released before `f` runs: `f` may match this pattern too.
                     let m = {
                         let mut held = lock(&c.cache);
                         let cache = held.get_or_insert_with(|| c.re.create_cache());
-                        it.advance(|i| Ok(c.re.search_with(cache, i)))?
+                        it.advance(|i| Ok(c.re.search_with(cache, i)))
                     };
-                    if let Some(v) = f(hay.span(m.start(), m.end())) {
-                        return Some(v);
+                    let Some(m) = m else { break };
+                    found = f(hay.span(m.start(), m.end()));
+                    if found.is_some() {
+                        break;
                     }
                 }
-                None
+                settle(
+                    &mut lock(&c.cache),
+                    before,
+                    regex_automata::meta::Cache::memory_usage,
+                );
+                found
             }
             None => self
                 .unicode()
@@ -450,7 +478,9 @@ impl Pattern {
                 let c = self.shadow();
                 let mut held = lock(&c.cache);
                 let cache = held.get_or_insert_with(|| c.re.create_cache());
+                let before = cache.memory_usage();
                 let m = c.re.search_with(cache, &Input::new(s.as_ref()));
+                settle(&mut held, before, regex_automata::meta::Cache::memory_usage);
                 m.map(|m| hay.span(m.start(), m.end()))
             }
             None => self.unicode().find(hay.text).map(|m| (m.start(), m.end())),
@@ -464,6 +494,7 @@ impl Pattern {
                 let c = self.shadow();
                 let mut held = lock(&c.cache);
                 let cache = held.get_or_insert_with(|| c.re.create_cache());
+                let before = cache.memory_usage();
                 let mut caps = c.re.create_captures();
                 let mut it = Searcher::new(Input::new(s.as_ref()));
                 let mut out = Vec::new();
@@ -477,6 +508,7 @@ impl Pattern {
                         g.map(|g| hay.span(g.start, g.end)),
                     ));
                 }
+                settle(&mut held, before, regex_automata::meta::Cache::memory_usage);
                 out
             }
             None => self
@@ -623,11 +655,18 @@ impl Gate {
         for g in groups {
             let mut held = lock(&g.cache);
             let cache = held.get_or_insert_with(|| g.dfa.create_cache());
+            let before = cache.memory_usage();
             let mut hits = regex_automata::PatternSet::new(g.dfa.pattern_len());
-            if g.dfa
+            let answered = g
+                .dfa
                 .try_which_overlapping_matches(cache, &input, &mut hits)
-                .is_err()
-            {
+                .is_ok();
+            settle(
+                &mut held,
+                before,
+                regex_automata::hybrid::dfa::Cache::memory_usage,
+            );
+            if !answered {
                 return GateHits(None);
             }
             for id in hits.iter() {
@@ -863,6 +902,68 @@ mod tests {
         // Opened up: the gate may say yes where the counted gap says no (word9 … end9).
         assert!(gate.which(&Hay::new(&texts[1])).on(9));
         assert!(!gate.which(&Hay::new(&texts[2])).any());
+    }
+
+    /// A long text of varied words with the patterns' verbs, gaps and targets scattered in
+    /// it: the lazy DFAs of gap patterns meet many states on it.
+    fn long_varied_text() -> String {
+        const WORDS: [&str; 24] = [
+            "send", "the", "shape", "to", "a", "cell", "post", "into", "edge", "when", "style",
+            "write", "vertex", "parent", "with", "x", "y", "width", "height", "value", "in",
+            "mxGraph", "<", ">",
+        ];
+        let mut seed: u32 = 12345;
+        let mut out = String::new();
+        while out.len() < 40_000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            out.push_str(WORDS[(seed >> 16) as usize % WORDS.len()]);
+            out.push(if seed % 11 == 0 { '\n' } else { ' ' });
+        }
+        out
+    }
+
+    /// A long text frees the caches it grew (draw.io's 34 KB description broke #12's bound);
+    /// short texts keep them warm, so ordinary listings do not rebuild states per text.
+    #[test]
+    fn a_search_that_grows_a_cache_far_frees_it() {
+        let pat = r"\b(?:send|post|write)\w*(?:[^.\n]|\.\S){0,160}\b(?:to|into|in)\b(?:[^.\n]){0,80}\bcell\b";
+        let long = long_varied_text();
+        let p = Pattern::new(pat, pat.to_string());
+        assert!(!p.spans(&Hay::new("send the shape to a cell")).is_empty());
+        let c = p.shadow();
+        assert!(lock(&c.cache).is_some(), "a short text keeps its cache");
+        assert!(!p.spans(&Hay::new(&long)).is_empty());
+        assert!(lock(&c.cache).is_none(), "the long text's growth was kept");
+        assert!(p.find(&Hay::new(&long)).is_some());
+        assert!(lock(&c.cache).is_none());
+        assert!(p
+            .first_where(&Hay::new(&long), 1000, |_| None::<()>)
+            .is_none());
+        assert!(lock(&c.cache).is_none());
+
+        // Gaps in the gate are opened up, so its automata grow on the mix of several.
+        let gate_pats: Vec<String> = [
+            ("send", "cell"),
+            ("post", "edge"),
+            ("write", "style"),
+            ("when", "value"),
+            ("parent", "width"),
+            ("vertex", "height"),
+            ("into", "mxGraph"),
+        ]
+        .iter()
+        .map(|(a, b)| format!(r"\b{a}\b(?:[^.\n]){{0,160}}\b{b}\b"))
+        .collect();
+        let gate = Gate::new(gate_pats.iter().map(|p| (p.clone(), p.clone())));
+        assert!(gate.which(&Hay::new("send the shape to a cell")).on(0));
+        let groups = gate.groups();
+        let group = &groups.as_deref().expect("gate builds")[0];
+        assert!(lock(&group.cache).is_some(), "a short text keeps its cache");
+        assert!(gate.which(&Hay::new(&long)).on(0));
+        assert!(
+            lock(&group.cache).is_none(),
+            "the long text's growth was kept"
+        );
     }
 
     #[test]
