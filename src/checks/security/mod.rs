@@ -597,6 +597,31 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
             out,
         );
     }
+    // Prose in base64 or hex, once no pattern read an order in it: what a scanner that does
+    // not decode would pass (real listings hold none: images and keys do not decode to words).
+    for &span in &norm.decoded {
+        if norm.text[span.0..span.1].split_whitespace().count() < 4 || overlaps_any(&used, &[span])
+        {
+            continue;
+        }
+        used.push(span);
+        let label = signals::ENCODED;
+        let q = quote(text, &norm, span);
+        let message = match path {
+            None => format!("Tool \"{name}\" description contains injection-like pattern ({label}): {q}"),
+            Some(p) => format!(
+                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern ({label}): {q}"
+            ),
+        };
+        record(
+            &rules::INJECTION_PATTERN,
+            label,
+            message,
+            raw_quotes(text, &norm, &[span]),
+            location(name, path),
+            out,
+        );
+    }
 }
 
 #[cfg(test)]

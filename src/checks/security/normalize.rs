@@ -28,6 +28,8 @@ pub struct Normalized {
     origin: Vec<(usize, usize)>,
     /// True when the text differs from the raw text.
     pub changed: bool,
+    /// Spans of `text` that are base64 or hex blobs of the raw text, decoded.
+    pub decoded: Vec<(usize, usize)>,
 }
 
 /// Decoded blobs shorter than this are not worth a second look (and short base64-looking
@@ -79,6 +81,7 @@ struct Builder {
     text: String,
     base: usize,
     origin: Vec<(usize, usize)>,
+    decoded: Vec<(usize, usize)>,
 }
 
 impl Builder {
@@ -194,6 +197,7 @@ impl Normalized {
                 text: raw.to_string(),
                 base: raw.len(),
                 origin: Vec::new(),
+                decoded: Vec::new(),
             };
             blank_emphasis(&mut b);
             fold_leet(&mut b);
@@ -205,12 +209,14 @@ impl Normalized {
                 base: b.base,
                 origin: b.origin,
                 changed,
+                decoded: b.decoded,
             };
         }
         let mut b = Builder {
             text: String::with_capacity(raw.len()),
             base: 0,
             origin: Vec::with_capacity(raw.len()),
+            decoded: Vec::new(),
         };
         let mut selectors: Vec<(u8, usize, usize)> = Vec::new();
         let flush = |b: &mut Builder, sel: &mut Vec<(u8, usize, usize)>| {
@@ -279,6 +285,7 @@ impl Normalized {
             base: b.base,
             origin: b.origin,
             changed,
+            decoded: b.decoded,
         }
     }
 
@@ -538,7 +545,9 @@ fn append_blobs(b: &mut Builder) {
     }
     for (s, from) in found {
         b.push('\n', from);
+        let start = b.text.len();
         b.push_str(&s, from);
+        b.decoded.push((start, b.text.len()));
     }
 }
 
