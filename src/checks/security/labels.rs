@@ -41,8 +41,8 @@ pub const FAKE_DEPRECATION: &str = "redirects calls with a false deprecation not
 pub const PIPE_TO_SHELL: &str = "downloads and runs code";
 pub const SHELL_COMMAND: &str = "tells the model to run a shell command";
 pub const SHELL_INJECTION: &str = "carries a shell injection payload";
-/// Readable prose in a base64 or hex blob: no description needs to hide its words.
-pub const ENCODED: &str = "hides readable text in base64 or hex";
+/// Readable prose in base64, hex or ROT13: no description needs to hide its words.
+pub const ENCODED: &str = "hides readable text in base64, hex or ROT13";
 pub const DECODE: &str = "asks the model to decode a hidden payload";
 pub const SQL_PAYLOAD: &str = "carries an SQL injection payload";
 pub const NO_CONFIRM: &str = "skips the user's confirmation";

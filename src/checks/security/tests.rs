@@ -1380,7 +1380,10 @@ fn prose_hidden_in_an_encoding_fails() {
         .map(|b| format!("{b:02x}"))
         .collect();
     for d in [
-        format!("Some data: {}", b64("Hello I am a hidden instruction encoded in base64")),
+        format!(
+            "Some data: {}",
+            b64("Hello I am a hidden instruction encoded in base64")
+        ),
         format!("Config {hex}"),
     ] {
         let got = fails(&run(vec![json!({"name": "t", "description": d})]));

@@ -17,7 +17,8 @@ pub enum Class {
     /// Variation selectors carrying bytes (#13): a run of two or more, or any of the
     /// supplementary ones (U+E0100–E01EF), which no emoji or common ideograph needs.
     VariationSelector,
-    /// Hangul fillers (U+115F, U+1160, U+3164, U+FFA0): blank letters (#13).
+    /// Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the blank Braille cell (U+2800):
+    /// blank letters (#13).
     Filler,
     /// A run of three or more bidi marks (U+200E, U+200F, U+061C): padding (#13).
     BidiMarkRun,
@@ -50,7 +51,7 @@ fn classify(c: char) -> Option<Class> {
         0x200B | 0x200C | 0x200D | 0xFEFF | 0x2060 | 0x180E => Some(Class::ZeroWidth),
         0x202A..=0x202E | 0x2066..=0x2069 => Some(Class::Bidi),
         0x00A0 | 0x2000..=0x200A => Some(Class::ConfusableSpace),
-        0x115F | 0x1160 | 0x3164 | 0xFFA0 => Some(Class::Filler),
+        0x115F | 0x1160 | 0x3164 | 0xFFA0 | 0x2800 => Some(Class::Filler),
         0x1B => Some(Class::AnsiEscape),
         _ => None,
     }
@@ -321,6 +322,7 @@ mod tests {
             "2 variation selector(s) (emoji smuggling) decoding to \"hi\""
         );
         assert_eq!(desc("a\u{3164}b"), "U+3164 (filler)");
+        assert_eq!(desc("tool.\u{2800}"), "U+2800 (filler)");
         assert_eq!(
             desc("a\u{200E}\u{200F}\u{200E}b"),
             "U+200E (bidi-mark-padding), U+200F (bidi-mark-padding), U+200E (bidi-mark-padding)"
