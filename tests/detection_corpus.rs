@@ -589,8 +589,8 @@ const REAL_DEFECTS: &[&str] =
 /// VIGIL's dependency traps, in real servers' workflow words. Session 16 (MSB's required
 /// `llm_model_name` fails, rare shapes outside the gate, round 9's 72 entries added after
 /// their blind measurement at 49/72) measured 1,112/1,208 (92.1 %).
-const RECALL_FLOOR_PCT: usize = 92;
-const FLAGGED_FLOOR_PCT: usize = 92;
+const RECALL_FLOOR_PCT: usize = 93;
+const FLAGGED_FLOOR_PCT: usize = 93;
 /// #13: at least this many real servers' listings, each free of `security/*` failures.
 const MIN_CLEAN_SERVERS: usize = 20;
 
