@@ -570,9 +570,13 @@ fn interrupt_cleans_up_and_exits_130() {
         while !processes_with_tag(&tag).is_empty() && gone.elapsed() < Duration::from_secs(5) {
             std::thread::sleep(Duration::from_millis(20));
         }
+        let left: Vec<String> = processes_with_tag(&tag)
+            .iter()
+            .map(|p| std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default())
+            .collect();
         assert!(
-            processes_with_tag(&tag).is_empty(),
-            "{sig:?}: server survived"
+            left.is_empty(),
+            "{sig:?} {behaviors:?}: server survived: {left:?}"
         );
     }
 }

@@ -59,7 +59,7 @@ fn kill_now(trees: &[(i32, bool)]) {
         } else {
             vec![g]
         };
-        signal_all(&tree_of(&roots, Some(g)), Some(g), Signal::SIGKILL);
+        kill_until_gone(&roots, Some(g));
     }
 }
 
@@ -154,8 +154,21 @@ impl Drop for ServerTree {
         if self.pid.is_none() || self.ended.load(std::sync::atomic::Ordering::SeqCst) {
             return;
         }
-        let found = tree_of(&self.roots(), self.pid);
-        signal_all(&found, self.pid, Signal::SIGKILL);
+        kill_until_gone(&self.roots(), self.pid);
+    }
+}
+
+/// SIGKILLs the tree, then looks again: a child forked after the first look that left the
+/// group (setsid) before the group was signalled is found on the second, re-parented to
+/// mcpward once its parent is dead. Bounded: a tree that keeps forking gets five rounds.
+fn kill_until_gone(roots: &[i32], pgid: Option<i32>) {
+    for round in 0..5 {
+        let found = tree_of(roots, pgid);
+        if found.is_empty() && round > 0 {
+            return;
+        }
+        signal_all(&found, pgid, Signal::SIGKILL);
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
