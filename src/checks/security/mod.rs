@@ -576,7 +576,15 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         );
     }
     let mut used: Vec<Span> = original;
-    for (rule, label, evidence) in shape_hits(&norm, name, signals::Field::Prose) {
+    // Then prose in base64, hex or ROT13 that no pattern read an order in: what a scanner that
+    // does not decode would pass (real listings hold none: images and keys decode to no words).
+    let encoded = norm
+        .decoded
+        .iter()
+        .filter(|s| norm.text[s.0..s.1].split_whitespace().count() >= 4)
+        .map(|&s| (&rules::INJECTION_PATTERN, signals::ENCODED, vec![s]));
+    let hits = shape_hits(&norm, name, signals::Field::Prose);
+    for (rule, label, evidence) in hits.into_iter().chain(encoded) {
         if overlaps_any(&used, &evidence) {
             continue;
         }
@@ -593,31 +601,6 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
             label,
             message,
             raw_quotes(text, &norm, &evidence),
-            location(name, path),
-            out,
-        );
-    }
-    // Prose in base64 or hex, once no pattern read an order in it: what a scanner that does
-    // not decode would pass (real listings hold none: images and keys do not decode to words).
-    for &span in &norm.decoded {
-        if norm.text[span.0..span.1].split_whitespace().count() < 4 || overlaps_any(&used, &[span])
-        {
-            continue;
-        }
-        used.push(span);
-        let label = signals::ENCODED;
-        let q = quote(text, &norm, span);
-        let message = match path {
-            None => format!("Tool \"{name}\" description contains injection-like pattern ({label}): {q}"),
-            Some(p) => format!(
-                "Tool \"{name}\" parameter \"{p}\" description contains injection pattern ({label}): {q}"
-            ),
-        };
-        record(
-            &rules::INJECTION_PATTERN,
-            label,
-            message,
-            raw_quotes(text, &norm, &[span]),
             location(name, path),
             out,
         );

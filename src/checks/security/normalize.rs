@@ -28,7 +28,7 @@ pub struct Normalized {
     origin: Vec<(usize, usize)>,
     /// True when the text differs from the raw text.
     pub changed: bool,
-    /// Spans of `text` that are base64 or hex blobs of the raw text, decoded.
+    /// Spans of `text` that are decodings appended to it (base64 and hex blobs, ROT13).
     pub decoded: Vec<(usize, usize)>,
 }
 
