@@ -40,10 +40,18 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// Graph tools), none tuned. The 21 captured blind in session 16 (1,240 tools) bring the
 /// total to 98, measured before any tuning: 13 on DigitalOcean's 353 tools and 7 on
 /// Hostinger's 401, each pair a real near-duplicate ("uptimecheck-create" and
-/// "uptimecheck-alert-create" are both described "Create a new UptimeCheck").
-const BEFORE_TOTAL: usize = 7555;
-const CEILING_TOTAL: usize = 98;
+/// "uptimecheck-alert-create" are both described "Create a new UptimeCheck"). Session 18
+/// added 58 listings captured blind (2,454 tools): Alibaba Cloud DevOps opens each of its
+/// 203 descriptions with one of ten module tags ("[Code Management] Create a new branch"),
+/// which gave 23 clusters until shared leading tags were discounted like boilerplate (10
+/// now); Rootly's 258 tools, generated from its OpenAPI document, describe each operation
+/// with one template per verb ("Creates a new alert urgency from provided data"): 31
+/// clusters, measured before any tuning and held apart below. Total 185.
+const BEFORE_TOTAL: usize = 7880;
+const CEILING_TOTAL: usize = 185;
 const CEILING_PER_SERVER: usize = 13;
+/// Listings over the per-server ceiling, each at its measured count.
+const OVER_CEILING: &[(&str, usize)] = &[("rootly-mcp-server", 31)];
 
 /// What the lint reported before #13: one warning per pair whose raw descriptions score at or
 /// above the threshold (collision.md §4) and whose schemas diverge (§5).
@@ -93,9 +101,13 @@ fn collision_lint_on_real_servers() {
                 f.location.as_deref().unwrap_or("")
             );
         }
+        let ceiling = OVER_CEILING
+            .iter()
+            .find(|(s, _)| s == stem)
+            .map_or(CEILING_PER_SERVER, |&(_, c)| c);
         assert!(
-            findings.len() <= CEILING_PER_SERVER,
-            "{stem}: {} collision findings (ceiling {CEILING_PER_SERVER})",
+            findings.len() <= ceiling,
+            "{stem}: {} collision findings (ceiling {ceiling})",
             findings.len()
         );
         total_tools += tools.len();

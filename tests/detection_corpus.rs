@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 1275;
 const MIN_POISONED_SOURCES: usize = 152;
-const MIN_BENIGN: usize = 4991;
-const MIN_BENIGN_SERVERS: usize = 152;
+const MIN_BENIGN: usize = 7445;
+const MIN_BENIGN_SERVERS: usize = 210;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -579,8 +579,17 @@ const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 /// `download-bytes-to-file` "Write[s] … to a local file" and declares `readOnlyHint: true`
 /// (session 13's blind capture; the MCP spec's read-only hint means no change to its
 /// environment).
-const REAL_DEFECTS: &[&str] =
-    &["Microsoft365MCP: download-bytes-to-file: security/annotation-mismatch"];
+/// CCXT's trading tools take the user's exchange `apiKey` and `secret` on every call ("API
+/// key for authentication"; session 18's blind capture): the credentials go through the
+/// model's context, which is what `secret-in-schema` exists to report.
+const REAL_DEFECTS: &[&str] = &[
+    "Microsoft365MCP: download-bytes-to-file: security/annotation-mismatch",
+    "CCXT MCP Server: account-balance: security/secret-in-schema",
+    "CCXT MCP Server: place-market-order: security/secret-in-schema",
+    "CCXT MCP Server: set-leverage: security/secret-in-schema",
+    "CCXT MCP Server: set-margin-mode: security/secret-in-schema",
+    "CCXT MCP Server: place-futures-market-order: security/secret-in-schema",
+];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
 /// alone, and failures or warnings. #13 asks 95 % of failures. Round 6 (session 13: 209

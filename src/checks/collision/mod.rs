@@ -623,7 +623,14 @@ fn discounted(descs: &[&str]) -> Vec<String> {
     if descs.len() < BOILERPLATE_MIN_TOOLS {
         return descs.iter().map(|d| normalize(d)).collect();
     }
-    let pieces: Vec<Vec<String>> = descs.iter().map(|d| sentences(d)).collect();
+    let tags = shared_tags(descs);
+    let pieces: Vec<Vec<String>> = descs
+        .iter()
+        .map(|d| match leading_tag(d) {
+            Some((tag, rest)) if tags.contains(&tag) => sentences(rest),
+            _ => sentences(d),
+        })
+        .collect();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for p in &pieces {
         let mut own: Vec<&str> = p.iter().map(String::as_str).collect();
@@ -648,13 +655,40 @@ fn discounted(descs: &[&str]) -> Vec<String> {
                 .map(String::as_str)
                 .filter(|s| !boiler(s))
                 .collect();
-            if kept.is_empty() || kept.len() == p.len() {
+            if kept.is_empty() {
                 normalize(d)
             } else {
                 kept.join(" ")
             }
         })
         .collect()
+}
+
+/// A leading category tag (`[Code Management] Create a new branch`) and the text after it.
+fn leading_tag(desc: &str) -> Option<(&str, &str)> {
+    let rest = desc.trim_start().strip_prefix('[')?;
+    let end = rest.find(']').filter(|&e| e > 0 && e <= 60)?;
+    let tag = &rest[..end];
+    (!tag.contains(['\n', '['])).then(|| (tag, &rest[end + 1..]))
+}
+
+/// Tags that at least [`BOILERPLATE_MIN_TOOLS`] descriptions open with: the module a tool
+/// belongs to, not what it does, so they are left out of the score like boilerplate
+/// (Alibaba Cloud DevOps tags its 203 tools with ten such modules; session 18).
+fn shared_tags<'a>(descs: &[&'a str]) -> Vec<&'a str> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for d in descs {
+        if let Some((tag, _)) = leading_tag(d) {
+            *count.entry(tag).or_default() += 1;
+        }
+    }
+    let mut shared: Vec<&str> = count
+        .into_iter()
+        .filter(|&(_, k)| k >= BOILERPLATE_MIN_TOOLS)
+        .map(|(t, _)| t)
+        .collect();
+    shared.sort_unstable();
+    shared
 }
 
 /// Every flagged pair of a surface (after the boilerplate discount), sorted by (a, b).

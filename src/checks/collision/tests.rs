@@ -551,6 +551,49 @@ fn boilerplate_needs_three_tools_and_a_third_of_them() {
     );
 }
 
+/// A leading module tag three or more tools open with is left out of the score (Alibaba
+/// Cloud DevOps, session 18); a tag fewer tools share, or none, stays in.
+#[test]
+fn shared_leading_tags_are_discounted() {
+    let descs = [
+        "[Test Management] 获取测试用例信息",
+        "[Test Management] 获取测试用例目录列表",
+        "[Test Management] 获取测试计划中测试用例列表",
+        "[Other] Lists things",
+        "[Other] Gets a thing",
+        "[x] y",
+    ];
+    assert_eq!(
+        discounted(&descs),
+        [
+            normalize("获取测试用例信息"),
+            normalize("获取测试用例目录列表"),
+            normalize("获取测试计划中测试用例列表"),
+            normalize("[Other] Lists things"),
+            normalize("[Other] Gets a thing"),
+            normalize("[x] y"),
+        ]
+    );
+    // Tagged tools with short, different descriptions no longer pair; the same
+    // descriptions still do.
+    let tool = |n: &str, d: &str, k: usize| json!({"name": n, "description": d, "inputSchema": schema_n(k)});
+    let fs = check(
+        &Ok(vec![
+            tool("get_testcase", "[Test Management] 获取测试用例信息", 1),
+            tool("list_dirs", "[Test Management] 获取测试用例目录列表", 2),
+            tool(
+                "list_plan",
+                "[Test Management] 获取测试计划中测试用例列表",
+                3,
+            ),
+            tool("twin", "[Test Management] 获取测试用例信息", 4),
+        ]),
+        &CollisionConfig::default(),
+    );
+    let got: Vec<_> = collisions(&fs).iter().map(|f| f.location.clone()).collect();
+    assert_eq!(got, [Some("get_testcase / twin".to_string())]);
+}
+
 /// The issue's real case: ~20 tools of one server share "Use the action parameter to specify
 /// the operation." after a "Retrieve X data for a project." template; their schemas differ.
 fn action_server(entities: &[&str]) -> Vec<Value> {

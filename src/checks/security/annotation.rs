@@ -688,6 +688,13 @@ impl<'t> Text<'t> {
             {
                 continue;
             }
+            // "It pushes the aggregation down to Odoo": a query pushed down to the server
+            // is read there, not written (Odoo's `aggregate_records`, session 18).
+            let pushdown = matches!(lead.lower, "push" | "pushes")
+                && words[i + 1..].iter().take(4).any(|w| w.lower == "down");
+            if pushdown {
+                continue;
+            }
             out.push((s, i));
             // "Create, update, or delete X"; "Read and modify"; "read/write".
             let mut j = i;
@@ -1216,9 +1223,15 @@ mod tests {
             "Summarises the changes and updates of a project.",
             "Shows files. Cannot delete, write or move them.",
             "Shows files with no permanently deleted entries.",
+            // A query pushed down to the server (Odoo's `aggregate_records`).
+            "Aggregate records server-side. It pushes the aggregation down to Odoo.",
         ] {
             assert!(ro("reader", desc).is_empty(), "{desc}");
         }
+        assert_eq!(
+            ro("x", "Lists commits. It pushes the branch to origin.").len(),
+            1
+        );
         // A negation ends where "but" starts.
         assert_eq!(
             ro("x", "This tool does not read files but deletes them.").len(),

@@ -125,6 +125,7 @@ fn scan_surface<T: ToolItem>(
         engine::trim(engine::TRIM_AT);
     }
     drop_orders_about_own_tools(&names, &titles, &mut out);
+    drop_first_calls_siblings_require(tools, &mut out);
     let counts = surface::scan(other, instructions, &names, &mut out);
     let scanned = scanned(tools.len(), counts);
     let failed = out
@@ -178,6 +179,44 @@ fn drop_orders_about_own_tools(names: &[String], titles: &[String], out: &mut Ve
         });
         !(order && about_own)
     });
+}
+
+/// A tool that another tool of the listing names as its prerequisite ("You MUST call the
+/// `retrieve-instructions` tool BEFORE using this tool") may say itself that it comes
+/// first: both state the server's workflow (Google Maps' code assist, session 18). Only that
+/// demand is dropped; every other signal in its text is still reported.
+fn drop_first_calls_siblings_require<T: ToolItem>(tools: &[T], out: &mut Vec<Finding>) {
+    let jump = format!("({})", signals::LINE_JUMPING);
+    let is_jump = |f: &Finding| f.id == rules::INJECTION_PATTERN.id && f.message.contains(&jump);
+    // Only the tools whose own description demands it (the location is the bare name).
+    let mut jumpers: Vec<String> = out
+        .iter()
+        .filter(|f| is_jump(f))
+        .filter_map(|f| f.location.clone())
+        .collect();
+    if jumpers.is_empty() {
+        return;
+    }
+    jumpers.sort_unstable();
+    jumpers.dedup();
+    let mut vouched: Vec<&String> = Vec::new();
+    for item in tools {
+        let tool = item.value();
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        let Some(text) = tool.get("description").and_then(Value::as_str) else {
+            continue;
+        };
+        let text = text.to_lowercase();
+        if !(text.contains("before") || text.contains("first")) {
+            continue;
+        }
+        for j in &jumpers {
+            if j != name && surface::names(&text, &j.to_lowercase()) && !vouched.contains(&j) {
+                vouched.push(j);
+            }
+        }
+    }
+    out.retain(|f| !(is_jump(f) && f.location.as_ref().is_some_and(|l| vouched.contains(&l))));
 }
 
 /// What the summary says was scanned: `3 tool(s)`, or `3 tool(s), 2 prompt(s), 4
@@ -240,13 +279,15 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
             hidden(item.text, name, Place::Other(&item.path, &item.place), out);
         }
         if item.kind == walk::Kind::PropertyName
-            && agents_own_prompt(name, description, schema, &item.path)
+            && (agents_own_prompt(name, description, schema, &item.path)
+                || (item.model_request && system_prompt_name(item.text)))
         {
             continue;
         }
         let required =
             item.kind == walk::Kind::PropertyName && top_level_required(schema, &item.path);
-        scan_item(&item, name, required, out);
+        let persona_ok = item.kind.is_value() && agents_prompt_value(name, &item.path);
+        scan_item(&item, name, required, persona_ok, out);
     }
     if let Some(n) = name_value {
         confusable_name(n, out);
@@ -283,13 +324,8 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
     ) {
         return false;
     }
-    let t = walk::identifier_parts(tool);
     let agent = |w: &String| AGENT_NOUNS.contains(&w.as_str());
-    if !(t
-        .iter()
-        .any(|w| secrets::SETTER_VERBS.contains(&w.as_str()))
-        && t.iter().any(agent))
-    {
+    if !configures_agent(tool) {
         return false;
     }
     let own = schema
@@ -308,8 +344,45 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
             })
         })
     };
-    own.or_else(docstring)
-        .is_some_and(|d| walk::identifier_parts(d).iter().any(agent))
+    match own.or_else(docstring) {
+        Some(d) => walk::identifier_parts(d).iter().any(agent),
+        // Undescribed (Discourse's `discourse_ai_create_agent`): the tool's description
+        // says what it creates.
+        None => about.is_some_and(|d| walk::identifier_parts(d).iter().any(agent)),
+    }
+}
+
+/// `system_prompt`, `systemMessage`, `system_instructions`: the name of a prompt slot.
+fn system_prompt_name(prop: &str) -> bool {
+    let w = walk::identifier_parts(prop);
+    matches!(
+        w.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+        [
+            "system",
+            "prompt" | "message" | "instructions" | "instruction"
+        ]
+    )
+}
+
+/// The tool creates or configures an agent (a setter verb and an agent noun in its name).
+fn configures_agent(tool: &str) -> bool {
+    let t = walk::identifier_parts(tool);
+    t.iter()
+        .any(|w| secrets::SETTER_VERBS.contains(&w.as_str()))
+        && t.iter().any(|w| AGENT_NOUNS.contains(&w.as_str()))
+}
+
+/// A value under the property that holds the configured agent's prompt (Vapi's
+/// `create_assistant` defaults `instructions` to "You are a helpful assistant."): a persona
+/// written there is the new agent's, not one forced on the calling model.
+fn agents_prompt_value(tool: &str, path: &str) -> bool {
+    let top = path.split('.').next().unwrap_or("");
+    walk::identifier_parts(top).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "prompt" | "instructions" | "instruction" | "persona" | "personality"
+        )
+    }) && configures_agent(tool)
 }
 
 /// A top-level input property the schema lists as `required`.
@@ -321,8 +394,15 @@ fn top_level_required(schema: Option<&Value>, path: &str) -> bool {
 }
 
 /// One walked string: prose gets every text signal; identifiers the identifier signals.
-/// `required`: a property the tool cannot be called without.
-fn scan_item(item: &walk::Item, name: &str, required: bool, out: &mut Vec<Finding>) {
+/// `required`: a property the tool cannot be called without; `persona_ok`: a value of a
+/// configured agent's prompt.
+fn scan_item(
+    item: &walk::Item,
+    name: &str,
+    required: bool,
+    persona_ok: bool,
+    out: &mut Vec<Finding>,
+) {
     // A "name" with spaces is a sentence (a `required` entry carrying an instruction).
     if item.kind.is_identifier() && !item.text.trim().contains(char::is_whitespace) {
         scan_identifier(
@@ -358,7 +438,7 @@ fn scan_item(item: &walk::Item, name: &str, required: bool, out: &mut Vec<Findin
         signals::Field::Prose
     };
     for (rule, label, ev) in text_hits(&norm, name, field) {
-        if overlaps_any(&used, &ev) {
+        if (persona_ok && label == signals::PERSONA) || overlaps_any(&used, &ev) {
             continue;
         }
         used.extend(ev.iter().copied());

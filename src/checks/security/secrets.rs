@@ -58,7 +58,9 @@ pub(super) fn solicits(
     let setter = sets_credential(name)
         || locks_resource(name)
         || offers_auth_choice(props)
-        || http_client(&about_words);
+        || http_client(&about_words)
+        || about.is_some_and(manages_accounts)
+        || sets_by_action(name, props);
     let required: Vec<&str> = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)
@@ -70,13 +72,21 @@ pub(super) fn solicits(
         if !(patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v))) {
             continue;
         }
-        if names_a_secret(v) || link_token(k, &about_words) {
+        // Python servers document arguments in the tool's docstring ("Args: password: The
+        // password for the instance.") and leave the property undescribed.
+        let docstring = about.and_then(|d| docstring_line(d, k));
+        let v = &with_description(v, docstring);
+        if names_a_secret(v) || link_token(k, &about_words) || idempotency_token(v) {
             continue;
         }
+        let optional = !required.contains(&k.as_str());
         if setter
             || resource_secret(name, k, v)
+            || public_token(v)
+            || unlocks_content(v)
             || selects_stored(k, v)
-            || (!required.contains(&k.as_str()) && overrides_configured(k, v, &about_words))
+            || (optional && overrides_configured(k, v, &about_words))
+            || (optional && told_not_to_pass(k, &about_words))
         {
             warn.push(k);
         } else {
@@ -132,6 +142,10 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "limit",
     "number",
     "of",
+    // A run's id (Automox's `exec_token`: "a specific policy execution token").
+    "exec",
+    "execution",
+    "idempotency",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -209,6 +223,9 @@ pub(super) const SETTER_VERBS: &[&str] = &[
     "renew",
     "store",
     "save",
+    // `manage_user` (ServiceNow's user CRUD).
+    "manage",
+    "setup",
 ];
 /// What such a verb sets a credential of: an account, the credential itself, or a resource
 /// that carries its own secret.
@@ -257,6 +274,9 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "requests",
     "response",
     "responses",
+    // An OAuth app registered with its client secret (Coolify's `github_apps`).
+    "app",
+    "apps",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -299,6 +319,119 @@ fn offers_auth_choice(props: &serde_json::Map<String, Value>) -> bool {
 /// request the user asks for, as in every HTTP client.
 fn http_client(about: &[String]) -> bool {
     about.iter().any(|w| w == "http") && about.iter().any(|w| w == "request" || w == "requests")
+}
+
+/// The line documenting `prop` in a docstring-style description (`prop: text`, or with its
+/// type, `prop (str, optional): text`).
+fn docstring_line<'a>(about: &'a str, prop: &str) -> Option<&'a str> {
+    about.lines().find_map(|l| {
+        let r = l.trim_start().strip_prefix(prop)?;
+        let r = match r.trim_start().strip_prefix('(') {
+            Some(typed) => &typed[typed.find(')')? + 1..],
+            None => r,
+        };
+        r.strip_prefix(':').map(str::trim).filter(|r| !r.is_empty())
+    })
+}
+
+/// The property's schema, given the docstring's line as its description when it has none.
+fn with_description<'a>(v: &'a Value, doc: Option<&str>) -> std::borrow::Cow<'a, Value> {
+    match doc {
+        Some(d) if v.get("description").is_none() && v.is_object() => {
+            let mut owned = v.clone();
+            owned["description"] = Value::String(d.to_string());
+            std::borrow::Cow::Owned(owned)
+        }
+        _ => std::borrow::Cow::Borrowed(v),
+    }
+}
+
+/// The tool sets credentials through an `action` argument (Coolify's `private_keys` with
+/// `action: create | update | …`): its name holds the credential, an action sets it.
+fn sets_by_action(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
+    let holds = identifier_parts(tool)
+        .iter()
+        .any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()));
+    holds
+        && ["action", "operation", "op"].iter().any(|k| {
+            props
+                .get(*k)
+                .and_then(|p| p.get("enum"))
+                .and_then(Value::as_array)
+                .is_some_and(|e| {
+                    e.iter()
+                        .filter_map(Value::as_str)
+                        .any(|a| SETTER_VERBS.contains(&a))
+                })
+        })
+}
+
+/// The tool's description tells the model not to pass the credential ("Generally you
+/// should *NOT* specify the username and password", SingleStore's `run_sql`): it is only
+/// for a retry the user asks for.
+fn told_not_to_pass(prop: &str, about: &[String]) -> bool {
+    let noun = identifier_parts(prop);
+    let Some(noun) = noun.last() else {
+        return false;
+    };
+    about.windows(2).enumerate().any(|(i, w)| {
+        matches!(w[0].as_str(), "not" | "never")
+            && matches!(
+                w[1].as_str(),
+                "specify" | "pass" | "provide" | "include" | "supply" | "set"
+            )
+            && about[i + 2..].iter().take(4).any(|x| x == noun)
+    })
+}
+
+/// The tool's description says it creates and edits accounts ("User CRUD + lookup",
+/// CloudBase's "应用用户 CRUD"): a password it takes is the account's.
+fn manages_accounts(about: &str) -> bool {
+    let d = about.to_lowercase();
+    [
+        "user crud",
+        "users crud",
+        "account crud",
+        "accounts crud",
+        "用户 crud",
+        "用户crud",
+    ]
+    .iter()
+    .any(|p| d.contains(p))
+}
+
+/// A token that makes a request idempotent (AWS's `client_token`, "The client idempotency
+/// token"): a value the caller makes up, not a credential.
+fn idempotency_token(schema: &Value) -> bool {
+    description_words(schema)
+        .iter()
+        .any(|w| matches!(w.as_str(), "idempotent" | "idempotency" | "idempotence"))
+}
+
+/// A public or publishable token (Mapbox's `pk.*` "public access token", meant for browser
+/// URLs): the model sees it, but it is no secret; a warning, as a setter's.
+fn public_token(schema: &Value) -> bool {
+    description_words(schema).windows(3).any(|w| {
+        matches!(w[0].as_str(), "public" | "publishable")
+            && (matches!(w[1].as_str(), "token" | "key")
+                || matches!(w[2].as_str(), "token" | "key"))
+    })
+}
+
+/// A key that protects, decrypts or encrypts the content the tool handles (CloudBase's
+/// `codeSecret`, "代码保护密钥，用于解密函数代码": the code's protection key, used to decrypt
+/// it): the content's secret, as a `protect_document` tool's password is the document's.
+fn unlocks_content(schema: &Value) -> bool {
+    let Some(d) = schema.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    ["解密", "加密", "保护"].iter().any(|w| d.contains(w))
+        || identifier_parts(d).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "decrypt" | "encrypt" | "decrypts" | "encrypts" | "protection" | "protects"
+            )
+        })
 }
 
 /// The property holds a secret's name, not its value ("The name of the secret.").

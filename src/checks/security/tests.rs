@@ -613,6 +613,45 @@ fn orders_about_the_servers_own_tools_are_what_instructions_are_for() {
     assert_eq!(fails(&fs).len(), 1);
 }
 
+/// A tool that another tool of the listing names as its prerequisite may itself ask to be
+/// called first (Google Maps' code assist, session 18's benign 7); alone, or with a
+/// prerequisite that names someone else, the demand fails.
+#[test]
+fn a_tool_its_siblings_call_first_may_say_so() {
+    let first = json!({"name": "retrieve-instructions",
+        "description": "CRITICAL: Call this tool first for any queries related to location. This tool MUST be called before any other tool.",
+        "inputSchema": {"type": "object"}});
+    let docs = |target: &str| {
+        json!({"name": "retrieve-docs",
+            "description": format!("Searches documentation. CRITICAL: You MUST call the `{target}` tool BEFORE using this tool."),
+            "inputSchema": {"type": "object"}})
+    };
+    let failing = |tools: Vec<Value>| {
+        check(&Ok(tools))
+            .into_iter()
+            .filter(|f| f.status == Status::Fail && f.id != "security/summary")
+            .map(|f| f.location.unwrap_or_default())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        failing(vec![first.clone(), docs("retrieve-instructions")]),
+        Vec::<String>::new()
+    );
+    assert_eq!(failing(vec![first.clone()]), ["retrieve-instructions"]);
+    let other =
+        json!({"name": "other", "description": "Lists things.", "inputSchema": {"type": "object"}});
+    assert_eq!(
+        failing(vec![first.clone(), docs("other"), other]),
+        ["retrieve-instructions"]
+    );
+    // Named by its own text only: still fails.
+    let own = json!({"name": "setup", "description": "You MUST call `setup` before any other tool.",
+        "inputSchema": {"type": "object"}});
+    assert_eq!(failing(vec![own, docs("nothing")]), ["setup"]);
+}
+
 #[test]
 fn listing_failures_and_malformed_items_never_panic() {
     let broken = OtherSurface {
@@ -1051,6 +1090,103 @@ fn secrets_the_tool_exists_for_warn_and_names_of_secrets_are_silent() {
     );
 }
 
+/// Session 18's blind capture (benign 7): an idempotency or execution token is no secret; a
+/// public token, an account's password on a user-CRUD tool and a content's decryption key
+/// warn; the same names on a tool that explains none of that still fail.
+#[test]
+fn tokens_that_are_ids_or_public_and_account_passwords() {
+    let s = |props: Value| json!({"type": "object", "properties": props});
+    let fs = body(vec![
+        json!({"name": "manage_aws_emr_serverless_applications", "description": "Manage applications.",
+               "inputSchema": s(json!({"client_token": {"type": "string",
+                   "description": "The client idempotency token (required for create-application)."}}))}),
+        json!({"name": "policy_run_results", "description": "Results for a policy execution token.",
+               "inputSchema": s(json!({"exec_token": {"type": "string"}}))}),
+        json!({"name": "preview_style_tool", "description": "Generate a preview URL.",
+               "inputSchema": s(json!({"accessToken": {"type": "string",
+                   "description": "Mapbox public access token (must start with pk.*)."}}))}),
+        json!({"name": "manage_user", "description": "User CRUD + lookup (table: sys_user).",
+               "inputSchema": s(json!({"password": {"type": "string"}}))}),
+        json!({"name": "managePermissions", "description": "管理权限与用户配置，应用用户 CRUD。",
+               "inputSchema": s(json!({"password": {"type": "string"}}))}),
+        json!({"name": "queryFunctions", "description": "查询云函数。",
+               "inputSchema": s(json!({"codeSecret": {"type": "string",
+                   "description": "代码保护密钥，用于解密函数代码"}}))}),
+        // The same names, explained by nothing.
+        json!({"name": "get_weather", "description": "Weather for a city.",
+               "inputSchema": s(json!({"client_token": {"type": "string", "description": "Your client token."},
+                                       "accessToken": {"type": "string", "description": "Mapbox access token."}}))}),
+        json!({"name": "list_tickets", "description": "Lists tickets.",
+               "inputSchema": s(json!({"password": {"type": "string"},
+                                       "codeSecret": {"type": "string", "description": "代码密钥"}}))}),
+    ]);
+    let got = statuses(&fs, SECRET_IN_SCHEMA);
+    for silent in [
+        "manage_aws_emr_serverless_applications",
+        "policy_run_results",
+    ] {
+        assert!(!got.iter().any(|(l, _)| l == silent), "{silent}: {got:?}");
+    }
+    for warn in [
+        "preview_style_tool",
+        "manage_user",
+        "managePermissions",
+        "queryFunctions",
+    ] {
+        assert_eq!(
+            got.iter().filter(|(l, _)| l == warn).collect::<Vec<_>>(),
+            [&(warn.to_string(), Status::Warn)],
+            "{warn}"
+        );
+    }
+    // Benign 8 (session 18): a docstring's line describes an undescribed property; a
+    // tool named for credentials that an `action` creates; an optional password the model
+    // is told not to pass; a setup verb.
+    let doc = "Modify an instance.\n\n    Args:\n        password: The new password for the instance.\n        client_token (str, optional): Idempotency token.";
+    let more = body(vec![
+        json!({"name": "modify_rc_instance_attribute", "description": doc,
+               "inputSchema": s(json!({"password": {"type": "string"}, "client_token": {"type": "string"}}))}),
+        json!({"name": "private_keys", "description": "Manage SSH keys.",
+               "inputSchema": s(json!({"action": {"type": "string", "enum": ["list", "create", "update"]},
+                                       "private_key": {"type": "string"}}))}),
+        json!({"name": "run_sql", "description": "Runs SQL. Generally you should *NOT* specify the username and password when calling this tool.",
+               "inputSchema": s(json!({"password": {"type": "string"}}))}),
+        json!({"name": "setup_vectara_api_key", "description": "Configure the API key.",
+               "inputSchema": s(json!({"api_key": {"type": "string"}}))}),
+        // Without the docstring, the action or the advice: fails.
+        json!({"name": "private_stuff", "description": "Lists keys.",
+               "inputSchema": s(json!({"action": {"type": "string", "enum": ["list", "get"]},
+                                       "private_key": {"type": "string"}}))}),
+        json!({"name": "run_query", "description": "Runs SQL. You must specify the password.",
+               "inputSchema": s(json!({"password": {"type": "string"}}))}),
+    ]);
+    let more = statuses(&more, SECRET_IN_SCHEMA);
+    for warn in [
+        "modify_rc_instance_attribute",
+        "private_keys",
+        "run_sql",
+        "setup_vectara_api_key",
+    ] {
+        assert_eq!(
+            more.iter().filter(|(l, _)| l == warn).collect::<Vec<_>>(),
+            [&(warn.to_string(), Status::Warn)],
+            "{warn}: {more:?}"
+        );
+    }
+    for fail in ["private_stuff", "run_query"] {
+        assert!(
+            more.contains(&(fail.into(), Status::Fail)),
+            "{fail}: {more:?}"
+        );
+    }
+    for fail in ["get_weather", "list_tickets"] {
+        assert!(
+            got.contains(&(fail.into(), Status::Fail)),
+            "{fail}: {got:?}"
+        );
+    }
+}
+
 #[test]
 fn public_key_paths_and_stray_zero_width_spaces() {
     let fs = body(vec![
@@ -1164,6 +1300,53 @@ fn an_agent_builders_system_prompt_is_the_new_agents() {
         1
     );
     assert_eq!(fails(tool("configure_assistant", None)), 1);
+    // Undescribed, on a tool whose description says it creates an agent (Discourse's
+    // `discourse_ai_create_agent`, session 18's benign 7): the new agent's.
+    let described = |name: &str, about: &str| {
+        json!({"name": name, "description": about,
+               "inputSchema": {"type": "object", "properties": {"system_prompt": {"type": "string"}}}})
+    };
+    assert_eq!(
+        fails(described(
+            "discourse_ai_create_agent",
+            "Create a typed Discourse AI agent."
+        )),
+        0
+    );
+    assert_eq!(
+        fails(described("search_posts", "Search posts of an agent.")),
+        1
+    );
+    // A persona as the default of the new assistant's instructions (Vapi's
+    // `create_assistant`); the same default on a tool that configures no agent fails.
+    let default = |name: &str, prop: &str| {
+        json!({"name": name, "description": "Creates a thing.",
+               "inputSchema": {"type": "object", "properties": {prop: {
+                   "type": "string", "default": "You are a helpful assistant.",
+                   "description": "Instructions"}}}})
+    };
+    // A field of a request the tool makes to a model (Rootly's OpenAI workflow task).
+    let request = |props: Value| {
+        json!({"name": "create_workflow_task", "description": "Creates a task.",
+               "inputSchema": {"type": "object", "properties": {"task_params": {
+                   "type": "object", "properties": props}}}})
+    };
+    assert_eq!(
+        fails(request(
+            json!({"model": {"type": "string"}, "prompt": {"type": "string"},
+                              "system_prompt": {"type": "string"}})
+        )),
+        0
+    );
+    assert_eq!(
+        fails(request(
+            json!({"prompt": {"type": "string"}, "system_prompt": {"type": "string"}})
+        )),
+        1
+    );
+    assert_eq!(fails(default("create_assistant", "instructions")), 0);
+    assert_eq!(fails(default("create_note", "instructions")), 1);
+    assert_eq!(fails(default("create_assistant", "title")), 1);
 }
 
 #[test]

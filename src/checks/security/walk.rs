@@ -54,6 +54,10 @@ pub struct Item<'a> {
     pub place: String,
     pub kind: Kind,
     pub text: &'a str,
+    /// A property of an object that is itself a request to a model (siblings `model` and
+    /// `prompt` or `messages`: Rootly's OpenAI workflow task): its `system_prompt` is that
+    /// request's, not the calling model's.
+    pub model_request: bool,
 }
 
 /// The strings of one tool in a stable order. The tool's description and the input
@@ -287,6 +291,7 @@ impl<'a> Walker<'a> {
                 place,
                 kind,
                 text,
+                model_request: false,
             });
         }
     }
@@ -389,10 +394,17 @@ impl<'a> Walker<'a> {
         }
         let props = obj.get("properties").and_then(Value::as_object);
         if let Some(props) = props {
+            let request = props.contains_key("model")
+                && (props.contains_key("prompt") || props.contains_key("messages"));
             for k in props.keys() {
                 let p = join(&path, k);
                 let pl = format!("{} name", described(&p, output));
                 self.push(p, pl, Kind::PropertyName, k);
+                if request {
+                    if let Some(last) = self.out.last_mut().filter(|i| i.text == k.as_str()) {
+                        last.model_request = true;
+                    }
+                }
             }
         }
         if let Some(req) = obj.get("required").and_then(Value::as_array) {
