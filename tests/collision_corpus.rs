@@ -46,9 +46,10 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// which gave 23 clusters until shared leading tags were discounted like boilerplate (10
 /// now); Rootly's 258 tools, generated from its OpenAPI document, describe each operation
 /// with one template per verb ("Creates a new alert urgency from provided data"): 31
-/// clusters, measured before any tuning and held apart below. Total 185.
-const BEFORE_TOTAL: usize = 7880;
-const CEILING_TOTAL: usize = 185;
+/// clusters, measured before any tuning and held apart below. Total 185; the 30 listings of
+/// benign 9 (1,154 tools, blind) add 7, at most 3 on one server: 192.
+const BEFORE_TOTAL: usize = 7900;
+const CEILING_TOTAL: usize = 192;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[("rootly-mcp-server", 31)];

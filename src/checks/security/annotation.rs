@@ -627,6 +627,12 @@ impl<'t> Text<'t> {
                     negation = true;
                 }
             }
+            // "it changes nothing", "writes nothing": the object negates the verb.
+            for i in 1..words.len() {
+                if words[i].lower == "nothing" {
+                    words[i - 1].under_negation = true;
+                }
+            }
         }
         Text { raw, sentences }
     }
@@ -1225,6 +1231,8 @@ mod tests {
             "Shows files with no permanently deleted entries.",
             // A query pushed down to the server (Odoo's `aggregate_records`).
             "Aggregate records server-side. It pushes the aggregation down to Odoo.",
+            // M-PESA's status query (session 18's benign 9).
+            "Query the status of a transaction. Read-only; it changes nothing.",
         ] {
             assert!(ro("reader", desc).is_empty(), "{desc}");
         }

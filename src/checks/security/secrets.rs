@@ -76,13 +76,17 @@ pub(super) fn solicits(
         // password for the instance.") and leave the property undescribed.
         let docstring = about.and_then(|d| docstring_line(d, k));
         let v = &with_description(v, docstring);
-        if names_a_secret(v) || link_token(k, &about_words) || idempotency_token(v) {
+        if names_a_secret(v) || link_token(k, &about_words, v) || idempotency_token(v) {
             continue;
         }
         let optional = !required.contains(&k.as_str());
+        // A number or a flag holds no credential (Mailtrap's `token` is a page number): a
+        // name on the original's list still reports, as a warning.
         if setter
+            || scalar_non_text(v)
             || resource_secret(name, k, v)
             || public_token(v)
+            || free_key(v)
             || unlocks_content(v)
             || selects_stored(k, v)
             || (optional && overrides_configured(k, v, &about_words))
@@ -109,7 +113,7 @@ pub(super) fn solicits(
         out.push(
             rules::SECRET_IN_SCHEMA
                 .warn(format!(
-                    "{lead} secrets: {} (the {noun} sets them for an account or resource, or they pick or override one the server holds; the model sees them: warning only)",
+                    "{lead} secrets: {} (the {noun} sets them for an account or resource, they pick or override one the server holds, or they cannot hold text; the model sees them: warning only)",
                     warn.join(", ")
                 ))
                 .actual(warn.clone())
@@ -204,6 +208,17 @@ fn holds_text(schema: &Value) -> bool {
     }
 }
 
+/// A number, a flag or null, declared as such: it cannot carry a credential's text. Any
+/// other `type` (`object`, a list, a malformed one carrying words) still may.
+fn scalar_non_text(schema: &Value) -> bool {
+    let scalar = |t: &Value| matches!(t.as_str(), Some("number" | "integer" | "boolean" | "null"));
+    match schema.get("type") {
+        Some(Value::Array(ts)) => !ts.is_empty() && ts.iter().all(scalar),
+        Some(t) => scalar(t),
+        None => false,
+    }
+}
+
 pub(super) const SETTER_VERBS: &[&str] = &[
     "create",
     "set",
@@ -226,6 +241,8 @@ pub(super) const SETTER_VERBS: &[&str] = &[
     // `manage_user` (ServiceNow's user CRUD).
     "manage",
     "setup",
+    // `wp_switch_auth_method` (WordPress).
+    "switch",
 ];
 /// What such a verb sets a credential of: an account, the credential itself, or a resource
 /// that carries its own secret.
@@ -277,6 +294,9 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     // An OAuth app registered with its client secret (Coolify's `github_apps`).
     "app",
     "apps",
+    // A device's or site's login (`shelly_system_set_auth`, `wp_switch_auth_method`).
+    "auth",
+    "authentication",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -418,6 +438,16 @@ fn public_token(schema: &Value) -> bool {
     })
 }
 
+/// A key its description says is free to get ("Get a free key at: https://…", BioMCP's NCI
+/// key): a public API's registration key, worth a warning, not a failure.
+fn free_key(schema: &Value) -> bool {
+    description_words(schema).windows(3).any(|w| {
+        w[0] == "free"
+            && (matches!(w[1].as_str(), "key" | "token" | "api")
+                || matches!(w[2].as_str(), "key" | "token"))
+    })
+}
+
 /// A key that protects, decrypts or encrypts the content the tool handles (CloudBase's
 /// `codeSecret`, "代码保护密钥，用于解密函数代码": the code's protection key, used to decrypt
 /// it): the content's secret, as a `protect_document` tool's password is the document's.
@@ -446,13 +476,18 @@ fn names_a_secret(schema: &Value) -> bool {
         .any(|p| d.starts_with(p))
 }
 
-/// A bare `token` that the tool's description calls a link token ("Expand a shortened
-/// ref://<id> link token"): a handle for a URL, not a credential.
-fn link_token(prop: &str, about: &[String]) -> bool {
-    identifier_parts(prop) == ["token"]
-        && about
-            .windows(2)
-            .any(|w| matches!(w[0].as_str(), "link" | "ref" | "url") && w[1] == "token")
+/// A token that the tool's or its own description calls a link token ("Expand a shortened
+/// ref://<id> link token", Greenhouse's "Tracking link token string"): a handle for a URL,
+/// not a credential.
+fn link_token(prop: &str, about: &[String], schema: &Value) -> bool {
+    let link = |w: &[String]| {
+        w.windows(2).any(|w| {
+            matches!(w[0].as_str(), "link" | "ref" | "url" | "tracking") && w[1] == "token"
+        })
+    };
+    let p = identifier_parts(prop);
+    (p == ["token"] && link(about))
+        || (p.last().is_some_and(|w| w == "token") && link(&description_words(schema)))
 }
 
 /// A bare `credential` whose description picks one the server already holds ("credential
@@ -493,7 +528,10 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
     };
     let own = description_words(schema);
     // "omit to have them requested from the user" (BrowserStack's login credentials).
-    let omissible = own.iter().any(|w| w == "omit" || w == "omitted")
+    // "If not provided here and no env var is set, user will be prompted" (BioMCP).
+    let left_out = own.iter().any(|w| w == "omit" || w == "omitted")
+        || own.windows(2).any(|w| w[0] == "not" && w[1] == "provided");
+    let omissible = left_out
         && own.iter().any(|w| {
             matches!(
                 w.as_str(),
@@ -507,9 +545,13 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
                     | "preserved"
                     | "existing"
                     | "unchanged"
+                    | "env"
             )
         });
-    omissible || says(about) || says(&own)
+    // "Optional OpenFDA API key (overrides OPENFDA_API_KEY env var)" (BioMCP).
+    let overrides_env = own.iter().any(|w| w == "overrides" || w == "override")
+        && own.iter().any(|w| w == "env" || w == "environment");
+    omissible || overrides_env || says(about) || says(&own)
 }
 
 fn description_words(schema: &Value) -> Vec<String> {
@@ -684,11 +726,14 @@ mod tests {
             "Tool \"api_connector\" schema solicits secrets: api_key, openai_api_key"
         );
         assert_eq!(fs[0].actual, Some(json!(["api_key", "openai_api_key"])));
-        // The original list does not look at the type (compat); the extension does.
+        // The original list reports whatever the type (decision #15: at least its findings),
+        // a flag or a number as a warning; the extension skips what cannot hold text.
         let fs = run(
             "usage",
             json!({"byApiKey": {"type": "boolean"}, "token": {"type": "boolean"}}),
         );
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].status, Status::Warn);
         assert_eq!(fs[0].actual, Some(json!(["token"])));
     }
 
