@@ -185,6 +185,8 @@ fn drop_orders_about_own_tools(names: &[String], titles: &[String], out: &mut Ve
 /// `retrieve-instructions` tool BEFORE using this tool") may say itself that it comes
 /// first: both state the server's workflow (Google Maps' code assist, session 18). Only that
 /// demand is dropped; every other signal in its text is still reported.
+const MAX_FIRST_TOOLS: usize = 8;
+
 fn drop_first_calls_siblings_require<T: ToolItem>(tools: &[T], out: &mut Vec<Finding>) {
     let jump = format!("({})", signals::LINE_JUMPING);
     let is_jump = |f: &Finding| f.id == rules::INJECTION_PATTERN.id && f.message.contains(&jump);
@@ -194,11 +196,13 @@ fn drop_first_calls_siblings_require<T: ToolItem>(tools: &[T], out: &mut Vec<Fin
         .filter(|f| is_jump(f))
         .filter_map(|f| f.location.clone())
         .collect();
-    if jumpers.is_empty() {
-        return;
-    }
     jumpers.sort_unstable();
     jumpers.dedup();
+    // More tools than this each asking to come first is no one workflow: their findings
+    // stay, and a hostile listing of thousands of them costs no tools × tools scan.
+    if jumpers.is_empty() || jumpers.len() > MAX_FIRST_TOOLS {
+        return;
+    }
     let mut vouched: Vec<&String> = Vec::new();
     for item in tools {
         let tool = item.value();
