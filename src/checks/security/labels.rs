@@ -25,6 +25,7 @@ pub const DECEPTION: &str = "tells the model what to claim to the user";
 pub const EXFILTRATION: &str = "sends data to an external address";
 pub const SECRET_READ: &str = "reads a credential file";
 pub const SECRET_ASK: &str = "asks for a secret";
+pub const PERSONAL_DATA: &str = "asks for several kinds of the user's personal data";
 pub const CONTEXT_PARAM: &str = "parameter named for the model's context or secrets";
 /// Real servers (Netlify, Pinecone) ask for the calling model's name or provider too, so
 /// this one is a warning: worth a reviewer's look, not an attack by itself.
