@@ -597,9 +597,10 @@ const REAL_DEFECTS: &[&str] = &[
 /// most of AgentDefenders' one-line rule triggers, in words real tools use too; round 8
 /// VIGIL's dependency traps, in real servers' workflow words. Session 16 (MSB's required
 /// `llm_model_name` fails, rare shapes outside the gate, round 9's 72 entries added after
-/// their blind measurement at 49/72) measured 1,112/1,208 (92.1 %).
-const RECALL_FLOOR_PCT: usize = 92;
-const FLAGGED_FLOOR_PCT: usize = 92;
+/// their blind measurement at 49/72) measured 1,112/1,208 (92.1 %); session 19's shapes for
+/// the remainders 1,287/1,367 (94.1 %).
+const RECALL_FLOOR_PCT: usize = 93;
+const FLAGGED_FLOOR_PCT: usize = 93;
 /// #13: at least this many real servers' listings, each free of `security/*` failures.
 const MIN_CLEAN_SERVERS: usize = 20;
 
