@@ -57,7 +57,10 @@ impl<'c> Tools<'c> {
     async fn fetch(&mut self) {
         if self.listing.is_none() && self.held.is_none() {
             // A long listing shows its pages as they arrive (#18 §3).
-            let list = self.client.list_tools();
+            // Kept as each tool's text, as the server sent it: parsed whole only for a
+            // family that needs the tree ([`Tools::get`]), never for security and collision
+            // (#12's memory bound: a 3.4 MB listing parsed is about 7 MB of tree).
+            let list = self.client.list_tools_text();
             tokio::pin!(list);
             let mut shown = 1;
             let listing = loop {
@@ -72,7 +75,7 @@ impl<'c> Tools<'c> {
                     }
                 }
             };
-            self.listing = Some(listing);
+            self.held = Some(listing);
             self.mark(&["tools"]);
         }
     }
@@ -232,13 +235,14 @@ pub async fn run_families_keeping_tools(
     }
     if cfg.checks.errors.enabled {
         (ctx.progress)("Running error contract checks...");
-        let listing = tools.get().await;
-        match checks::errors::plan_for(listing, hello.era, client.is_http(), &cfg.checks.errors) {
+        // Planned from the text, a tool at a time; the probes read the plan, not the listing.
+        let text = tools.text().await;
+        let planned =
+            checks::errors::plan_for_text(&text, hello.era, client.is_http(), &cfg.checks.errors);
+        tools.hold(text);
+        match planned {
             Err(finding) => out.push(finding),
             Ok(plan) => {
-                // The probes read the plan, not the listing: held as text meanwhile.
-                let text = tools.text().await;
-                tools.hold(text);
                 let mut recorded = Vec::with_capacity(plan.calls.len());
                 let total = plan.calls.len();
                 for (i, probe) in plan.calls.iter().enumerate() {

@@ -131,6 +131,56 @@ pub fn plan_for(
     Ok(out)
 }
 
+/// [`plan_for`] over a listing held as each tool's text. Each tool is parsed alone and kept
+/// as what the plan reads: its `name`, its `annotations`, and its `inputSchema` (whole where
+/// modern HTTP reads its `x-mcp-header` annotations, otherwise only its `required`). A
+/// long listing is then never one tree (#12's memory bound). Same plan as [`plan_for`].
+#[allow(clippy::result_large_err)]
+pub fn plan_for_text(
+    listing: &crate::observed::TextListing,
+    era: Era,
+    http: bool,
+    cfg: &ErrorsConfig,
+) -> Result<Plan, Finding> {
+    let whole_schema = era == Era::Modern && http;
+    let slim: Listing = match listing {
+        Ok(tools) => Ok(tools
+            .iter()
+            .map(|t| plan_view(crate::surface::json::raw_to_value(t), whole_schema))
+            .collect()),
+        Err(e) => Err(e.clone()),
+    };
+    plan_for(&slim, era, http, cfg)
+}
+
+/// The parts of one tool [`plan_for`] reads.
+fn plan_view(tool: Value, whole_schema: bool) -> Value {
+    let Value::Object(mut t) = tool else {
+        // Not callable by name: the plan passes it over.
+        return Value::Null;
+    };
+    let mut view = serde_json::Map::new();
+    for key in ["name", "annotations"] {
+        if let Some(v) = t.remove(key) {
+            view.insert(key.to_string(), v);
+        }
+    }
+    if let Some(schema) = t.remove("inputSchema") {
+        let schema = match schema {
+            Value::Object(mut o) if !whole_schema => {
+                let mut kept = serde_json::Map::new();
+                if let Some(r) = o.remove("required") {
+                    kept.insert("required".to_string(), r);
+                }
+                Value::Object(kept)
+            }
+            other => other,
+        };
+        view.insert("inputSchema".to_string(), schema);
+    }
+    Value::Object(view)
+}
+
 /// Why the config keeps the invalid-params probe from calling `name` (#16 §6): a
 /// `checks.errors.skip` entry matches it, or `probe: safe` and a listed tool of that name
 /// may have side effects (not annotated read-only, or also destructive: the one

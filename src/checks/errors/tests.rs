@@ -713,3 +713,62 @@ fn glob_matching() {
     let name = "a".repeat(5000);
     assert!(!glob_match(&format!("{}b", "*a".repeat(50)), &name));
 }
+
+/// Planned from each tool's text, a tool at a time, the plan is the one the parsed listing
+/// gives: in every era and transport, under the safe probe policy and skip entries, with
+/// broken headers, tools that are not objects or have no name, and repeated names.
+#[test]
+fn a_plan_from_text_is_the_plan_from_the_tree() {
+    use crate::observed::{Era, TextListing};
+    let tools = vec![
+        json!({"name": "good", "description": "long text", "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true},
+            "inputSchema": {"type": "object", "required": ["a"],
+            "properties": {"a": {"type": "string", "x-mcp-header": "A"}}}}),
+        json!({"name": "broken", "inputSchema": {"type": "object", "required": ["x"],
+            "properties": {"x": {"type": "number", "x-mcp-header": "X"}}}}),
+        json!({"name": "writer", "annotations": {"readOnlyHint": true, "destructiveHint": true},
+            "inputSchema": {"type": "object", "required": ["p"]}}),
+        json!({"name": "skipped_one", "inputSchema": {"type": "object", "required": ["q"]}}),
+        json!({"name": "none", "inputSchema": {"type": "object"}}),
+        json!({"name": "odd", "inputSchema": "not a schema"}),
+        json!({"inputSchema": {"required": ["z"]}}),
+        json!("a string, not a tool"),
+        json!(null),
+        json!({"name": "good", "inputSchema": {"type": "object", "required": []}}),
+    ];
+    let listing: Listing = Ok(tools.clone());
+    let text: TextListing = Ok(tools
+        .iter()
+        .map(|t| serde_json::value::to_raw_value(t).unwrap())
+        .collect());
+    let safe = ErrorsConfig {
+        probe: ProbePolicy::Safe,
+        skip: vec!["skipped_*".into()],
+        ..ErrorsConfig::default()
+    };
+    for cfg in [ErrorsConfig::default(), safe] {
+        for (era, http) in [
+            (Era::Modern, true),
+            (Era::Modern, false),
+            (Era::Legacy, true),
+            (Era::Legacy, false),
+        ] {
+            assert_eq!(
+                plan_for_text(&text, era, http, &cfg),
+                plan_for(&listing, era, http, &cfg),
+                "{era:?} http={http}"
+            );
+        }
+    }
+    let failed: TextListing = Err("boom".into());
+    assert_eq!(
+        plan_for_text(&failed, Era::Modern, true, &ErrorsConfig::default()),
+        plan_for(
+            &Err("boom".into()),
+            Era::Modern,
+            true,
+            &ErrorsConfig::default()
+        )
+    );
+}
