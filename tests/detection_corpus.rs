@@ -318,6 +318,9 @@ fn load() -> Corpus {
 }
 
 /// Ids of the `security/*` results that fail for one tool listed alone (the summary aside).
+/// The learned signal's rule (a warning): trained on this corpus, so it is counted apart.
+const LEARNED: &str = "security/learned-poisoning";
+
 fn failing_rules(tool: &Value) -> Vec<String> {
     security::check(&Ok(vec![tool.clone()]))
         .into_iter()
@@ -473,9 +476,11 @@ fn measures_current_security_family() {
     // MCPWARD_CORPUS_DUMP=<file>: the missed poisoned entries and the benign tools that
     // fail, one JSON line each (to read while tuning; never read by the test).
     let mut dump = std::env::var_os("MCPWARD_CORPUS_DUMP").map(|_| String::new());
+    let mut learned = Tally::default();
     for e in &c.poisoned {
         let fails = failing_rules(&e.tool);
         let caught = !fails.is_empty();
+        learned.add(flagged_rules(&e.tool).iter().any(|id| id == LEARNED));
         if let (Some(d), false) = (dump.as_mut(), caught) {
             let line = serde_json::json!({"kind": "miss", "source": e.source, "fold": fold_of(&e.source), "technique": e.technique, "tool": e.tool});
             d.push_str(&format!("{line}\n"));
@@ -533,6 +538,10 @@ fn measures_current_security_family() {
         by_source.len()
     );
     println!("failing or warning: {}", flagged.show());
+    println!(
+        "warned by {LEARNED} (trained on this corpus: in-sample): {}",
+        learned.show()
+    );
     let warned_benign = c
         .benign
         .iter()
@@ -598,9 +607,10 @@ const REAL_DEFECTS: &[&str] = &[
 /// VIGIL's dependency traps, in real servers' workflow words. Session 16 (MSB's required
 /// `llm_model_name` fails, rare shapes outside the gate, round 9's 72 entries added after
 /// their blind measurement at 49/72) measured 1,112/1,208 (92.1 %); session 19's shapes for
-/// the remainders 1,287/1,367 (94.1 %).
+/// the remainders 1,287/1,367 (94.1 %). Session 20's learned signal only warns, and is
+/// trained on this corpus: it counts in the flagged figure only (in-sample by construction).
 const RECALL_FLOOR_PCT: usize = 93;
-const FLAGGED_FLOOR_PCT: usize = 93;
+const FLAGGED_FLOOR_PCT: usize = 95;
 /// #13: at least this many real servers' listings, each free of `security/*` failures.
 const MIN_CLEAN_SERVERS: usize = 20;
 

@@ -7,6 +7,7 @@ mod engine;
 mod fleet;
 mod foreign;
 mod labels;
+mod learned;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;
@@ -126,6 +127,7 @@ fn scan_surface<T: ToolItem>(
     }
     drop_orders_about_own_tools(&names, &titles, &mut out);
     drop_first_calls_siblings_require(tools, &mut out);
+    drop_learned_about_siblings(tools, &names, &mut out);
     let counts = surface::scan(other, instructions, &names, &mut out);
     let scanned = scanned(tools.len(), counts);
     let failed = out
@@ -223,6 +225,46 @@ fn drop_first_calls_siblings_require<T: ToolItem>(tools: &[T], out: &mut Vec<Fin
     out.retain(|f| !(is_jump(f) && f.location.as_ref().is_some_and(|l| vouched.contains(&l))));
 }
 
+/// A tool whose text names another tool of its listing speaks of the server's own
+/// workflow ("You MUST call `retrieve-instructions` BEFORE using this tool"), in the very
+/// words the model weighs towards attacks: its learned finding is dropped, as the rules'
+/// orders about own tools are. The rules still judge the text.
+fn drop_learned_about_siblings<T: ToolItem>(tools: &[T], names: &[String], out: &mut Vec<Finding>) {
+    if names.len() < 2 || !out.iter().any(|f| f.id == rules::LEARNED_POISONING.id) {
+        return;
+    }
+    let flagged: Vec<String> = out
+        .iter()
+        .filter(|f| f.id == rules::LEARNED_POISONING.id)
+        .filter_map(|f| f.location.clone())
+        .collect();
+    let mut own_workflow: Vec<String> = Vec::new();
+    for item in tools {
+        let tool = item.value();
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        if !flagged.iter().any(|f| f == name) {
+            continue;
+        }
+        let text = tool
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_lowercase();
+        if names
+            .iter()
+            .any(|n| n != name && surface::names(&text, &n.to_lowercase()))
+        {
+            own_workflow.push(name.to_string());
+        }
+    }
+    out.retain(|f| {
+        !(f.id == rules::LEARNED_POISONING.id
+            && f.location
+                .as_ref()
+                .is_some_and(|l| own_workflow.contains(l)))
+    });
+}
+
 /// What the summary says was scanned: `3 tool(s)`, or `3 tool(s), 2 prompt(s), 4
 /// resource(s), 1 resource template(s) and the server instructions`.
 fn scanned(tools: usize, c: surface::Counts) -> String {
@@ -253,6 +295,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     let Some(obj) = tool.as_object() else {
         return;
     };
+    let start = out.len();
     let name_value = obj.get("name").and_then(Value::as_str);
     let name = name_value.unwrap_or("");
     let description = non_empty_str(obj.get("description"));
@@ -297,6 +340,32 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         confusable_name(n, out);
         scan_identifier(n, name, None, "name", false, out);
     }
+    // The model speaks only where no rule failed the tool: one finding per attack is enough.
+    if !out[start..]
+        .iter()
+        .any(|f| f.status == crate::model::Status::Fail)
+    {
+        learned_poisoning(tool, name, out);
+    }
+}
+
+/// `security/learned-poisoning`: the offline model (`learned.rs`) scores the tool above
+/// every real tool it was trained on.
+fn learned_poisoning(tool: &Value, name: &str, out: &mut Vec<Finding>) {
+    let Some((score, words)) = learned::verdict(tool) else {
+        return;
+    };
+    let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    out.push(
+        rules::LEARNED_POISONING
+            .warn(format!(
+                "Tool \"{name}\" reads like published tool-poisoning attacks: the built-in model scores it {score:.2} (it warns above {:.2}); the words that weighed most: {}",
+                learned::threshold(),
+                quoted.join(", ")
+            ))
+            .actual(Value::from(words))
+            .location(name),
+    );
 }
 
 /// Agents a tool may create or configure, each with its own system prompt.

@@ -84,6 +84,14 @@ pub const CONFUSABLE_NAME: Rule = Rule {
     fix: "Use plain ASCII letters, digits, `_` and `-` in tool and prompt names.",
 };
 
+pub const LEARNED_POISONING: Rule = Rule {
+    id: "security/learned-poisoning",
+    severity: Severity::Warning,
+    short: "Tool reads like published tool-poisoning attacks",
+    description: "No rule of the family failed the tool, but a linear model built into mcpward, trained offline on the published poisoned tool definitions and the real servers' tool lists of `tests/corpus/`, scores every string of it (name, description, property names, schema values; word pairs and letter groups) above the highest score of any real tool it was trained on. It catches rewordings no fixed rule names, but it also reads short workflow notes (\"IMPORTANT: Always call this tool first\") as attacks, so it warns and never fails the run on its own; tools of fewer than 12 words and tools whose description names another tool of the listing are left to the rules. The message gives the score, the threshold and the words that weighed most; nothing leaves the machine.",
+    fix: "Read the tool's texts for instructions aimed at the model (orders to call or avoid other tools, to read or send data, to hide something from the user) and remove them. If the tool is honest, accept the finding with a `suppress:` entry (rule `security/learned-poisoning`, the tool's name as location, your reason) and report the text so the model can be retrained on it.",
+};
+
 pub const TOXIC_FLOW: Rule = Rule {
     id: "security/toxic-flow",
     severity: Severity::Info,
@@ -103,5 +111,6 @@ pub const RULES: &[Rule] = &[
     TOOL_SHADOWING,
     COMMAND_EXECUTION,
     CONFUSABLE_NAME,
+    LEARNED_POISONING,
     TOXIC_FLOW,
 ];
