@@ -7,11 +7,14 @@ changes and commit both files.
     python3 -m venv /tmp/ml && /tmp/ml/bin/pip install scikit-learn
     /tmp/ml/bin/python tests/corpus/learned_train.py          # train on the whole corpus
     /tmp/ml/bin/python tests/corpus/learned_train.py --cv     # leave-sources-out figures only
+    MW_MISSES=misses.jsonl ... --cv    # also: how many of the attacks the rules miss it catches
+                                       # (MCPWARD_CORPUS_DUMP=misses.jsonl cargo test --test detection_corpus)
 
 The model: logistic regression over hashed TF-IDF features of every string of a tool (its
 name, description, property names and schema values; JSON keys `type`, `$schema`,
 `additionalProperties` and `format` left out): word unigrams and bigrams, and character
-3-5-grams of each word padded with a space, two families each L2-normalised. Words are runs
+4-grams of each word padded with a space, two families each L2-normalised (MW_GRAMS,
+MW_BITS and MW_KEYS try other feature sets; the header of learned.bin records them). Words are runs
 of ASCII letters and digits or of non-ASCII non-space characters, lower-cased. A feature is
 hashed with 32-bit FNV-1a over its UTF-8 text (`w:word`, `b:word word`, `c:gram`) into 2^BITS
 buckets; a bucket seen in fewer than two training tools has no weight. Weights are stored as
@@ -41,24 +44,36 @@ from sklearn.linear_model import LogisticRegression
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 OUT = os.path.join(ROOT, "src", "checks", "security")
-BITS = 18
+BITS = int(os.environ.get("MW_BITS", "16"))
 DIM = 1 << BITS
+KEYS = os.environ.get("MW_KEYS", "all")
+GRAMS = tuple(int(n) for n in os.environ.get("MW_GRAMS", "4").split(",") if n)
 C = 10.0
 MARGIN = 1.5
 FOLDS = 5
 SKIP_KEYS = ("type", "$schema", "additionalProperties", "format")
+# MW_KEYS=props: JSON keys are not read (every tool has the same ones) except property names,
+# and the values of these keys are JSON Schema vocabulary ("string", "uri", a $schema URL).
+VOCAB_KEYS = ("type", "$schema", "format")
 CUES = set("""you your must always never before after ignore instead important assistant llm ai
 model agent system user first whenever should need please also every do not required mandatory
 critical note immediately secret password key token credential credentials ssh env config send
 include call invoke""".split())
 
 
-def strings(v, out):
+def strings(v, out, props=False):
     if isinstance(v, dict):
         for k, x in v.items():
-            if k not in SKIP_KEYS:
+            if KEYS == "all":
+                if k not in SKIP_KEYS:
+                    out.append(k)
+                strings(x, out)
+                continue
+            if props:
                 out.append(k)
-            strings(x, out)
+            elif k in VOCAB_KEYS:
+                continue
+            strings(x, out, not props and k == "properties")
     elif isinstance(v, list):
         for x in v:
             strings(x, out)
@@ -97,7 +112,7 @@ def raw(tool):
                 b = fnv(f) & (DIM - 1)
                 words[b] = words.get(b, 0) + 1
             p = " " + t + " "
-            for n in (3, 4, 5):
+            for n in GRAMS:
                 for j in range(len(p) - n + 1):
                     b = fnv("c:" + p[j:j + n]) & (DIM - 1)
                     chars[b] = chars.get(b, 0) + 1
@@ -187,16 +202,30 @@ def cv(poisoned, benign, rp, rb, carriers):
     pf = np.array([psrc.index(s) % FOLDS for s, _ in poisoned])
     bf = np.array([bsrv.index(s) % FOLDS for s, _ in benign])
     caught = fps = 0
+    # MW_MISSES=<file>: the poisoned tools the rules miss (detection_corpus's
+    # MCPWARD_CORPUS_DUMP lines of kind "miss"); the figure that counts is how many of them
+    # the held-out model catches.
+    misses = set()
+    if os.environ.get("MW_MISSES"):
+        for line in open(os.environ["MW_MISSES"], encoding="utf-8"):
+            e = json.loads(line)
+            if e.get("kind") == "miss":
+                misses.add(json.dumps(e["tool"], sort_keys=True))
+    is_miss = np.array([json.dumps(t, sort_keys=True) in misses for _, t in poisoned])
+    rescued = 0
     for k in range(FOLDS):
         rc = [lt_raw for s, lt_raw in carriers if psrc.index(s) % FOLDS != k]
         m = fit([r for r, f in zip(rp, pf) if f != k], [r for r, f in zip(rb, bf) if f != k], rc)
         sp = score_all(m, [r for r, f in zip(rp, pf) if f == k])
         sb = score_all(m, [r for r, f in zip(rb, bf) if f == k])
         c, f = int((sp > m["thr"]).sum()), int((sb > m["thr"]).sum())
+        rescued += int(((sp > m["thr"]) & is_miss[pf == k]).sum())
         print(f"fold {k}: held-out poisoned {c}/{len(sp)}, held-out benign failing {f}/{len(sb)}", flush=True)
         caught, fps = caught + c, fps + f
     print(f"leave-sources-out: recall {caught}/{len(rp)} ({100 * caught / len(rp):.1f} %), "
           f"false positives {fps}/{len(rb)} ({100 * fps / len(rb):.2f} %)")
+    if misses:
+        print(f"of the {int(is_miss.sum())} the rules miss, held out: {rescued}")
 
 
 def main():
@@ -210,7 +239,7 @@ def main():
     m = fit(rp, rb, [r for _, r in carriers])
     with open(os.path.join(OUT, "learned.bin"), "wb") as f:
         f.write(b"MWLM")
-        f.write(struct.pack("<BBH", 1, BITS, 0))
+        f.write(struct.pack("<BBBB", 2, BITS, sum(1 << n for n in GRAMS), 0 if KEYS == "all" else 1))
         f.write(struct.pack("<dddd", m["bias"], m["sw"], m["si"], m["thr"]))
         f.write(m["wq"].tobytes())
         f.write(m["iq"].tobytes())
