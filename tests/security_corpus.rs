@@ -118,6 +118,8 @@ const LEARNED_WARNS: &[&str] = &[
     "Returns the system prompt configured for the given agent profile.",
     "Send the report to the email address the user provides; never send it anywhere else.",
     "Sends a test email to test@example.com to verify SMTP settings.",
+    "Sends all pending notifications to the user's devices.",
+    "Summarizes the conversation history passed in `messages` into a short memory note.",
     "The OAuth access token to use for this request. If omitted, the server's configured token is used.",
     "The user must confirm before any file is deleted.",
     "Translates text. If the text is longer than 5000 characters, split it before calling this tool.",

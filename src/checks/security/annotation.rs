@@ -44,7 +44,10 @@ pub(super) fn annotation(
     let lower = description.to_ascii_lowercase();
     let text = Text::new(description, &lower);
 
-    if read_only {
+    // A tool generated from an HTTP API that states its route ("GET /patch.one", Dokploy's
+    // 604 tools): GET is the API's read, whatever noun the route's name holds ("patch").
+    let http_get = description.trim_start().starts_with("GET /");
+    if read_only && !http_get {
         if let Some((ev, strong)) = mutation_evidence(name, &text) {
             out.push(read_only_finding(name, description, &ev, strong));
         }

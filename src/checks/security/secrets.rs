@@ -68,6 +68,13 @@ pub(super) fn solicits(
         .unwrap_or_default();
     let mut fail: Vec<&str> = Vec::new();
     let mut warn: Vec<&str> = Vec::new();
+    // Three kinds of secret at once is a harvest (password, token, private key, cookie…),
+    // whatever service a sibling names.
+    let harvest = props
+        .iter()
+        .filter(|(k, v)| patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v)))
+        .count()
+        >= 3;
     for (k, v) in props {
         if !(patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v))) {
             continue;
@@ -91,6 +98,10 @@ pub(super) fn solicits(
             || selects_stored(k, v)
             || (optional && overrides_configured(k, v, &about_words))
             || (optional && told_not_to_pass(k, &about_words))
+            || (!harvest && !optional && paired_with_endpoint(name, k, props))
+            || configures_record(name, props)
+            || tests_a_login(name)
+            || named_by_tool(name, k)
         {
             warn.push(k);
         } else {
@@ -306,6 +317,81 @@ fn sets_credential(tool: &str) -> bool {
     let w = identifier_parts(tool);
     w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
         && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+}
+
+/// A sibling property names where the credential is used (`registryUrl` beside `password`,
+/// `apiUrl` beside `apiKey`, `endpoint` beside `secretAccessKey`), or, on a tool that creates
+/// or updates something, whose login it is (`username`): the tool connects to a service the
+/// user names, with that service's login, as every client of it does (Dokploy's registries,
+/// S3 destinations, AI providers, an application's basic auth). Only for a required
+/// credential: an optional token beside a `url` is the fetcher's (a published SSRF testbed's
+/// `vulnerable_fetcher_tool`), and `authenticate(username, password)` is no setter.
+fn paired_with_endpoint(tool: &str, prop: &str, props: &serde_json::Map<String, Value>) -> bool {
+    let setter = names_a_setter(tool);
+    props.keys().filter(|k| k.as_str() != prop).any(|k| {
+        identifier_parts(k).last().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "url" | "uri" | "host" | "hostname" | "endpoint" | "server"
+            ) || (setter && matches!(w.as_str(), "username" | "user"))
+        })
+    })
+}
+
+/// The tool's name creates, updates or saves something.
+fn names_a_setter(tool: &str) -> bool {
+    identifier_parts(tool)
+        .iter()
+        .any(|v| matches!(v.as_str(), "create" | "update" | "save" | "edit" | "upsert"))
+}
+
+/// The tool creates or updates a record of many fields, one of which is a credential
+/// (Dokploy's `notification-createTelegram` with twelve, its `botToken` one of them): a
+/// settings form, not a request for the user's secret. Published secret-solicitation
+/// attacks add the credential to a tool of one to three inputs.
+fn configures_record(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
+    const MIN_FIELDS: usize = 6;
+    props.len() >= MIN_FIELDS
+        && identifier_parts(tool).iter().any(|v| {
+            matches!(
+                v.as_str(),
+                "create" | "update" | "save" | "edit" | "upsert" | "receive"
+            )
+        })
+}
+
+/// The tool checks that a login works (`registry-testRegistry`,
+/// `notification-testEmailConnection`, `ai-testConnection`): the credential is the one
+/// being tested.
+fn tests_a_login(tool: &str) -> bool {
+    let w = identifier_parts(tool);
+    w.iter().any(|v| v == "test")
+        && w.iter().any(|o| {
+            matches!(
+                o.as_str(),
+                "connection" | "connections" | "registry" | "login" | "credentials" | "auth"
+            )
+        })
+}
+
+/// The tool's name says the credential is what it looks up or manages
+/// (`user-getUserByToken`, `getEdgeConfigToken`): the server's own object, not a secret
+/// slipped in. A tool that "verifies" the user's token is not one of these.
+fn named_by_tool(tool: &str, prop: &str) -> bool {
+    let w = identifier_parts(tool);
+    let p = identifier_parts(prop);
+    let Some(noun) = p.last() else {
+        return false;
+    };
+    let by_noun = w.windows(2).any(|x| x[0] == "by" && &x[1] == noun);
+    let managed = w.last() == Some(noun)
+        && w.first().is_some_and(|v| {
+            matches!(
+                v.as_str(),
+                "get" | "list" | "delete" | "revoke" | "rotate" | "remove" | "regenerate"
+            )
+        });
+    w.len() >= 3 && (by_noun || managed)
 }
 
 /// The tool puts a password on a resource or takes it off (`protect_document`,
