@@ -28,17 +28,9 @@ CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)))
 FOLDS = 5
 
 
-def strings(v, out):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if k not in ("type", "$schema", "additionalProperties", "format"):
-                out.append(k)
-            strings(x, out)
-    elif isinstance(v, list):
-        for x in v:
-            strings(x, out)
-    elif isinstance(v, str):
-        out.append(v)
+# The strings of a tool the shipped model reads (its default MW_KEYS=all: every JSON key but
+# four, every string value).
+from learned_train import strings  # noqa: E402
 
 
 def text(tool):

@@ -41,9 +41,7 @@ struct Model {
     grams: u8,
     /// Whether JSON keys other than property names are read (the first models read them).
     all_keys: bool,
-    weights: &'static [u8],
-    idf: &'static [u8],
-    /// `weights` and `idf` side by side: the fast scorer reads both with one cache miss.
+    /// Each bucket's weight (an i8) and IDF (a u8) side by side: one cache miss reads both.
     pairs: Box<[[u8; 2]]>,
 }
 
@@ -72,8 +70,6 @@ fn parse(data: &'static [u8]) -> Option<Model> {
         mask: (dim - 1) as u32,
         grams,
         all_keys: *data.get(7)? == 0,
-        weights: &body[..dim],
-        idf: &body[dim..],
         pairs: body[..dim]
             .iter()
             .zip(&body[dim..])
@@ -89,11 +85,11 @@ fn model() -> &'static Model {
 
 impl Model {
     fn weight(&self, b: u32) -> f64 {
-        f64::from(self.weights[b as usize] as i8) * self.weight_scale
+        f64::from(self.pairs[b as usize][0] as i8) * self.weight_scale
     }
 
     fn idf(&self, b: u32) -> f64 {
-        f64::from(self.idf[b as usize]) * self.idf_scale
+        f64::from(self.pairs[b as usize][1]) * self.idf_scale
     }
 }
 
@@ -349,26 +345,7 @@ thread_local! {
 fn char_grams(s: &mut Scratch, mask: u32, grams: u8, c_seed: u32, ascii: bool) {
     let padded = std::mem::take(&mut s.padded);
     let longest = 8 - grams.leading_zeros() as usize - 1;
-    if ascii && grams == 1 << 4 {
-        // The shipped model's case, hashed first and counted after: the four-step hash
-        // chains of neighbouring starts are independent, so the CPU runs them side by side.
-        let mut hashes = [0u32; 64];
-        let starts = padded.len().saturating_sub(3);
-        for base in (0..starts).step_by(hashes.len()) {
-            let n = (starts - base).min(hashes.len());
-            for (i, h) in hashes[..n].iter_mut().enumerate() {
-                let g = &padded[base + i..base + i + 4];
-                let mut x = c_seed;
-                for &b in g {
-                    x = (x ^ u32::from(b)).wrapping_mul(FNV_PRIME);
-                }
-                *h = x & mask;
-            }
-            for &h in &hashes[..n] {
-                s.chars.bump(h);
-            }
-        }
-    } else if ascii {
+    if ascii {
         for j in 0..padded.len() {
             let mut h = c_seed;
             for (k, &byte) in padded[j..].iter().take(longest).enumerate() {
@@ -427,16 +404,10 @@ fn fast_score(m: &Model, texts: &[&str]) -> (f64, usize) {
                 lower.push_str(&text.to_lowercase());
             }
             let mut prev: Option<u32> = None;
-            let split: &mut dyn Iterator<Item = &str> = if ascii {
-                &mut lower
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .filter(|t| !t.is_empty())
-            } else {
-                &mut lower
-                    .split(|c: char| !is_token_char(c))
-                    .filter(|t| !t.is_empty())
-            };
-            for t in split {
+            for t in lower
+                .split(|c: char| !is_token_char(c))
+                .filter(|t| !t.is_empty())
+            {
                 tokens += 1;
                 let tb = t.as_bytes();
                 s.words.bump(fnv(w_seed, tb) & m.mask);
@@ -463,7 +434,7 @@ fn fast_score(m: &Model, texts: &[&str]) -> (f64, usize) {
 fn normalised(m: &Model, fam: &[(u32, u32)]) -> Vec<(u32, f64)> {
     let vals: Vec<(u32, f64)> = fam
         .iter()
-        .filter(|(b, _)| m.idf[*b as usize] > 0)
+        .filter(|(b, _)| m.pairs[*b as usize][1] > 0)
         .map(|&(b, k)| (b, (1.0 + f64::from(k).ln()) * m.idf(b)))
         .collect();
     let norm = vals.iter().map(|(_, v)| v * v).sum::<f64>().sqrt();

@@ -70,13 +70,9 @@ pub(super) fn solicits(
     let mut warn: Vec<&str> = Vec::new();
     // Three kinds of secret at once is a harvest (password, token, private key, cookie…),
     // whatever service a sibling names.
-    let harvest = props
-        .iter()
-        .filter(|(k, v)| patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v)))
-        .count()
-        >= 3;
+    let harvest = props.iter().filter(|(k, v)| secret_prop(k, v)).count() >= 3;
     for (k, v) in props {
-        if !(patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v))) {
+        if !secret_prop(k, v) {
             continue;
         }
         // Python servers document arguments in the tool's docstring ("Args: password: The
@@ -131,6 +127,12 @@ pub(super) fn solicits(
                 .location(location),
         );
     }
+}
+
+/// A property named like a credential: on the original's list, or beyond it when it can
+/// hold text.
+fn secret_prop(k: &str, v: &Value) -> bool {
+    patterns::is_secret_name(k) || (extended_secret_name(k) && holds_text(v))
 }
 
 /// Words before `token` that make it a cursor or a budget, not a credential.
@@ -352,12 +354,7 @@ fn names_a_setter(tool: &str) -> bool {
 fn configures_record(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
     const MIN_FIELDS: usize = 6;
     props.len() >= MIN_FIELDS
-        && identifier_parts(tool).iter().any(|v| {
-            matches!(
-                v.as_str(),
-                "create" | "update" | "save" | "edit" | "upsert" | "receive"
-            )
-        })
+        && (names_a_setter(tool) || identifier_parts(tool).iter().any(|v| v == "receive"))
 }
 
 /// The tool checks that a login works (`registry-testRegistry`,
