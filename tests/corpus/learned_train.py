@@ -14,7 +14,7 @@ The model: logistic regression over hashed TF-IDF features of every string of a 
 name, description, property names and schema values; JSON keys `type`, `$schema`,
 `additionalProperties` and `format` left out): word unigrams and bigrams, and character
 4-grams of each word padded with a space, two families each L2-normalised (MW_GRAMS,
-MW_BITS and MW_KEYS try other feature sets; the header of learned.bin records them). Words are runs
+MW_BITS and MW_KEYS try other feature sets, MW_C another regularisation; the header of learned.bin records them). Words are runs
 of ASCII letters and digits or of non-ASCII non-space characters, lower-cased. A feature is
 hashed with 32-bit FNV-1a over its UTF-8 text (`w:word`, `b:word word`, `c:gram`) into 2^BITS
 buckets; a bucket seen in fewer than two training tools has no weight. Weights are stored as
@@ -48,7 +48,7 @@ BITS = int(os.environ.get("MW_BITS", "16"))
 DIM = 1 << BITS
 KEYS = os.environ.get("MW_KEYS", "all")
 GRAMS = tuple(int(n) for n in os.environ.get("MW_GRAMS", "4").split(",") if n)
-C = 10.0
+C = float(os.environ.get("MW_C", "10"))
 MARGIN = 1.5
 FOLDS = 5
 SKIP_KEYS = ("type", "$schema", "additionalProperties", "format")

@@ -41,9 +41,12 @@ pub const SHADOW_OTHER: &str = "instructs the model about other tools";
 pub const FAKE_DEPRECATION: &str = "redirects calls with a false deprecation notice";
 pub const PIPE_TO_SHELL: &str = "downloads and runs code";
 pub const SHELL_COMMAND: &str = "tells the model to run a shell command";
+pub const HEADER_INJECTION: &str = "smuggles an HTTP header line after a CR LF";
+pub const HOST_ROOT: &str = "mounts the host's root file system into a container";
 pub const SHELL_INJECTION: &str = "carries a shell injection payload";
 /// Readable prose in base64, hex or ROT13: no description needs to hide its words.
 pub const ENCODED: &str = "hides readable text in base64, hex or ROT13";
+pub const ESCAPED: &str = "spells words in \\x or \\u escapes";
 pub const DECODE: &str = "asks the model to decode a hidden payload";
 pub const SQL_PAYLOAD: &str = "carries an SQL injection payload";
 pub const NO_CONFIRM: &str = "skips the user's confirmation";

@@ -97,6 +97,11 @@ pub(super) fn shape_hits(
             .into_iter()
             .map(|h| (h.rule, h.label, h.evidence)),
     );
+    v.extend(
+        norm.escaped
+            .iter()
+            .map(|&e| (&rules::INJECTION_PATTERN, signals::ESCAPED, vec![e])),
+    );
     v.retain(|h| !h.2.is_empty() && !in_own_example(&norm.text, own, h.2[0].0));
     v
 }
