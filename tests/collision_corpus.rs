@@ -52,9 +52,12 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// Session 22 added three listings of benign 10, measured before any tuning: CISA KEV (3
 /// tools, none), the community Vercel server (131 tools, 4: `updateResourceSecrets` /
 /// `updateResourceSecretsById` and the like) and XcodeBuildMCP (81 tools, 2: `key_press` /
-/// `key_sequence`, `reset_sim_location` / `set_sim_location`): 8,018 raw, 198 findings.
-const BEFORE_TOTAL: usize = 8018;
-const CEILING_TOTAL: usize = 198;
+/// `key_sequence`, `reset_sim_location` / `set_sim_location`): 8,018 raw, 198 findings. The
+/// 48 listings of benign 14 (1,284 tools, captured blind, measured before any tuning) add 32
+/// raw pairs and 27 findings, at most 6 on one server (Google Drive's 120 tools, Linear's 198:
+/// 5, Bitbucket Cloud's 47: 4, Zscaler's 254: 4): 8,050 raw, 225 findings.
+const BEFORE_TOTAL: usize = 8050;
+const CEILING_TOTAL: usize = 225;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[("rootly-mcp-server", 31)];

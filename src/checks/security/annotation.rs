@@ -350,6 +350,34 @@ const WEB_KINDS: &[&str] = &[
     "components",
     "part",
     "parts",
+    // A security gateway's records about web traffic (Zscaler's ZIA/ZDX tools, session
+    // 22's blind capture): "web probes", "URL categories", "URL filtering rules".
+    "probe",
+    "probes",
+    "traffic",
+    "category",
+    "categories",
+    "filtering",
+    "dlp",
+];
+
+/// Words after a web word in a tool's name that make it the page itself (`get_url_content`,
+/// `fetch_web_page`): the name's object is the web, not a record named after it.
+const WEB_CONTENT: &[&str] = &[
+    "content",
+    "contents",
+    "page",
+    "pages",
+    "text",
+    "html",
+    "markdown",
+    "body",
+    "source",
+    "links",
+    "snapshot",
+    "screenshot",
+    "data",
+    "results",
 ];
 
 /// Nouns before "URL" that make it a value the tool hands back (a signed download link).
@@ -994,7 +1022,16 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
         && name_action(&words).is_some_and(|a| base_in(&words[a], VALUE_VERBS).is_some());
     if let Some(a) = name_action(&words) {
         let verb = &words[a];
-        let web = !url_value && words.iter().any(|w| WEB_OBJECTS.contains(&w.as_str()));
+        // The web word is the name's object where it ends the name (`fetch_url`), stands
+        // before its verb (`web_search`) or before the page's content (`get_url_content`);
+        // elsewhere it names a kind of record (`zia_get_url_category`, `zdx_get_web_probes`).
+        let web = !url_value
+            && words.iter().enumerate().any(|(k, w)| {
+                WEB_OBJECTS.contains(&w.as_str())
+                    && words
+                        .get(k + 1)
+                        .is_none_or(|n| k + 1 == a || WEB_CONTENT.contains(&n.as_str()))
+            });
         if base_in(verb, OPEN_ALWAYS).is_some() || (web && base_in(verb, OPEN_WITH_WEB).is_some()) {
             return Some(name.to_string());
         }
@@ -1009,7 +1046,11 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
         let web = object.iter().enumerate().any(|(k, o)| {
             let before = k.checked_sub(1).and_then(|p| object.get(p));
             WEB_OBJECTS.contains(o)
-                && !(*o == "web" && object.get(k + 1).is_some_and(|n| WEB_KINDS.contains(n)))
+                && !(matches!(*o, "web" | "url" | "urls" | "http" | "https")
+                    && object.get(k + 1).is_some_and(|n| WEB_KINDS.contains(n)))
+                // "the malware protocol toggles (HTTP/FTP)" (Zscaler): a protocol named.
+                && !(matches!(*o, "http" | "https")
+                    && object[..k].iter().any(|p| matches!(*p, "protocol" | "protocols")))
                 // "the online migration status" (DigitalOcean): a kind of migration.
                 && !(*o == "online" && object.get(k + 1).is_some())
                 // "Get the results download URL": a URL handed back, as `get_project_url`.

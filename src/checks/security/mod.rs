@@ -511,12 +511,42 @@ fn scan_item(
         signals::Field::Prose
     };
     for (rule, label, ev) in text_hits(&norm, name, field) {
-        if (persona_ok && label == signals::PERSONA) || overlaps_any(&used, &ev) {
+        if (label == signals::PERSONA
+            && (persona_ok || own_switch(item.text, &norm, &item.path, &ev)))
+            || overlaps_any(&used, &ev)
+        {
             continue;
         }
         used.extend(ev.iter().copied());
         emit(rule, label, ev);
     }
+}
+
+/// "Whether to enable debug mode" describing a `debug` parameter: the switch the parameter
+/// is, not one aimed at the model (fetcher-mcp; session 22's blind capture).
+fn own_switch(text: &str, norm: &normalize::Normalized, path: &str, ev: &[Span]) -> bool {
+    let Some(&(a, e)) = ev.first() else {
+        return false;
+    };
+    let (ra, re) = norm.raw_span(a, e);
+    let quoted = text.get(ra..re).unwrap_or_default().to_ascii_lowercase();
+    let words: Vec<&str> = quoted.split_whitespace().collect();
+    let param = path.rsplit('.').next().unwrap_or_default();
+    let parts = walk::identifier_parts(param);
+    // "Enable developer mode with no restrictions" qualifies the mode: not a plain switch.
+    let next = text.get(re..).unwrap_or_default().split_whitespace().next();
+    let qualified = next.is_some_and(|w| {
+        matches!(
+            w.to_ascii_lowercase()
+                .trim_matches(|c: char| !c.is_ascii_alphabetic()),
+            "with" | "without" | "and" | "where" | "in" | "that" | "which"
+        )
+    });
+    !qualified
+        && words.len() >= 3
+        && words.last() == Some(&"mode")
+        && matches!(words[0], "enable" | "enter" | "activate" | "switch")
+        && parts.iter().any(|p| p == words[words.len() - 2])
 }
 
 fn non_empty_path(p: &str) -> Option<&str> {
@@ -738,7 +768,8 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
         .map(|&s| (&rules::INJECTION_PATTERN, signals::ENCODED, vec![s]));
     let hits = shape_hits(&norm, name, signals::Field::Prose);
     for (rule, label, evidence) in hits.into_iter().chain(encoded) {
-        if overlaps_any(&used, &evidence) {
+        let switch = || path.is_some_and(|p| own_switch(text, &norm, p, &evidence));
+        if overlaps_any(&used, &evidence) || (label == signals::PERSONA && switch()) {
             continue;
         }
         used.extend(evidence.iter().copied());

@@ -163,6 +163,10 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "exec",
     "execution",
     "idempotency",
+    // A plan's confirmation nonce (an SQL seeder's `confirm_token`: "Confirmation token
+    // returned by plan_seed_data"; session 22's blind capture).
+    "confirm",
+    "confirmation",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
