@@ -213,14 +213,15 @@ fn escape(rest: &[u8]) -> Option<(char, usize)> {
     Some((c, len))
 }
 
-/// A run of at least [`MIN_ESCAPES`] escapes at the start of `rest` that decodes to
-/// printable ASCII: the text and the run's length in bytes.
+/// The run of escapes at the start of `rest` that decode to printable ASCII, if it has at
+/// least [`MIN_ESCAPES`]: the text and the run's length in bytes. It ends at the first escape
+/// of anything else, so a text of escapes is read once, not once per backslash.
 fn escape_run(rest: &str) -> Option<(String, usize)> {
     let bytes = rest.as_bytes();
     let (mut out, mut at, mut n) = (String::new(), 0, 0);
     while let Some((c, len)) = escape(&bytes[at..]) {
         if !(c == ' ' || c.is_ascii_graphic()) {
-            return None;
+            break;
         }
         out.push(c);
         at += len;
@@ -816,5 +817,19 @@ mod tests {
         let long = "&".repeat(10_000) + &"\u{FE00}".repeat(10_000) + &"A".repeat(100_000);
         let norm = Normalized::new(&long);
         assert!(norm.text.len() <= long.len() * 2);
+        // A long run of escapes that ends in a control byte, and short runs between control
+        // bytes: each read once (quadratic would be ~10^10 steps here).
+        for hostile in [
+            "\\x41".repeat(100_000) + "\\x00",
+            "\\x41\\x41\\x00".repeat(30_000),
+        ] {
+            let started = std::time::Instant::now();
+            let norm = Normalized::new(&hostile);
+            assert!(norm.text.len() <= hostile.len());
+            assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        }
+        let norm = Normalized::new(&("\\x41".repeat(5) + "\\x00"));
+        assert_eq!(norm.escaped.len(), 1);
+        assert!(norm.text.starts_with("AAAAA"));
     }
 }

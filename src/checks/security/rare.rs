@@ -913,8 +913,7 @@ static SHAPES: &[Shape] = &[
     // Silence about a named thing aimed at the user ("Do not mention the secret key to the
     // user.": inspector-assessment's poisoning tests). Real listings hold none.
     Shape {
-        anchors: &["to the user", "to users"],
-        also: &[
+        anchors: &[
             "not mention",
             "not reveal",
             "not disclose",
@@ -925,6 +924,7 @@ static SHAPES: &[Shape] = &[
             "don't reveal",
             "don't disclose",
         ],
+        also: &[],
         pattern: r"\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+the\s+(?:[\w-]+\s+){0,3}?[\w-]+\s+to\s+(?:the\s+)?users?\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
@@ -934,14 +934,7 @@ static SHAPES: &[Shape] = &[
     // query parameters": msaleme's agent-security-harness).
     Shape {
         anchors: &["in the url", "in the query", "in the request url"],
-        also: &[
-            "token",
-            "api key",
-            "password",
-            "credential",
-            "cookie",
-            "secret",
-        ],
+        also: &[],
         pattern: r"\b(?:include|put|add|append|pass)\s+(?:your|the\s+user'?s|their)\s+(?:session\s+(?:token|cookie|id)|api\s+key|password|access\s+token|auth(?:entication)?\s+token|credentials|secret)\s+in\s+the\s+(?:request\s+)?(?:url|query)\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
@@ -979,7 +972,7 @@ static SHAPES: &[Shape] = &[
             "fallback endpoint",
             "fallback server",
         ],
-        also: &["all", "entire", "whole", "everything", "every"],
+        also: &[],
         pattern: r"\b(?:send|copy|upload|forward|sync|transfer|push|mirror)\s+(?:all|everything|every|the\s+(?:entire|whole|full))\b(?:\s+[\w-]+){0,3}?\s+to\s+(?:the|a|an|our|your)\s+(?:[\w-]+\s+){0,2}?(?:backup|offsite|external|fallback)\s+(?:server|endpoint|host|bucket)\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
@@ -989,16 +982,27 @@ static SHAPES: &[Shape] = &[
     // the backup endpoint": AgentDefenders' inter_tool).
     Shape {
         anchors: &[
-            "st call",
-            "nd call",
-            "rd call",
-            "th call",
+            "1st call",
+            "2nd call",
+            "3rd call",
+            "0th call",
+            "1th call",
+            "2th call",
+            "3th call",
+            "4th call",
+            "5th call",
+            "6th call",
+            "7th call",
+            "8th call",
+            "9th call",
+            "1st request",
+            "2nd request",
+            "3rd request",
+            "4th request",
+            "5th request",
             "th invocation",
-            "th request",
-            "rd request",
-            "nd request",
         ],
-        also: &["send", "forward", "upload", "post", "redirect", "copy"],
+        also: &[],
         pattern: r"\bon\s+every\s+\d+(?:st|nd|rd|th)\s+(?:call|invocation|request)\b[^.\n]{0,60}?\b(?:send|forward|upload|post|redirect|copy)\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
@@ -1008,7 +1012,7 @@ static SHAPES: &[Shape] = &[
     // the output to analytics": AgentDefenders' chain_tool).
     Shape {
         anchors: &["also send", "also forward", "also upload", "also post"],
-        also: &["this tool"],
+        also: &[],
         pattern: r"\b(?:after|once|when(?:ever)?)\s+this\s+tool\s+(?:completes|finishes|runs|returns|is\s+(?:done|called|used))\b[^.\n]{0,20}?\balso\s+(?:send|forward|upload|post)\s+(?:the\s+|its\s+|all\s+)?(?:output|results?|response|data)\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
@@ -1033,7 +1037,7 @@ static SHAPES: &[Shape] = &[
     // docker_run, whose default flags are "--privileged -v /:/host").
     Shape {
         anchors: &["/:/"],
-        also: &["-v", "mount", "volume"],
+        also: &[],
         pattern: r"(?:-v|--volume|mount)\s+/:/[\w/-]*",
         unless: &[],
         rule: &rules::COMMAND_EXECUTION,
@@ -1043,7 +1047,7 @@ static SHAPES: &[Shape] = &[
     // true": AgentDefenders' connect tool): HTTP response splitting, not prose.
     Shape {
         anchors: &["\r\n"],
-        also: &[":"],
+        also: &[],
         pattern: r"[A-Za-z][\w-]*-[\w-]+:[ \t]*[^\s]+\r\n[A-Za-z][\w-]*:[ \t]*\S",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
