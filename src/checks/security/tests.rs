@@ -1840,6 +1840,10 @@ fn escapes_headers_bulk_copies_and_asked_secrets() {
         tool("mention", "Do not mention internal IDs in the summary."),
         tool("mount", "Mount a volume: -v /data:/data."),
         tool("asks", "Without asking for a path, the tool uses the working directory."),
+        tool("calls", "Returns the 3rd call of the trace; send a trace id."),
+        tool("after", "After this tool completes, the output is returned to you."),
+        tool("readme", "Reads the project files and returns their names."),
+        tool("query_url", "Include the page number in the query string."),
     ]);
     let got = fails(&fs);
     let failed = |n: &str| {
@@ -1859,6 +1863,7 @@ fn escapes_headers_bulk_copies_and_asked_secrets() {
         "elicit",
         "rsa",
         "root",
+        "consent",
     ] {
         assert!(failed(n), "{n} should fail: {got:?}");
     }
@@ -1871,6 +1876,11 @@ fn escapes_headers_bulk_copies_and_asked_secrets() {
         "pub",
         "mention",
         "mount",
+        "asks",
+        "calls",
+        "after",
+        "readme",
+        "query_url",
     ] {
         assert!(!failed(n), "{n} should stay silent: {got:?}");
     }
