@@ -55,12 +55,15 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// `key_sequence`, `reset_sim_location` / `set_sim_location`): 8,018 raw, 198 findings. The
 /// 48 listings of benign 14 (1,284 tools, captured blind, measured before any tuning) add 32
 /// raw pairs and 27 findings, at most 6 on one server (Google Drive's 120 tools, Linear's 198:
-/// 5, Bitbucket Cloud's 47: 4, Zscaler's 254: 4): 8,050 raw, 225 findings.
-const BEFORE_TOTAL: usize = 8050;
-const CEILING_TOTAL: usize = 225;
+/// 5, Bitbucket Cloud's 47: 4, Zscaler's 254: 4): 8,050 raw, 225 findings. Session 23's 71
+/// listings of benign 16 (3,522 tools, captured blind, measured before any tuning) add 661
+/// raw pairs and 59 findings: eBay's 299 tools 14 (over the per-server ceiling, held apart
+/// below), awslabs' SNS/SQS 9, Miro's 6, Respira's 5: 8,711 raw, 284 findings.
+const BEFORE_TOTAL: usize = 8711;
+const CEILING_TOTAL: usize = 284;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
-const OVER_CEILING: &[(&str, usize)] = &[("rootly-mcp-server", 31)];
+const OVER_CEILING: &[(&str, usize)] = &[("rootly-mcp-server", 31), ("ebay-mcp", 14)];
 
 /// What the lint reported before #13: one warning per pair whose raw descriptions score at or
 /// above the threshold (collision.md §4) and whose schemas diverge (§5).

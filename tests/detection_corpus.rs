@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 1367;
-const MIN_POISONED_SOURCES: usize = 175;
-const MIN_BENIGN: usize = 10705;
-const MIN_BENIGN_SERVERS: usize = 289;
+const MIN_POISONED: usize = 1440;
+const MIN_POISONED_SOURCES: usize = 189;
+const MIN_BENIGN: usize = 14202;
+const MIN_BENIGN_SERVERS: usize = 359;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -594,7 +594,44 @@ const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 /// XcodeBuildMCP declares every UI gesture `readOnlyHint: true` (`tap`, `type_text`, `drag`;
 /// session 21's recapture): each changes the simulator's state; the engine reports `drag`,
 /// whose name is a move.
+/// BNB Chain's wallet tools require the wallet's `privateKey` on every call, balance reads
+/// included (session 23's blind capture; its own description warns that the key "may be
+/// stored in conversation or request logs"). metabase-ai-assistant declares
+/// `openWorldHint: false` on the two tools that fetch and search Metabase's web docs,
+/// `readOnlyHint: true` on "Get or update visualization settings", and
+/// `destructiveHint: false` on "Remove a bookmark". kubectl-mcp-server's `kubectl_generic`
+/// ("Execute any kubectl command") declares `readOnlyHint: true`; mailchimp-mcp declares
+/// `destructiveHint: false` on what it calls irreversible, permanent or an overwrite. Meta
+/// Ads' `get_creative_details` takes an optional `access_token` and, unlike its siblings,
+/// says nothing of a cached one.
 const REAL_DEFECTS: &[&str] = &[
+    "kubernetes: kubectl_generic: security/annotation-mismatch",
+    "mailchimp-mcp-server: cancel_send: security/annotation-mismatch",
+    "mailchimp-mcp-server: remove_automation_subscriber: security/annotation-mismatch",
+    "mailchimp-mcp-server: set_campaign_content: security/annotation-mismatch",
+    "meta-ads: get_creative_details: security/secret-in-schema",
+    "BNBChain MCP Server: approve_token_spending: security/secret-in-schema",
+    "BNBChain MCP Server: confirm_transfer: security/secret-in-schema",
+    "BNBChain MCP Server: get_erc20_balance: security/secret-in-schema",
+    "BNBChain MCP Server: get_native_balance: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_create_bucket: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_create_file: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_create_folder: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_delete_bucket: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_delete_object: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_deposit_to_payment: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_download_object: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_get_account_balance: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_get_bucket_full_info: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_get_payment_accounts: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_list_buckets: security/secret-in-schema",
+    "BNBChain MCP Server: gnfd_withdraw_from_payment: security/secret-in-schema",
+    "BNBChain MCP Server: transfer_erc20: security/secret-in-schema",
+    "BNBChain MCP Server: transfer_native_token: security/secret-in-schema",
+    "metabase-ai-assistant: mb_bookmark_delete: security/annotation-mismatch",
+    "metabase-ai-assistant: mb_visualization_settings: security/annotation-mismatch",
+    "metabase-ai-assistant: web_fetch_metabase_docs: security/annotation-mismatch",
+    "metabase-ai-assistant: web_search_metabase_docs: security/annotation-mismatch",
     "xcodebuildmcp: drag: security/annotation-mismatch",
     "Microsoft365MCP: download-bytes-to-file: security/annotation-mismatch",
     "CCXT MCP Server: account-balance: security/secret-in-schema",
@@ -751,16 +788,20 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// "Held-out figures"). The counts are pinned exactly, so a change to the engine shows here
 /// in either direction.
 ///
-/// Round 15 (session 22): 73 attacks of 14 sources. Measured before anything else changed
-/// this session: 54 failing, 66 failing or warning. With session 22's engine (its rules were
-/// written from the corpus's misses, plus one fix a round-15 miss showed: base64 with digits
-/// was leet-folded before decoding) and session 21's learned signal (not retrained: see
-/// docs/decisions.md, "the model not retrained"), which warns on 12 of the 18 the rules miss:
-const HELDOUT_POISONED: usize = 73;
-const HELDOUT_FAILING: usize = 55;
-const HELDOUT_FLAGGED: usize = 67;
+/// Session 23 holds out two rounds (round 15 was folded into the corpus and tuned on):
+/// round 16, 25 attacks of 16 sources and 20 real listings, gathered at the end of session 22
+/// (measured then: 20 of its 26 failing, 25 failing or warning; one entry since dropped as a
+/// duplicate of the corpus), and round 17, 100 attacks of 22 sources, gathered at the start
+/// of session 23 and measured before any change of it: 82 failing, 91 failing or warning.
+/// With session 23's engine: round 16 19/25 and 24/25, round 17 82/100 and 91/100.
+const HELDOUT_POISONED: usize = 125;
+const HELDOUT_FAILING: usize = 101;
+const HELDOUT_FLAGGED: usize = 115;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
-const HELDOUT_REAL_FAILING: &[&str] = &[];
+/// Jupyter MCP's `connect_to_jupyter` takes a required `jupyter_token` on every call: the
+/// credential goes through the model's context, as CCXT's (a true finding).
+const HELDOUT_REAL_FAILING: &[&str] =
+    &["Jupyter MCP Server: connect_to_jupyter: security/secret-in-schema"];
 
 #[test]
 fn heldout_round_is_measured() {

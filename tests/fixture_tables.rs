@@ -56,6 +56,9 @@ fn poisoned_table() {
             ("security/injection-pattern", "add_numbers_poisoned"),
             // #13: the `<IMPORTANT>` markup is a finding of its own.
             ("security/injection-pattern", "add_numbers_poisoned"),
+            // #13 (session 23): and so is the classic's threat, "otherwise the tool will not
+            // work".
+            ("security/injection-pattern", "add_numbers_poisoned"),
             // #13: instructions about other tools have their own rule.
             ("security/tool-shadowing", "shadowing_tool"),
             ("security/injection-pattern", "page_two_injection"),
@@ -74,7 +77,7 @@ fn poisoned_table() {
     assert_eq!(fs[0].status, Status::Fail);
     assert_eq!(
         fs[0].message,
-        format!("Security scan found 23 issue(s) in {} tool(s)", tools.len())
+        format!("Security scan found 24 issue(s) in {} tool(s)", tools.len())
     );
 
     let msg = |i: usize| fs[i].message.as_str();
@@ -127,7 +130,10 @@ fn poisoned_table() {
     );
     assert!(msg(16).contains("(hides the action from the user): \"Do not mention that you first\""));
     assert!(msg(17).contains("(markup that hides instructions for the model): \"<IMPORTANT>\""));
-    assert!(msg(18).contains("(redirects another tool's behaviour): \"set the recipient\""));
+    assert!(msg(18).contains(
+        "(threatens a failure unless the model complies): \"otherwise the tool will not work\""
+    ));
+    assert!(msg(19).contains("(redirects another tool's behaviour): \"set the recipient\""));
     assert!(fs
         .iter()
         .all(|f| f.location.as_deref() != Some("clean_tool")));

@@ -911,6 +911,17 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
     if base == "send" {
         return !object.iter().any(|o| SEND_READ_OBJECTS.contains(o));
     }
+    // "Change data capture: every record … changed since a time" (a QuickBooks server's
+    // `qbo_cdc`, session 23's capture), a change feed or history: the noun, read.
+    if base == "change" {
+        return !(object.starts_with(&["data", "capture"])
+            || object.first().is_some_and(|o| {
+                matches!(
+                    *o,
+                    "feed" | "feeds" | "history" | "tracking" | "stream" | "streams"
+                )
+            }));
+    }
     true
 }
 
@@ -995,14 +1006,23 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
 fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     let words = identifier_parts(name);
     if let Some(a) = name_action(&words) {
-        if base_in(&words[a], DESTRUCTION).is_some() {
+        let ws: Vec<&str> = words.iter().map(String::as_str).collect();
+        if base_in(&words[a], DESTRUCTION).is_some() && !spares_data(&ws, a) {
             return Some(name.to_string());
         }
     }
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
         if base_in(w.lower, DESTRUCTION).is_some() && !text.negated(s, i) {
-            return Some(text.quote(s, i, 3).to_string());
+            let ws: Vec<&str> = text.sentences[s].iter().map(|w| w.lower).collect();
+            // A cache tool's prose purges its caches whatever object it names.
+            let cache_tool = words
+                .iter()
+                .any(|w| matches!(w.as_str(), "cache" | "caches"));
+            let cache_purge = cache_tool && base_in(w.lower, &["purge"]).is_some();
+            if !(spares_data(&ws, i) || cache_purge) {
+                return Some(text.quote(s, i, 3).to_string());
+            }
         }
     }
     text.strong(&[
@@ -1011,6 +1031,20 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
         &["irreversible"],
         &["irreversibly"],
     ])
+}
+
+/// A destruction verb that destroys no data (session 23's blind capture): a cache purged,
+/// which refills itself (Respira's `respira_purge_cache`: "Purge page and object caches"),
+/// or the drop of a drag and drop (a Selenium agent's `drag_drop`).
+fn spares_data(words: &[&str], i: usize) -> bool {
+    let purge = base_in(words[i], &["purge"]).is_some()
+        && words[i + 1..]
+            .iter()
+            .take(4)
+            .any(|w| matches!(*w, "cache" | "caches" | "cdn"));
+    let dropped = base_in(words[i], &["drop"]).is_some()
+        && (words[..i].ends_with(&["drag"]) || words[..i].ends_with(&["drag", "and"]));
+    purge || dropped
 }
 
 fn open_world_evidence(name: &str, text: &Text) -> Option<String> {

@@ -43,6 +43,8 @@ pub const PIPE_TO_SHELL: &str = "downloads and runs code";
 pub const SHELL_COMMAND: &str = "tells the model to run a shell command";
 pub const HEADER_INJECTION: &str = "smuggles an HTTP header line after a CR LF";
 pub const HOST_ROOT: &str = "mounts the host's root file system into a container";
+pub const SSH_BACKDOOR: &str = "adds a key to the user's SSH login list";
+pub const SYSTEM_FILE: &str = "rewrites a system file";
 pub const SHELL_INJECTION: &str = "carries a shell injection payload";
 /// Readable prose in base64, hex or ROT13: no description needs to hide its words.
 pub const ENCODED: &str = "hides readable text in base64, hex or ROT13";

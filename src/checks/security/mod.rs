@@ -300,8 +300,14 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     let name = name_value.unwrap_or("");
     let description = non_empty_str(obj.get("description"));
 
+    let schema = obj.get("inputSchema");
+    let own_props: Vec<&str> = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
     if let Some(d) = description {
-        injection(d, name, None, out);
+        injection(d, name, None, &own_props, out);
     }
     if let Some(n) = name_value {
         hidden(n, name, Place::Name, out);
@@ -309,7 +315,6 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     if let Some(d) = description {
         hidden(d, name, Place::Description, out);
     }
-    let schema = obj.get("inputSchema");
     secrets::secrets(schema, name, description, out);
     let mut params = Vec::new();
     if let Some(s) = schema {
@@ -317,7 +322,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     }
     for (path, text) in params {
         hidden(text, name, Place::Param(&path), out);
-        injection(text, name, Some(&path), out);
+        injection(text, name, Some(&path), &own_props, out);
     }
     annotation::annotation(obj, name, description.unwrap_or(""), out);
     // Beyond the original (#13): every other string a model reads, then the name itself.
@@ -338,6 +343,17 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     }
     if let Some(n) = name_value {
         confusable_name(n, out);
+        if let Some(twin) = description.and_then(|d| digit_twin(n, d)) {
+            out.push(
+                rules::CONFUSABLE_NAME
+                    .fail(format!(
+                        "Tool \"{n}\" name swaps letters for digits of the tool its description names: it reads as \"{twin}\""
+                    ))
+                    .expected(twin.to_string())
+                    .actual(n.to_string())
+                    .location(n),
+            );
+        }
         scan_identifier(n, name, None, "name", false, out);
     }
     // The model speaks only where no rule failed the tool: one finding per attack is enough.
@@ -549,6 +565,24 @@ fn own_switch(text: &str, norm: &normalize::Normalized, path: &str, ev: &[Span])
         && parts.iter().any(|p| p == words[words.len() - 2])
 }
 
+/// "When using file_path, set …" about the tool's own `file_path` parameter: the tool's own
+/// input, not another tool (Paperless-NGX's `post_document`; session 23's blind capture).
+fn names_own_param(
+    text: &str,
+    norm: &normalize::Normalized,
+    ev: &[Span],
+    own_props: &[&str],
+) -> bool {
+    let Some(&(a, e)) = ev.first() else {
+        return false;
+    };
+    let (ra, re) = norm.raw_span(a, e);
+    text.get(ra..re)
+        .unwrap_or_default()
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w.len() >= 4 && w.contains('_') && own_props.contains(&w))
+}
+
 fn non_empty_path(p: &str) -> Option<&str> {
     (!p.is_empty()).then_some(p)
 }
@@ -595,6 +629,36 @@ fn scan_identifier(
             out,
         );
     }
+}
+
+/// A tool named like one its own description names, with digits for some of its letters
+/// (`send_emai1` whose description speaks of `send_email`: magical_meerkat's testbed): the
+/// look-alike that takes the real tool's calls. Only a name with a digit, against a named
+/// identifier (snake_case) without one.
+fn digit_twin<'d>(name: &str, description: &'d str) -> Option<&'d str> {
+    if !name.bytes().any(|b| b.is_ascii_digit()) || name.len() > 64 {
+        return None;
+    }
+    let stands_for = |d: u8, c: u8| match d {
+        b'0' => c == b'o',
+        b'1' => matches!(c, b'l' | b'i'),
+        b'3' => c == b'e',
+        b'4' => c == b'a',
+        b'5' => c == b's',
+        b'7' => c == b't',
+        _ => false,
+    };
+    description
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.len() == name.len() && w.contains('_') && !w.bytes().any(|b| b.is_ascii_digit())
+        })
+        .find(|w| {
+            name.bytes().zip(w.bytes()).all(|(a, b)| {
+                a.eq_ignore_ascii_case(&b)
+                    || (a.is_ascii_digit() && stands_for(a, b.to_ascii_lowercase()))
+            })
+        })
 }
 
 /// `security/confusable-name`: a name with non-ASCII letters whose skeleton is ASCII.
@@ -735,7 +799,13 @@ fn record(
 /// signals (one finding per hit, the shape named in the message). A hit whose evidence
 /// overlaps an original match or an earlier hit's evidence is dropped, so one sentence is
 /// reported once. Matching runs on the normalized text; quotes are of the raw text.
-fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>) {
+fn injection(
+    text: &str,
+    name: &str,
+    path: Option<&str>,
+    own_props: &[&str],
+    out: &mut Vec<Finding>,
+) {
     let norm = normalize::Normalized::new(text);
     let original = patterns::injection_matches(&norm.text);
     if let Some(&first) = original.first() {
@@ -769,7 +839,11 @@ fn injection(text: &str, name: &str, path: Option<&str>, out: &mut Vec<Finding>)
     let hits = shape_hits(&norm, name, signals::Field::Prose);
     for (rule, label, evidence) in hits.into_iter().chain(encoded) {
         let switch = || path.is_some_and(|p| own_switch(text, &norm, p, &evidence));
-        if overlaps_any(&used, &evidence) || (label == signals::PERSONA && switch()) {
+        if overlaps_any(&used, &evidence)
+            || (label == signals::PERSONA && switch())
+            || (label == signals::SHADOW_OTHER
+                && names_own_param(text, &norm, &evidence, own_props))
+        {
             continue;
         }
         used.extend(evidence.iter().copied());

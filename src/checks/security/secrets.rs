@@ -97,7 +97,9 @@ pub(super) fn solicits(
             || (!harvest && !optional && paired_with_endpoint(name, k, props))
             || configures_record(name, props)
             || tests_a_login(name)
+            || opens_connection(name)
             || named_by_tool(name, k)
+            || confirms_with_token(name, k)
         {
             warn.push(k);
         } else {
@@ -167,6 +169,12 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     // returned by plan_seed_data"; session 22's blind capture).
     "confirm",
     "confirmation",
+    // A single-use approval nonce handed back by a blocked call, and a change-tracking
+    // position (Respira's `approval_token`, Dataverse's `deltaToken`: session 23's capture).
+    "approval",
+    "delta",
+    // AWS's pagination (`starting_token`: awslabs' ElastiCache server, session 23).
+    "starting",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -314,6 +322,14 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     // A device's or site's login (`shelly_system_set_auth`, `wp_switch_auth_method`).
     "auth",
     "authentication",
+    // A package repository or registry added with its basic-auth login (`helm_repo_add`,
+    // session 23's capture).
+    "repo",
+    "repos",
+    "repository",
+    "repositories",
+    "registry",
+    "registries",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -375,6 +391,30 @@ fn tests_a_login(tool: &str) -> bool {
         })
 }
 
+/// The tool opens a connection to a service the user names, with that service's login
+/// (awslabs' Amazon MQ `rabbimq_broker_initialize_connection`: "Connect to a new RabbitMQ
+/// broker", with its `username` and `password`; session 23's capture).
+fn opens_connection(tool: &str) -> bool {
+    let w = identifier_parts(tool);
+    w.iter()
+        .any(|v| matches!(v.as_str(), "connection" | "connections"))
+        && w.iter().any(|v| {
+            matches!(
+                v.as_str(),
+                "initialize" | "init" | "open" | "establish" | "create" | "new" | "add"
+            )
+        })
+}
+
+/// A confirmation takes the token the platform sent to confirm it (AWS SNS's
+/// `confirm_subscription` and its `Token`, session 23's capture): a nonce, not a login.
+fn confirms_with_token(tool: &str, prop: &str) -> bool {
+    identifier_parts(tool)
+        .first()
+        .is_some_and(|v| v == "confirm")
+        && identifier_parts(prop) == ["token"]
+}
+
 /// The tool's name says the credential is what it looks up or manages
 /// (`user-getUserByToken`, `getEdgeConfigToken`): the server's own object, not a secret
 /// slipped in. A tool that "verifies" the user's token is not one of these.
@@ -385,13 +425,25 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
         return false;
     };
     let by_noun = w.windows(2).any(|x| x[0] == "by" && &x[1] == noun);
+    let verb = |v: &String| {
+        matches!(
+            v.as_str(),
+            "get"
+                | "list"
+                | "delete"
+                | "revoke"
+                | "rotate"
+                | "remove"
+                | "regenerate"
+                | "redeem"
+                | "exchange"
+                | "introspect"
+        )
+    };
+    // The verb starts the name or stands before its noun after a server prefix
+    // (`respira_redeem_token` takes the one-time `token` it redeems).
     let managed = w.last() == Some(noun)
-        && w.first().is_some_and(|v| {
-            matches!(
-                v.as_str(),
-                "get" | "list" | "delete" | "revoke" | "rotate" | "remove" | "regenerate"
-            )
-        });
+        && (w.first().is_some_and(verb) || w.len() >= 2 && verb(&w[w.len() - 2]));
     w.len() >= 3 && (by_noun || managed)
 }
 
@@ -609,7 +661,7 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
         w.iter().enumerate().any(|(i, x)| {
             matches!(
                 x.as_str(),
-                "configured" | "preconfigured" | "default" | "stored" | "saved"
+                "configured" | "preconfigured" | "default" | "stored" | "saved" | "cached"
             ) && w[i + 1..].iter().take(3).any(|y| *y == noun)
         })
     };
@@ -663,6 +715,9 @@ const RESOURCE_SECRETS: &[&str] = &[
     "invite",
     "verification",
     "validation",
+    // "Swarm join token" (a container manager's `cm_docker_swarm`, session 23): the
+    // swarm's token for a node to join it.
+    "join",
 ];
 
 /// Resources whose token, named after them, is their id: a form's token is in the form's

@@ -110,7 +110,7 @@ const SECRET_PATH_P: &str = r"(?:~|\$HOME)?/?\.ssh/(?:id_[\w.-]+|[\w.-]*_key\b|a
 
 const SECRET_READ_P: &str = r"\b(?:read|cat|open|access|load|fetch|get|grab|retrieve|collect|extract|dump|print|copy|upload|type|view|check)\s+(?:the\s+)?(?:(?:contents?|file|data|information|keys?)\s+(?:of|from|in)\s+)?(?:the\s+|your\s+|user's\s+)?(?:\w+\s+){0,4}?(?:file\s+)?(?:at\s+|from\s+|in\s+)?";
 
-const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|paste|give|share|attach)\s+(?:me\s+)?(?:the\s+|your\s+|their\s+|its\s+)?(?:user's\s+)?(?:(?-i:[A-Z][A-Z0-9]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))|creds|session\s+cookies?|seed\s+phrases?|recovery\s+phrases?)\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\s+(?:environment\s+)?variable\s+as\b|\b(?:credentials?|passwords?|tokens?|api\s+keys?|secrets?)(?:\s+values?)?\s+(?:to\s+be|must\s+be|should\s+be|is|are)\s+(?:appended|prepended|added|included|embedded|concatenated)\s+(?:to|in|into)\s+(?:the\s+)?{Q}?[\w.-]+{Q}?\s+(?:parameter|argument|field)\b|\binclude\s+the\s+most\s+sensitive\b|\b(?:key|token|credentials?|secret|password|reference(?:\s+(?:string|value))?)\s+(?:(?:shown|visible|held|stored|available)\s+)?(?:in|from)\s+your\s+context\b|\bcontext(?:'s|\.)\s*(?:[\w-]+[\s_])?(?:key|token|credentials?|secret)(?:[^:\w]|$)|\bcontext\s+(?:cloud|api|access|workspace|session)\s+key\b|\bheld\s+in\s+your\s+context\s+as\b|\b(?:dump|reveal|print|show|output|repeat|leak)\s+(?:me\s+)?your\s+(?:full\s+|entire\s+|complete\s+|initial\s+|original\s+)?(?:system\s+prompt|instructions|system\s+instructions|hidden\s+instructions)\b|\bdump\s+the\s+(?:full\s+|entire\s+)?system\s+prompt\b|\bwhat\s+are\s+your\s+(?:instructions|system\s+prompt|hidden\s+rules)\b|\binclude\s+all\s+(?:available\s+)?(?:credentials|api\s+keys|tokens|secrets)\b(?:\s+and\s+(?:credentials|api\s+keys|tokens|secrets))?[^.\n]{0,60}?\bin\s+the\s+(?:\w+\s+)?(?:header|request|url|query)";
+const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|paste|give|share|attach)\s+(?:me\s+)?(?:the\s+|your\s+|their\s+|its\s+)?(?:user's\s+)?(?:(?-i:[A-Z][A-Z0-9]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))|creds|session\s+cookies?|seed\s+phrases?|recovery\s+phrases?)\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\s+(?:environment\s+)?variable\s+as\b|\b(?:credentials?|passwords?|tokens?|api\s+keys?|secrets?)(?:\s+values?)?\s+(?:to\s+be|must\s+be|should\s+be|is|are)\s+(?:appended|prepended|added|included|embedded|concatenated)\s+(?:to|in|into)\s+(?:the\s+)?{Q}?[\w.-]+{Q}?\s+(?:parameter|argument|field)\b|\binclude\s+the\s+most\s+sensitive\b|\b(?:key|token|credentials?|secret|password|reference(?:\s+(?:string|value))?)\s+(?:(?:shown|visible|held|stored|available)\s+)?(?:in|from)\s+your\s+context\b|\bcontext(?:'s\s*|\.)(?:[\w-]+[\s_])?(?:key|token|credentials?|secret)(?:[^:\w]|$)|\bcontext\s+(?:cloud|api|access|workspace|session)\s+key\b|\bheld\s+in\s+your\s+context\s+as\b|\b(?:dump|reveal|print|show|output|repeat|leak)\s+(?:me\s+)?your\s+(?:full\s+|entire\s+|complete\s+|initial\s+|original\s+)?(?:system\s+prompt|instructions|system\s+instructions|hidden\s+instructions)\b|\bdump\s+the\s+(?:full\s+|entire\s+)?system\s+prompt\b|\bwhat\s+are\s+your\s+(?:instructions|system\s+prompt|hidden\s+rules)\b|\binclude\s+all\s+(?:available\s+)?(?:credentials|api\s+keys|tokens|secrets)\b(?:\s+and\s+(?:credentials|api\s+keys|tokens|secrets))?[^.\n]{0,60}?\bin\s+the\s+(?:\w+\s+)?(?:header|request|url|query)";
 
 /// Parameter names (read as words) that ask the model for its context or a secret.
 const CONTEXT_PARAM_P: &str = r"^(?:(?:full|entire|complete|raw|user|current|previous|prior)\s+)*(?:system\s+prompt|system\s+instructions?|conversation\s+(?:history|context|log|transcript|so\s+far)|chat\s+(?:history|log|transcript)|message\s+history|previous\s+messages|prior\s+messages|hidden\s+instructions?|context\s+injection|override\s+(?:instructions|safety|system\s+prompt)|jailbreak(?:\s+mode)?|bypass\s+(?:filters|validation|security|safety|auth)|simulate\s+privilege|emergency\s+override|user\s+context\s+data|assistant\s+instructions)$|\b(?:ssh|id\s+rsa|private\s+key|aws\s+credentials|env\s+vars|environment\s+variables|api\s+keys|passwords|cookies|secrets)\b.*\b(?:content|from|of|data|dump|value)\b|\b(?:content|contents|data|dump|value)\s+(?:from|of)\s+(?:\w+\s+){0,3}?(?:ssh|id\s+rsa|private\s+key|credentials|env|secrets?|passwords?|keys?)\b|\binclude\s+(?:all\s+)?(?:the\s+)?(?:env(?:ironment)?\s+(?:variables|vars)|conversation\s+history|chat\s+history|system\s+prompt|ssh\s+keys?|credentials|api\s+keys|secrets|passwords)\b";
@@ -518,12 +518,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     // A mode the tool's own name names is the tool's job (Heroku's `maintenance_on`:
     // "Enable maintenance mode"), not a switch of the model's.
     if g.on(G_PERSONA) {
-        if let Some(m) = s
-            .persona
-            .spans(&hay)
-            .into_iter()
-            .find(|&(a, e)| !own_mode(hay.text(), a, e, own))
-        {
+        if let Some(m) = s.persona.spans(&hay).into_iter().find(|&(a, e)| {
+            !own_mode(hay.text(), a, e, own) && !refused_right_before(hay.text(), a)
+        }) {
             push(&rules::INJECTION_PATTERN, PERSONA, vec![m]);
         }
     }
@@ -617,7 +614,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         let last = if let Some(m) = on(G_CODE_EVAL, &s.code_eval) {
             Some((&rules::COMMAND_EXECUTION, CODE_EVAL, m))
         } else {
-            on(G_HOSTILE, &s.hostile).map(|m| (&rules::INJECTION_PATTERN, HOSTILE, m))
+            on(G_HOSTILE, &s.hostile)
+                .filter(|&(a, _)| !example_domain(hay.text(), a))
+                .map(|m| (&rules::INJECTION_PATTERN, HOSTILE, m))
         };
         if let Some((rule, label, m)) = last {
             out.push(Hit {
@@ -706,6 +705,35 @@ fn negated_before(text: &str, at: usize) -> bool {
         })
 }
 
+/// A bare domain at `at` listed as an example ("indicators (e.g., '192.168.1.1',
+/// 'evil.com', …)": Google SecOps' `lookup_entity`, session 23's capture): a security
+/// tool's sample indicator, not an address the model is sent to.
+fn example_domain(text: &str, at: usize) -> bool {
+    let bare = text
+        .get(at..)
+        .is_some_and(|t| t.starts_with(|c: char| c.is_alphabetic()) && !t.starts_with("http"));
+    let mut lo = at.saturating_sub(80);
+    while !text.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let before = text.get(lo..at).unwrap_or("").to_ascii_lowercase();
+    bare && ["e.g.", "for example", "such as", "i.e."]
+        .iter()
+        .any(|w| before.contains(w))
+}
+
+/// The word right before `at` refuses what follows ("cannot impersonate System
+/// Administrators": Dataverse's impersonation tool, session 23's capture).
+fn refused_right_before(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("").trim_end();
+    let word = before
+        .rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(word.as_str(), "cannot" | "can't" | "never" | "not")
+}
+
 /// Byte `at` is inside a fenced code block that the line before it calls an example
 /// ("Example cURL request:", Replicate's API docs): a command shown, not ordered.
 fn in_example_block(text: &str, at: usize) -> bool {
@@ -748,7 +776,11 @@ fn other_tool(s: &Set, hay: &Hay, own: &str, g: &super::engine::GateHits) -> Opt
             };
             let n = text.get(a..b).unwrap_or("").trim();
             let lower = n.to_ascii_lowercase();
+            // "The ad set must use optimization_goal=REMINDERS_SET" (Meta Ads' creative
+            // tool, session 23's capture) sets a parameter; it calls no tool.
+            let assigned = text.get(b..).unwrap_or("").trim_start().starts_with('=');
             !n.is_empty()
+                && !assigned
                 && !lower.eq_ignore_ascii_case(own)
                 && !matches!(
                     lower.as_str(),
