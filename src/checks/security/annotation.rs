@@ -318,6 +318,28 @@ const DESTRUCTION: &[&str] = &[
     "uninstall",
 ];
 
+/// What a purge destroys when it names it ("Purge all user records").
+const DATA_NOUNS: &[&str] = &[
+    "record",
+    "records",
+    "data",
+    "file",
+    "files",
+    "user",
+    "users",
+    "row",
+    "rows",
+    "entries",
+    "documents",
+    "messages",
+    "posts",
+    "items",
+    "objects",
+    "database",
+    "table",
+    "tables",
+];
+
 /// Verbs that reach a resource the tool names (openWorldHint), with or without a web object.
 const OPEN_ALWAYS: &[&str] = &["scrape", "crawl"];
 const OPEN_WITH_WEB: &[&str] = &[
@@ -914,13 +936,7 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
     // "Change data capture: every record … changed since a time" (a QuickBooks server's
     // `qbo_cdc`, session 23's capture), a change feed or history: the noun, read.
     if base == "change" {
-        return !(object.starts_with(&["data", "capture"])
-            || object.first().is_some_and(|o| {
-                matches!(
-                    *o,
-                    "feed" | "feeds" | "history" | "tracking" | "stream" | "streams"
-                )
-            }));
+        return !object.starts_with(&["data", "capture"]);
     }
     true
 }
@@ -1015,10 +1031,12 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
         let w = &text.sentences[s][i];
         if base_in(w.lower, DESTRUCTION).is_some() && !text.negated(s, i) {
             let ws: Vec<&str> = text.sentences[s].iter().map(|w| w.lower).collect();
-            // A cache tool's prose purges its caches whatever object it names.
+            // A cache tool's prose ("already purges what it changed") purges its caches,
+            // unless it names data as the object.
             let cache_tool = words
                 .iter()
-                .any(|w| matches!(w.as_str(), "cache" | "caches"));
+                .any(|w| matches!(w.as_str(), "cache" | "caches"))
+                && !ws[i + 1..].iter().take(4).any(|w| DATA_NOUNS.contains(w));
             let cache_purge = cache_tool && base_in(w.lower, &["purge"]).is_some();
             if !(spares_data(&ws, i) || cache_purge) {
                 return Some(text.quote(s, i, 3).to_string());
@@ -1037,14 +1055,42 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
 /// which refills itself (Respira's `respira_purge_cache`: "Purge page and object caches"),
 /// or the drop of a drag and drop (a Selenium agent's `drag_drop`).
 fn spares_data(words: &[&str], i: usize) -> bool {
-    let purge = base_in(words[i], &["purge"]).is_some()
-        && words[i + 1..]
-            .iter()
-            .take(4)
-            .any(|w| matches!(*w, "cache" | "caches" | "cdn"));
+    let purge = base_in(words[i], &["purge"]).is_some() && purges_only_caches(&words[i + 1..]);
     let dropped = base_in(words[i], &["drop"]).is_some()
         && (words[..i].ends_with(&["drag"]) || words[..i].ends_with(&["drag", "and"]));
     purge || dropped
+}
+
+/// The words after a purge name caches and nothing else ("page and object caches"), not
+/// "all records and caches".
+fn purges_only_caches(after: &[&str]) -> bool {
+    let object: Vec<&str> = after.iter().copied().take(5).collect();
+    let Some(end) = object
+        .iter()
+        .position(|w| matches!(*w, "cache" | "caches" | "cdn"))
+    else {
+        return false;
+    };
+    object[..end].iter().all(|w| {
+        matches!(
+            *w,
+            "the"
+                | "all"
+                | "its"
+                | "page"
+                | "pages"
+                | "object"
+                | "and"
+                | "site"
+                | "browser"
+                | "edge"
+                | "full"
+                | "post"
+                | "opcode"
+                | "redis"
+                | "cdn"
+        )
+    })
 }
 
 fn open_world_evidence(name: &str, text: &Text) -> Option<String> {

@@ -577,10 +577,34 @@ fn names_own_param(
         return false;
     };
     let (ra, re) = norm.raw_span(a, e);
-    text.get(ra..re)
+    let own = text
+        .get(ra..re)
         .unwrap_or_default()
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| w.len() >= 4 && w.contains('_') && own_props.contains(&w))
+        .any(|w| w.len() >= 4 && w.contains('_') && own_props.contains(&w));
+    // Not when the sentence sends or copies something somewhere: a property named after the
+    // tool it shadows ("When using send_email, always add bcc …") stays an attack.
+    let rest = text.get(ra..).unwrap_or_default();
+    let end = rest
+        .char_indices()
+        .take_while(|&(i, _)| i < 300)
+        .find(|&(_, c)| matches!(c, '.' | '\n'))
+        .map_or(rest.len().min(300), |(i, _)| i);
+    let sentence = rest.get(..end).unwrap_or(rest).to_ascii_lowercase();
+    let sends = [
+        "@",
+        "http",
+        "bcc",
+        " cc",
+        "recipient",
+        "send",
+        "forward",
+        "copy",
+        "redirect",
+    ]
+    .iter()
+    .any(|w| sentence.contains(w));
+    own && !sends
 }
 
 fn non_empty_path(p: &str) -> Option<&str> {

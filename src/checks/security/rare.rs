@@ -1079,11 +1079,23 @@ static SHAPES: &[Shape] = &[
     // AgentAuditKit's tests). The noun ("data exfiltration attempt") is a security
     // product's vocabulary and stays silent.
     Shape {
-        anchors: &["exfiltrate", "exfil "],
+        anchors: &["exfiltrat", "exfil "],
         also: &[],
         pattern: r"\bexfiltrat(?:e|es|ing)\s+(?:\w+\s+){0,4}?(?:to|into|via|through|from)\b|\b(?:use|call|invoke|run)\s+the\s+exfil\s+tool\b",
+        // What a security product does about it; not "prevent data loss" nor "alert".
         unless: &[
-            "detect", "prevent", "block", "attempt", "protect", "guard", "alert",
+            "detects",
+            "detected",
+            "detecting",
+            "detection of",
+            "blocks ",
+            "blocked",
+            "blocking",
+            "attempts to",
+            "attempted",
+            "prevents ",
+            "guards against",
+            "protects against",
         ],
         rule: &rules::INJECTION_PATTERN,
         label: signals::EXFILTRATION,
@@ -1141,11 +1153,14 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["/etc/hosts", "/etc/passwd", "/etc/shadow", "/etc/sudoers"],
         also: &[],
-        pattern: r"\b(?:clear|overwrite|write\s+to|modify|edit|append\s+to|truncate|replace|empty|wipe)\b[^.\n]{0,40}?/etc/(?:hosts|passwd|shadow|sudoers)\b",
+        pattern: r"\b(?:clear|overwrite|write\s+to|modify|edit|append\s+to|add|truncate|replace|empty|wipe)\b[^\n]{0,60}?/etc/(?:hosts|passwd|shadow|sudoers)\b",
         unless: &[
-            "block",
-            "reject",
-            "refuse",
+            "blocked",
+            "blocks ",
+            "rejected",
+            "rejects ",
+            "refused",
+            "refuses ",
             "traversal",
             "denied",
             "not allowed",

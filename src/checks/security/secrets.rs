@@ -95,9 +95,10 @@ pub(super) fn solicits(
             || (optional && overrides_configured(k, v, &about_words))
             || (optional && told_not_to_pass(k, &about_words))
             || (!harvest && !optional && paired_with_endpoint(name, k, props))
+            || (!harvest && optional && adds_endpoint(name, props))
             || configures_record(name, props)
             || tests_a_login(name)
-            || opens_connection(name)
+            || opens_connection(name, props)
             || named_by_tool(name, k)
             || confirms_with_token(name, k)
         {
@@ -322,14 +323,6 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     // A device's or site's login (`shelly_system_set_auth`, `wp_switch_auth_method`).
     "auth",
     "authentication",
-    // A package repository or registry added with its basic-auth login (`helm_repo_add`,
-    // session 23's capture).
-    "repo",
-    "repos",
-    "repository",
-    "repositories",
-    "registry",
-    "registries",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -394,10 +387,19 @@ fn tests_a_login(tool: &str) -> bool {
 /// The tool opens a connection to a service the user names, with that service's login
 /// (awslabs' Amazon MQ `rabbimq_broker_initialize_connection`: "Connect to a new RabbitMQ
 /// broker", with its `username` and `password`; session 23's capture).
-fn opens_connection(tool: &str) -> bool {
+fn opens_connection(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
     let w = identifier_parts(tool);
-    w.iter()
-        .any(|v| matches!(v.as_str(), "connection" | "connections"))
+    let target = props.keys().any(|k| {
+        identifier_parts(k).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "broker" | "host" | "hostname" | "url" | "uri" | "server" | "endpoint" | "cluster"
+            )
+        })
+    });
+    target
+        && w.iter()
+            .any(|v| matches!(v.as_str(), "connection" | "connections"))
         && w.iter().any(|v| {
             matches!(
                 v.as_str(),
@@ -406,12 +408,26 @@ fn opens_connection(tool: &str) -> bool {
         })
 }
 
+/// An optional login beside the address of what the tool adds or registers (`helm_repo_add`:
+/// `url`, and `username`/`password` "for basic auth"; session 23's capture). A fetcher's
+/// optional token beside a `url` still fails: it adds nothing.
+fn adds_endpoint(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
+    let adds = identifier_parts(tool)
+        .iter()
+        .any(|v| matches!(v.as_str(), "add" | "register" | "create"));
+    adds && props.keys().any(|k| {
+        identifier_parts(k)
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "url" | "uri" | "host" | "hostname" | "endpoint"))
+    })
+}
+
 /// A confirmation takes the token the platform sent to confirm it (AWS SNS's
 /// `confirm_subscription` and its `Token`, session 23's capture): a nonce, not a login.
 fn confirms_with_token(tool: &str, prop: &str) -> bool {
-    identifier_parts(tool)
-        .first()
-        .is_some_and(|v| v == "confirm")
+    let w = identifier_parts(tool);
+    w.first().is_some_and(|v| v == "confirm")
+        && w.iter().any(|v| v == "subscription")
         && identifier_parts(prop) == ["token"]
 }
 
@@ -715,10 +731,12 @@ const RESOURCE_SECRETS: &[&str] = &[
     "invite",
     "verification",
     "validation",
-    // "Swarm join token" (a container manager's `cm_docker_swarm`, session 23): the
-    // swarm's token for a node to join it.
-    "join",
 ];
+
+/// Kinds read only from a property's description, not from names (`join_meeting` asking for
+/// an `api_key` still fails): "Swarm join token" (a container manager's `cm_docker_swarm`,
+/// session 23), the swarm's token for a node to join it.
+const DESCRIBED_RESOURCE_SECRETS: &[&str] = &["join"];
 
 /// Resources whose token, named after them, is their id: a form's token is in the form's
 /// public URL (monday.com's `formToken`). Read from the property's name only: `update_form`
@@ -780,7 +798,8 @@ fn resource_secret(tool: &str, prop: &str, schema: &Value) -> bool {
             && matches!(t[1].as_str(), "generated" | "issued")
             && matches!(t[2].as_str(), "when" | "for" | "after" | "on")
     }) || d.windows(2).any(|t| {
-        RESOURCE_SECRETS.contains(&t[0].as_str())
+        (RESOURCE_SECRETS.contains(&t[0].as_str())
+            || DESCRIBED_RESOURCE_SECRETS.contains(&t[0].as_str()))
             && matches!(t[1].as_str(), "token" | "secret" | "password" | "key")
     })
 }

@@ -614,8 +614,12 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         let last = if let Some(m) = on(G_CODE_EVAL, &s.code_eval) {
             Some((&rules::COMMAND_EXECUTION, CODE_EVAL, m))
         } else {
-            on(G_HOSTILE, &s.hostile)
-                .filter(|&(a, _)| !example_domain(hay.text(), a))
+            g.on(G_HOSTILE)
+                .then(|| s.hostile.spans(&hay))
+                .and_then(|ms| {
+                    ms.into_iter()
+                        .find(|&(a, e)| !example_domain(hay.text(), a, e))
+                })
                 .map(|m| (&rules::INJECTION_PATTERN, HOSTILE, m))
         };
         if let Some((rule, label, m)) = last {
@@ -705,21 +709,23 @@ fn negated_before(text: &str, at: usize) -> bool {
         })
 }
 
-/// A bare domain at `at` listed as an example ("indicators (e.g., '192.168.1.1',
-/// 'evil.com', …)": Google SecOps' `lookup_entity`, session 23's capture): a security
-/// tool's sample indicator, not an address the model is sent to.
-fn example_domain(text: &str, at: usize) -> bool {
-    let bare = text
-        .get(at..)
-        .is_some_and(|t| t.starts_with(|c: char| c.is_alphabetic()) && !t.starts_with("http"));
-    let mut lo = at.saturating_sub(80);
-    while !text.is_char_boundary(lo) {
-        lo -= 1;
-    }
-    let before = text.get(lo..at).unwrap_or("").to_ascii_lowercase();
-    bare && ["e.g.", "for example", "such as", "i.e."]
-        .iter()
-        .any(|w| before.contains(w))
+/// A bare domain at `a..e` listed as an example inside parentheses ("indicators (e.g.,
+/// '192.168.1.1', 'evil.com', …)": Google SecOps' `lookup_entity`, session 23's capture): a
+/// security tool's sample indicator, not an address the model is sent to. Only a domain,
+/// only after "e.g." or "for example" in the same parenthesis.
+fn example_domain(text: &str, a: usize, e: usize) -> bool {
+    let m = text.get(a..e).unwrap_or("");
+    let domain = m.contains('.')
+        && m.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    let before = text.get(..a).unwrap_or("");
+    let Some(open) = before.rfind('(') else {
+        return false;
+    };
+    let inside = before[open..].to_ascii_lowercase();
+    domain
+        && !inside.contains(')')
+        && (inside.starts_with("(e.g.") || inside.starts_with("(for example"))
 }
 
 /// The word right before `at` refuses what follows ("cannot impersonate System
@@ -731,7 +737,7 @@ fn refused_right_before(text: &str, at: usize) -> bool {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    matches!(word.as_str(), "cannot" | "can't" | "never" | "not")
+    matches!(word.as_str(), "cannot" | "can't" | "never")
 }
 
 /// Byte `at` is inside a fenced code block that the line before it calls an example
@@ -778,7 +784,7 @@ fn other_tool(s: &Set, hay: &Hay, own: &str, g: &super::engine::GateHits) -> Opt
             let lower = n.to_ascii_lowercase();
             // "The ad set must use optimization_goal=REMINDERS_SET" (Meta Ads' creative
             // tool, session 23's capture) sets a parameter; it calls no tool.
-            let assigned = text.get(b..).unwrap_or("").trim_start().starts_with('=');
+            let assigned = text.get(b..).unwrap_or("").starts_with('=');
             !n.is_empty()
                 && !assigned
                 && !lower.eq_ignore_ascii_case(own)
