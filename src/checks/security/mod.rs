@@ -342,18 +342,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         scan_item(&item, name, required, persona_ok, out);
     }
     if let Some(n) = name_value {
-        confusable_name(n, out);
-        if let Some(twin) = description.and_then(|d| digit_twin(n, d)) {
-            out.push(
-                rules::CONFUSABLE_NAME
-                    .fail(format!(
-                        "Tool \"{n}\" name swaps letters for digits of the tool its description names: it reads as \"{twin}\""
-                    ))
-                    .expected(twin.to_string())
-                    .actual(n.to_string())
-                    .location(n),
-            );
-        }
+        confusable_name(n, description, out);
         scan_identifier(n, name, None, "name", false, out);
     }
     // The model speaks only where no rule failed the tool: one finding per attack is enough.
@@ -584,13 +573,12 @@ fn names_own_param(
         .any(|w| w.len() >= 4 && w.contains('_') && own_props.contains(&w));
     // Not when the sentence sends or copies something somewhere: a property named after the
     // tool it shadows ("When using send_email, always add bcc …") stays an attack.
-    let rest = text.get(ra..).unwrap_or_default();
-    let end = rest
-        .char_indices()
-        .take_while(|&(i, _)| i < 300)
-        .find(|&(_, c)| matches!(c, '.' | '\n'))
-        .map_or(rest.len().min(300), |(i, _)| i);
-    let sentence = rest.get(..end).unwrap_or(rest).to_ascii_lowercase();
+    let mut cap = (ra + 300).min(text.len());
+    while !text.is_char_boundary(cap) {
+        cap -= 1;
+    }
+    let rest = text.get(ra..cap).unwrap_or_default();
+    let sentence = rest[..signals::sentence_end(rest)].to_ascii_lowercase();
     let sends = [
         "@",
         "http",
@@ -685,8 +673,9 @@ fn digit_twin<'d>(name: &str, description: &'d str) -> Option<&'d str> {
         })
 }
 
-/// `security/confusable-name`: a name with non-ASCII letters whose skeleton is ASCII.
-fn confusable_name(n: &str, out: &mut Vec<Finding>) {
+/// `security/confusable-name`: a name with non-ASCII letters whose skeleton is ASCII, or a
+/// digit-for-letter twin of a tool its description names.
+fn confusable_name(n: &str, description: Option<&str>, out: &mut Vec<Finding>) {
     if let Some((looks, odd)) = lookalike(n) {
         out.push(
             rules::CONFUSABLE_NAME
@@ -695,6 +684,17 @@ fn confusable_name(n: &str, out: &mut Vec<Finding>) {
                     odd.join(", ")
                 ))
                 .expected(looks)
+                .actual(n.to_string())
+                .location(n),
+        );
+    }
+    if let Some(twin) = description.and_then(|d| digit_twin(n, d)) {
+        out.push(
+            rules::CONFUSABLE_NAME
+                .fail(format!(
+                    "Tool \"{n}\" name swaps letters for digits of the tool its description names: it reads as \"{twin}\""
+                ))
+                .expected(twin.to_string())
                 .actual(n.to_string())
                 .location(n),
         );

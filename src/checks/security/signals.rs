@@ -683,7 +683,7 @@ fn sentence_start(before: &str) -> usize {
 }
 
 /// How far into `after` its sentence ends.
-fn sentence_end(after: &str) -> usize {
+pub(super) fn sentence_end(after: &str) -> usize {
     let b = after.as_bytes();
     (0..b.len())
         .find(|&i| {
@@ -713,12 +713,20 @@ fn negated_before(text: &str, at: usize) -> bool {
 /// '192.168.1.1', 'evil.com', …)": Google SecOps' `lookup_entity`, session 23's capture): a
 /// security tool's sample indicator, not an address the model is sent to. Only a domain,
 /// only after "e.g." or "for example" in the same parenthesis.
+const EXAMPLE_REACH: usize = 200;
+
 fn example_domain(text: &str, a: usize, e: usize) -> bool {
     let m = text.get(a..e).unwrap_or("");
     let domain = m.contains('.')
         && m.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
-    let before = text.get(..a).unwrap_or("");
+    // A listed example sits a few words after its "(e.g."; looking back no further keeps a
+    // text of thousands of such spans linear.
+    let mut lo = a.saturating_sub(EXAMPLE_REACH);
+    while !text.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let before = text.get(lo..a).unwrap_or("");
     let Some(open) = before.rfind('(') else {
         return false;
     };

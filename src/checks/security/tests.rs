@@ -400,6 +400,12 @@ fn echo_tool() -> Vec<Value> {
 
 /// The rules' failures. The learned signal is judged on the corpus and in its own tests
 /// (`learned_signal_*`): these tests hold the rules, on excerpts of real texts.
+/// A failing finding's location is the tool `n` or a path inside it.
+fn failed_at(got: &[(String, String)], n: &str) -> bool {
+    got.iter()
+        .any(|(_, l)| l == n || l.starts_with(&format!("{n}.")))
+}
+
 fn fails(fs: &[Finding]) -> Vec<(String, String)> {
     fs.iter()
         .skip(1)
@@ -1846,10 +1852,7 @@ fn escapes_headers_bulk_copies_and_asked_secrets() {
         tool("query_url", "Include the page number in the query string."),
     ]);
     let got = fails(&fs);
-    let failed = |n: &str| {
-        got.iter()
-            .any(|(_, l)| l == n || l.starts_with(&format!("{n}.")))
-    };
+    let failed = |n: &str| failed_at(&got, n);
     for n in [
         "esc_u",
         "esc_x",
@@ -1924,10 +1927,7 @@ fn records_about_the_web_nonces_and_own_switches_are_silent() {
                "inputSchema": obj(json!({}))}),
     ]);
     let got = fails(&fs);
-    let failed = |n: &str| {
-        got.iter()
-            .any(|(_, l)| l == n || l.starts_with(&format!("{n}.")))
-    };
+    let failed = |n: &str| failed_at(&got, n);
     for n in [
         "zia_get_url_category",
         "zdx_get_web_probes",
@@ -1992,10 +1992,7 @@ fn policies_disregarded_silent_steps_and_system_files() {
         tool("ec2_list", "Lists instances; see ec2_describe for one."),
     ]);
     let got = fails(&fs);
-    let failed = |n: &str| {
-        got.iter()
-            .any(|(_, l)| l == n || l.starts_with(&format!("{n}.")))
-    };
+    let failed = |n: &str| failed_at(&got, n);
     for n in [
         "policy",
         "titled",
@@ -2125,10 +2122,7 @@ fn connection_logins_nonces_and_examples_are_silent() {
         ro("redis_cache_admin", "Purge all user records.", json!({"readOnlyHint": false, "destructiveHint": false})),
     ]);
     let got = fails(&fs);
-    let failed = |n: &str| {
-        got.iter()
-            .any(|(_, l)| l == n || l.starts_with(&format!("{n}.")))
-    };
+    let failed = |n: &str| failed_at(&got, n);
     for n in [
         "respira_delete_page",
         "respira_redeem_token",
@@ -2171,4 +2165,18 @@ fn connection_logins_nonces_and_examples_are_silent() {
     ] {
         assert!(failed(n), "{n} should fail: {got:?}");
     }
+}
+
+/// Thousands of hostile domains listed after one "(e.g.": each is looked back on a bounded
+/// window, so the scan stays linear (an unbounded look-back read the whole prefix per span).
+#[test]
+fn a_long_example_list_is_scanned_once() {
+    let text = format!("Indicators (e.g. {})", "evil.com ".repeat(20_000));
+    let started = std::time::Instant::now();
+    let fs = run(vec![
+        json!({"name": "iocs", "description": text, "inputSchema": {"type": "object", "properties": {}}}),
+    ]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // Past the first few, the domains are no longer right after the "(e.g.": a finding.
+    assert!(failed_at(&fails(&fs), "iocs"), "{fs:?}");
 }
