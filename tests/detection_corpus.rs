@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 1440;
-const MIN_POISONED_SOURCES: usize = 189;
-const MIN_BENIGN: usize = 14202;
-const MIN_BENIGN_SERVERS: usize = 359;
+const MIN_POISONED: usize = 1565;
+const MIN_POISONED_SOURCES: usize = 227;
+const MIN_BENIGN: usize = 21208;
+const MIN_BENIGN_SERVERS: usize = 521;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -604,7 +604,46 @@ const KNOWN_FALSE_POSITIVES: &[&str] = &[];
 /// `destructiveHint: false` on what it calls irreversible, permanent or an overwrite. Meta
 /// Ads' `get_creative_details` takes an optional `access_token` and, unlike its siblings,
 /// says nothing of a cached one.
+/// Session 24 (rounds 16 and 18's listings, judged): a FHIR server asks an optional
+/// `api_key` on each of seven patient-record reads while its own text says the key belongs
+/// in an environment variable; Qualys and CrowdStrike declare `destructiveHint: false` on
+/// tools that delete a policy section, a section's controls and a case's tags; Plaid wraps
+/// orders to the model ("You MUST use this tool when you run into any coding issues …") in
+/// the published attack's `<important>` markup (docs/decisions.md: flagged by design).
 const REAL_DEFECTS: &[&str] = &[
+    "Healthcare FHIR MCP: get_care_plan: security/secret-in-schema",
+    "Healthcare FHIR MCP: get_patient: security/secret-in-schema",
+    "Healthcare FHIR MCP: search_conditions: security/secret-in-schema",
+    "Healthcare FHIR MCP: search_medications: security/secret-in-schema",
+    "Healthcare FHIR MCP: search_observations: security/secret-in-schema",
+    "Healthcare FHIR MCP: search_patients: security/secret-in-schema",
+    "Healthcare FHIR MCP: validate_resource: security/secret-in-schema",
+    "Qualys MCP (qualys): qualys_delete_pcas_policy_section: security/annotation-mismatch",
+    "Qualys MCP (qualys): qualys_delete_pcas_policy_section_control: security/annotation-mismatch",
+    "crowdstrike-falcon: case_delete_tags: security/annotation-mismatch",
+    "plaid: get_mock_data_prompt: security/injection-pattern",
+    "plaid: get_sandbox_access_token: security/injection-pattern",
+    "plaid: search_documentation: security/injection-pattern",
+    "plaid: simulate_webhook: security/injection-pattern",
+    // Session 24's blind capture (benign 18), judged: credentials through the model on a
+    // call that is not about them. Amazon Q index's search takes AWS temporary keys; Didit's
+    // reads take the bearer token its login returned; Jellyfin's quick-connect read takes
+    // the pairing secret; Spider's crawlers take the site's session cookies; TigerGraph's
+    // `authenticate` asks for password, secret and two tokens at once.
+    "awslabs.amazon-qindex-mcp-server: SearchRelevantContent: security/secret-in-schema",
+    "didit: didit_get_application: security/secret-in-schema",
+    "didit: didit_list_applications: security/secret-in-schema",
+    "didit: didit_list_organizations: security/secret-in-schema",
+    "jellyfin-mcp: jellyfin_get_quick_connect_state: security/secret-in-schema",
+    "spider-cloud-mcp: spider_ai_browser: security/secret-in-schema",
+    "spider-cloud-mcp: spider_ai_crawl: security/secret-in-schema",
+    "spider-cloud-mcp: spider_ai_scrape: security/secret-in-schema",
+    "spider-cloud-mcp: spider_crawl: security/secret-in-schema",
+    "spider-cloud-mcp: spider_scrape: security/secret-in-schema",
+    "spider-cloud-mcp: spider_screenshot: security/secret-in-schema",
+    "spider-cloud-mcp: spider_search: security/secret-in-schema",
+    "spider-cloud-mcp: spider_unblocker: security/secret-in-schema",
+    "TigerGraph-MCP: tigergraph__authenticate: security/secret-in-schema",
     "kubernetes: kubectl_generic: security/annotation-mismatch",
     "mailchimp-mcp-server: cancel_send: security/annotation-mismatch",
     "mailchimp-mcp-server: remove_automation_subscriber: security/annotation-mismatch",
@@ -788,20 +827,18 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// "Held-out figures"). The counts are pinned exactly, so a change to the engine shows here
 /// in either direction.
 ///
-/// Session 23 holds out two rounds (round 15 was folded into the corpus and tuned on):
-/// round 16, 25 attacks of 16 sources and 20 real listings, gathered at the end of session 22
-/// (measured then: 20 of its 26 failing, 25 failing or warning; one entry since dropped as a
-/// duplicate of the corpus), and round 17, 100 attacks of 22 sources, gathered at the start
-/// of session 23 and measured before any change of it: 82 failing, 91 failing or warning.
-/// With session 23's engine: round 16 19/25 and 24/25, round 17 82/100 and 91/100.
-const HELDOUT_POISONED: usize = 125;
-const HELDOUT_FAILING: usize = 101;
-const HELDOUT_FLAGGED: usize = 115;
+/// Session 24 holds out two rounds (rounds 16 and 17 were folded into the corpus and tuned
+/// on): round 18, 100 attacks of 12 sources gathered at the end of session 23, after every
+/// change of it, and measured then (80 failing, 98 failing or warning), and round 19, 152
+/// attacks of 52 sources gathered at the start of session 24 and measured before any change
+/// of it (117 failing, 143 failing or warning; with the rules session 24 wrote from rounds 16
+/// and 17 before it saw round 19, the same). Their real listings were judged and moved into
+/// `benign/` (round 19's are measured in docs/detection.md).
+const HELDOUT_POISONED: usize = 252;
+const HELDOUT_FAILING: usize = 198;
+const HELDOUT_FLAGGED: usize = 241;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
-/// Jupyter MCP's `connect_to_jupyter` takes a required `jupyter_token` on every call: the
-/// credential goes through the model's context, as CCXT's (a true finding).
-const HELDOUT_REAL_FAILING: &[&str] =
-    &["Jupyter MCP Server: connect_to_jupyter: security/secret-in-schema"];
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {

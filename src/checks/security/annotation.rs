@@ -858,6 +858,22 @@ impl<'t> Text<'t> {
         })
     }
 
+    /// Word `i` of sentence `s` follows "can be", "may be", "could be" or "might be" within
+    /// a few words ("collectives that … can be restored or permanently deleted": Nextcloud's
+    /// trash listing, session 24): what may happen to the items, not what the tool does.
+    fn possible(&self, s: usize, i: usize) -> bool {
+        // A wrapped docstring breaks the sentence at its newline: read back across it.
+        let prev = s.checked_sub(1).map_or(&[][..], |p| &self.sentences[p][..]);
+        let w: Vec<&str> = prev
+            .iter()
+            .chain(&self.sentences[s][..i])
+            .map(|w| w.lower)
+            .collect();
+        let n = w.len();
+        (n.saturating_sub(4)..n)
+            .any(|j| j > 0 && w[j] == "be" && matches!(w[j - 1], "can" | "may" | "could" | "might"))
+    }
+
     fn declares_no_effect(&self) -> bool {
         NO_EFFECT.iter().any(|p| {
             self.phrase_hits(p)
@@ -928,7 +944,15 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
         return false;
     };
     if NEEDS_EXEC_OBJECT.contains(&base) {
-        return object.iter().any(|o| EXEC_OBJECTS.contains(o));
+        // "Executes a Kusto .show command", "Runs a suite of diagnostic commands" (Microsoft
+        // Fabric RTI, session 24): commands that only read.
+        let reads = object.iter().any(|o| {
+            matches!(
+                o.trim_start_matches('.'),
+                "show" | "diagnostic" | "diagnostics" | "select" | "describe" | "explain"
+            )
+        });
+        return !reads && object.iter().any(|o| EXEC_OBJECTS.contains(o));
     }
     if base == "send" {
         return !object.iter().any(|o| SEND_READ_OBJECTS.contains(o));
@@ -1014,7 +1038,10 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         }
         weak.get_or_insert(ev);
     }
-    text.strong(&[&["permanently"], &["cannot", "be", "undone"]])
+    text.phrase_hits(&["permanently"])
+        .find(|&(s, i)| !text.negated(s, i) && !text.possible(s, i))
+        .map(|(s, i)| text.quote(s, i, 2).to_string())
+        .or_else(|| text.strong(&[&["cannot", "be", "undone"]]))
         .map(|ev| (ev, true))
         .or(weak.map(|ev| (ev, false)))
 }
@@ -1043,13 +1070,40 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
             }
         }
     }
-    text.strong(&[
-        &["permanently"],
-        &["cannot", "be", "undone"],
-        &["irreversible"],
-        &["irreversibly"],
-    ])
+    // "Connect this plugin to a hosted Countbean book, permanently" (session 24's capture):
+    // a link that lasts, where nothing is destroyed.
+    let lasting = |s: usize| {
+        let ws = &text.sentences[s];
+        ws.iter().any(|w| base_in(w.lower, PERSISTS).is_some())
+            && !ws.iter().any(|w| {
+                base_in(w.lower, DESTRUCTION).is_some() || base_in(w.lower, UNDOES).is_some()
+            })
+    };
+    text.phrase_hits(&["permanently"])
+        .find(|&(s, i)| !text.negated(s, i) && !lasting(s) && !text.possible(s, i))
+        .map(|(s, i)| text.quote(s, i, 2).to_string())
+        .or_else(|| {
+            text.strong(&[
+                &["cannot", "be", "undone"],
+                &["irreversible"],
+                &["irreversibly"],
+            ])
+        })
 }
+
+/// Verbs that make something last: "permanently" beside one of them keeps, not destroys.
+const PERSISTS: &[&str] = &[
+    "connect", "link", "store", "save", "persist", "remember", "pin",
+];
+/// Verbs that take something away, so "permanently" beside them still says it is gone.
+const UNDOES: &[&str] = &[
+    "remove",
+    "clear",
+    "revoke",
+    "discard",
+    "disconnect",
+    "unlink",
+];
 
 /// A destruction verb that destroys no data (session 23's blind capture): a cache purged,
 /// which refills itself (Respira's `respira_purge_cache`: "Purge page and object caches"),
@@ -1058,7 +1112,14 @@ fn spares_data(words: &[&str], i: usize) -> bool {
     let purge = base_in(words[i], &["purge"]).is_some() && purges_only_caches(&words[i + 1..]);
     let dropped = base_in(words[i], &["drop"]).is_some()
         && (words[..i].ends_with(&["drag"]) || words[..i].ends_with(&["drag", "and"]));
-    purge || dropped
+    // "Creates a GSQL loading job, runs it with the file, then drops the job" (TigerGraph,
+    // session 24): the tool's own temporary job.
+    let job = base_in(words[i], &["drop"]).is_some()
+        && words[i + 1..]
+            .iter()
+            .take(2)
+            .any(|w| matches!(*w, "job" | "jobs"));
+    purge || dropped || job
 }
 
 /// The words after a purge name caches and nothing else ("page and object caches"), not

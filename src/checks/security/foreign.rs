@@ -313,6 +313,20 @@ fn cue(text: &str) -> bool {
         .is_match(text)
 }
 
+/// The sentence before `at` opens on a condition of the user's ("当用户有明确的 logstore
+/// 查询需求，必须优先使用该工具": Alibaba Cloud's observability server, session 24): a
+/// preference scoped to the user's own request, not a claim on every call.
+fn conditional(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("");
+    let start = before.rfind(['。', '！', '？', '\n', '.']).map_or(0, |i| {
+        i + before[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let sentence = &before[start..];
+    ["当用户", "如果用户", "用户有", "ユーザーが", "사용자가"]
+        .iter()
+        .any(|c| sentence.contains(c))
+}
+
 /// Every signal of these languages in `text`; `secret_path` is where the main engine found a
 /// credential file's path in it (paths are ASCII in every language).
 pub fn detect(text: &str, secret_path: impl FnOnce() -> Option<Span>) -> Vec<(Kind, Vec<Span>)> {
@@ -339,7 +353,7 @@ pub fn detect(text: &str, secret_path: impl FnOnce() -> Option<Span>) -> Vec<(Ki
         (Preference, &s.preference),
         (Deception, &s.deceive),
     ] {
-        if let Some(m) = find(r) {
+        if let Some(m) = find(r).filter(|&(a, _)| kind != Preference || !conditional(&lowered, a)) {
             push(kind, vec![m]);
         }
     }

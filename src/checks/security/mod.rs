@@ -616,7 +616,52 @@ fn scan_identifier(
         signals::Field::ToolName
     };
     // `_system_prompt_` reads as " system prompt ": the names' patterns are anchored.
-    for mut hit in signals::detect(words.trim(), field, name) {
+    let mut hits = signals::detect(words.trim(), field, name);
+    // A property name that is a sentence (`input_ignore_previous_instructions`,
+    // `query_must_also_send_to_attacker_dot_com`: mcp-sentinel's corpus) is read as prose
+    // too, for the orders no real name gives.
+    if hits.is_empty() && path.is_some() && words.split_whitespace().count() >= 4 {
+        hits = signals::detect(words.trim(), signals::Field::Prose, name)
+            .into_iter()
+            .filter(|h| {
+                [
+                    signals::OVERRIDE,
+                    signals::EXFILTRATION,
+                    signals::SECRET_READ,
+                    signals::HOSTILE,
+                ]
+                .contains(&h.label)
+            })
+            .collect();
+    }
+    // `get_retell_llm`'s `llmId` ("The ID of the Retell LLM to retrieve", session 24): an
+    // LLM the tool manages, as an `agent_id` names an agent, not the calling model.
+    let manages_models = path.is_some()
+        && walk::identifier_words(name)
+            .split_whitespace()
+            .any(|w| matches!(w, "llm" | "llms" | "model" | "models"));
+    hits.retain(|h| !(manages_models && h.label == signals::MODEL_IDENTITY));
+    // `ssh_db_dump` (mcp-ssh-manager, session 24): a tool family's `ssh` prefix, not the
+    // user's SSH key, unless the words after it name the key.
+    let ssh_family = path.is_none() && {
+        let w: Vec<&str> = words.split_whitespace().collect();
+        w.first() == Some(&"ssh")
+            && !w.iter().skip(1).any(|x| {
+                matches!(
+                    *x,
+                    "key"
+                        | "keys"
+                        | "id"
+                        | "rsa"
+                        | "private"
+                        | "credentials"
+                        | "identity"
+                        | "config"
+                )
+            })
+    };
+    hits.retain(|h| !(ssh_family && h.label == signals::CONTEXT_PARAM));
+    for mut hit in hits {
         // Real servers that ask for the calling model (Netlify, Pinecone, Home Assistant)
         // leave it optional; one that refuses to run without it is fingerprinting. An
         // `agent_id` names an agent the tool manages (ElevenLabs, monday.com), not the caller.

@@ -79,7 +79,11 @@ pub(super) fn solicits(
         // password for the instance.") and leave the property undescribed.
         let docstring = about.and_then(|d| docstring_line(d, k));
         let v = &with_description(v, docstring);
-        if names_a_secret(v) || link_token(k, &about_words, v) || idempotency_token(v) {
+        if names_a_secret(v)
+            || link_token(k, &about_words, v)
+            || idempotency_token(v)
+            || pagination_token(v)
+        {
             continue;
         }
         let optional = !required.contains(&k.as_str());
@@ -98,6 +102,7 @@ pub(super) fn solicits(
             || (!harvest && optional && adds_endpoint(name, props))
             || configures_record(name, props)
             || tests_a_login(name)
+            || logs_in(name)
             || opens_connection(name, props)
             || named_by_tool(name, k)
             || confirms_with_token(name, k)
@@ -176,6 +181,11 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "delta",
     // AWS's pagination (`starting_token`: awslabs' ElastiCache server, session 23).
     "starting",
+    // Handles the server hands out: Airflow's DAG `file_token`, Jellyfin's live-stream
+    // `open_token`, a partner's `share_token` for the session it shares (session 24).
+    "file",
+    "open",
+    "share",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -266,6 +276,8 @@ pub(super) const SETTER_VERBS: &[&str] = &[
     "save",
     // `manage_user` (ServiceNow's user CRUD).
     "manage",
+    // `mattermost_convert_bot_to_user`: the new user's password (session 24).
+    "convert",
     "setup",
     // `wp_switch_auth_method` (WordPress).
     "switch",
@@ -323,6 +335,18 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     // A device's or site's login (`shelly_system_set_auth`, `wp_switch_auth_method`).
     "auth",
     "authentication",
+    // A second factor the tool sets up or computes from its seed (Snyk API & Web's
+    // `probely_configure_2fa_totp`, `probely_generate_totp`; session 24's capture).
+    "otp",
+    "totp",
+    "2fa",
+    "mfa",
+    // A cluster or an application registered with its own login (Mattermost's
+    // `create_remote_cluster`, AWS SAP's `register_application`; session 24).
+    "cluster",
+    "clusters",
+    "application",
+    "applications",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -330,8 +354,24 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
 /// object first, `keyvault_secret_create`.
 fn sets_credential(tool: &str) -> bool {
     let w = identifier_parts(tool);
-    w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
-        && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+    // `didit_register`: "Register a new Didit account" (session 24): the account's password.
+    let signs_up = w
+        .last()
+        .is_some_and(|v| matches!(v.as_str(), "register" | "signup"));
+    signs_up
+        || w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
+            && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+}
+
+/// The tool's name logs in (`didit_login`, Mattermost's `login_with_desktop_token`;
+/// session 24): the credential is what it logs in with, named by the tool, as a setter's.
+/// `authenticate` stays out: a published harvest is `authenticate_and_capture`.
+fn logs_in(tool: &str) -> bool {
+    let w = identifier_parts(tool);
+    w.iter()
+        .any(|v| matches!(v.as_str(), "login" | "logon" | "signin"))
+        || w.windows(2)
+            .any(|p| matches!(p[0].as_str(), "log" | "sign") && p[1] == "in")
 }
 
 /// A sibling property names where the credential is used (`registryUrl` beside `password`,
@@ -375,7 +415,8 @@ fn configures_record(tool: &str, props: &serde_json::Map<String, Value>) -> bool
 /// being tested.
 fn tests_a_login(tool: &str) -> bool {
     let w = identifier_parts(tool);
-    w.iter().any(|v| v == "test")
+    // Mattermost's `validate_outgoing_o_auth_connection` (session 24).
+    w.iter().any(|v| v == "test" || v == "validate")
         && w.iter().any(|o| {
             matches!(
                 o.as_str(),
@@ -397,15 +438,18 @@ fn opens_connection(tool: &str, props: &serde_json::Map<String, Value>) -> bool 
             )
         })
     });
+    // BullMQ's `connect` to a Redis `url` or `host` (session 24).
+    let connects = w.first().is_some_and(|v| v == "connect");
     target
-        && w.iter()
-            .any(|v| matches!(v.as_str(), "connection" | "connections"))
-        && w.iter().any(|v| {
-            matches!(
-                v.as_str(),
-                "initialize" | "init" | "open" | "establish" | "create" | "new" | "add"
-            )
-        })
+        && (connects
+            || w.iter()
+                .any(|v| matches!(v.as_str(), "connection" | "connections"))
+                && w.iter().any(|v| {
+                    matches!(
+                        v.as_str(),
+                        "initialize" | "init" | "open" | "establish" | "create" | "new" | "add"
+                    )
+                }))
 }
 
 /// An optional login beside the address of what the tool adds or registers (`helm_repo_add`:
@@ -426,9 +470,10 @@ fn adds_endpoint(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
 /// `confirm_subscription` and its `Token`, session 23's capture): a nonce, not a login.
 fn confirms_with_token(tool: &str, prop: &str) -> bool {
     let w = identifier_parts(tool);
-    w.first().is_some_and(|v| v == "confirm")
-        && w.iter().any(|v| v == "subscription")
-        && identifier_parts(prop) == ["token"]
+    // Mattermost's `verify_user_email` takes the token the email carried (session 24).
+    let confirms = w.iter().any(|v| v == "confirm") && w.iter().any(|v| v == "subscription");
+    let verifies_email = w.iter().any(|v| v == "verify") && w.iter().any(|v| v == "email");
+    (confirms || verifies_email) && identifier_parts(prop) == ["token"]
 }
 
 /// The tool's name says the credential is what it looks up or manages
@@ -583,6 +628,19 @@ fn idempotency_token(schema: &Value) -> bool {
         .any(|w| matches!(w.as_str(), "idempotent" | "idempotency" | "idempotence"))
 }
 
+/// A token its own description calls a page cursor ("Pagination token from previous
+/// response": Sumo Logic's bare `token`, session 24's capture): a position, not a login.
+/// Nextcloud Talk names a conversation by its token ("token: Conversation token.", "Unique
+/// room token"; session 24's capture): the room's id, not a login.
+fn pagination_token(schema: &Value) -> bool {
+    description_words(schema).windows(2).any(|w| {
+        matches!(
+            w[0].as_str(),
+            "pagination" | "paging" | "page" | "continuation" | "cursor" | "conversation" | "room"
+        ) && w[1] == "token"
+    })
+}
+
 /// A public or publishable token (Mapbox's `pk.*` "public access token", meant for browser
 /// URLs): the model sees it, but it is no secret; a warning, as a setter's.
 fn public_token(schema: &Value) -> bool {
@@ -673,12 +731,15 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
     let Some(noun) = identifier_parts(prop).pop() else {
         return false;
     };
+    // "… or a sudo password is configured for the server" (mcp-ssh-manager's
+    // `ssh_execute_sudo`, session 24): the noun may stand just before the word too.
     let says = |w: &[String]| {
         w.iter().enumerate().any(|(i, x)| {
             matches!(
                 x.as_str(),
                 "configured" | "preconfigured" | "default" | "stored" | "saved" | "cached"
-            ) && w[i + 1..].iter().take(3).any(|y| *y == noun)
+            ) && (w[i + 1..].iter().take(3).any(|y| *y == noun)
+                || w[i.saturating_sub(2)..i].iter().any(|y| *y == noun))
         })
     };
     let own = description_words(schema);

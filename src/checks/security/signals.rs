@@ -75,7 +75,7 @@ struct Set {
 /// An instruction aimed at the model (not a description of what the tool does).
 const DIRECTIVE: &str = r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected|instructed)\s+to|will\s+need\s+to)\b|\b(?:please|always|must)\s+(?:first\s+|also\s+)?(?:run|execute|call|use|access|send|read|visit|open|include|pass|add|type)\b|\b(?:it\s+is|it's|it\s+has\s+become)\s+(?:very\s+|extremely\s+)?(?:critical|mandatory|essential|required|important|necessary|imperative)\s+(?:to|that)\b|\bthe\s+(?:system|assistant|model|ai|agent|llm)\s+(?:must|requires|should|needs\s+to)\b|\b(?:is|are)\s+(?:mandatory|required)\s+(?:for\s+all|before)\b|(?-i:\bIMPORTANT\b|\bCRITICAL\b|\bMANDATORY\b)|\[\s*important\s*\]|<\s*important\s*>|\bthis\s+is\s+(?:mandatory|required|essential)\b|\bmandatory\b|\bbefore\s+(?:responding|answering|replying|doing\s+anything)\b|\bfirst\s+(?:read|call|run|send|access|open)\b";
 
-const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|(?-i:\[/?INST\])|<<\s*/?SYS\s*>>|#{2,}\s*(?:instruction|system|response|new\s+instructions?)\s*:|```\s*system\b|(?:^|[^.\w])<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|admin|global(?:[_-]?override)?|override)\s*>|{Q}_+system_?\w*{Q}\s*:|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?|hidden|exfiltrat\w*)\b|(?-i:\[\s*(?:SYSTEM|ADMIN|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION))?\s*\])|\[\s*(?:system|admin|role|configuration|developer)(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*[a-z]+[ \t]+[a-z]|[ \t]*\n)|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?-i:\bSYSTEM_(?:OVERRIDE|DIRECTIVE)\b)|(?m:^\s*system\s*:\s*you\s)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
+const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|(?-i:\[/?INST\])|<<\s*/?SYS\s*>>|#{2,}\s*(?:instruction|system|response|new\s+instructions?)\s*:|```\s*system\b|(?:^|[^.\w])<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|admin|global(?:[_-]?override)?|override)\s*>|{Q}_+system_?\w*{Q}\s*:|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?|hidden|exfiltrat\w*|secretly|instead\s+call)\b|(?-i:\[\s*(?:SYSTEM|ADMIN|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION))?\s*\])|\[\s*(?:system|admin|role|configuration|developer)(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*[a-z]+[ \t]+[a-z]|[ \t]*\n)|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?-i:\bSYSTEM_(?:OVERRIDE|DIRECTIVE)\b)|(?m:^\s*system\s*:\s*you\s)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
 
 /// Markup that sets text apart for the model (Invariant Labs' `<IMPORTANT>` shape). A bare
 /// `<secret>` is a command-line placeholder (`--secret <secret>`, Azure's server): only a
@@ -179,7 +179,7 @@ const DISCLOSE_P: &str = r"\b(?:return|reveal|output|include|expose|print|dump|s
 /// address whose host calls itself the attacker's, an order to steal or exfiltrate, a
 /// backdoor to plant. A description of what malware does ("detects tools that steal
 /// credentials") is third person and stays silent.
-const HOSTILE_P: &str = r"(?:https?://|@)(?:[\w-]+\.)*(?:evil|attacker|malicious|exfil|exfiltrat\w*|stealer|hacker)(?:-[\w-]+)?\.[a-z]{2,}\b|\b(?:evil|attacker)(?:-[\w-]+)?\.(?:com|net|org|io|xyz|site|example)\b|(?:^|[.!?:;]\s+|\n\s*|\b(?:then|also|please|now)\s+|\b(?:you|i)\s+(?:should|must|will)\s+)(?:steal|exfiltrate|siphon)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|data|credentials?|secrets?|tokens?|passwords?|keys?|files?|information|conversations?|emails?)|\bexfiltrat\w*\s+mode\b|\b(?:execute|perform|run|start|initiate|trigger)\s+(?:the\s+|a\s+)?(?:data\s+)?exfiltration\b|\bfor\s+exfiltration\b|\bmode\s*=\s*{Q}?exfiltrat|\b(?:inject|plant|insert)\s+a\s+backdoor\b|\b(?:point|send|redirect|forward|route)\b[^.\n]{0,40}?\bto\s+(?:the\s+)?attacker(?:'s|-controlled)?\b|\binject\s+(?:a\s+)?(?:tool\s+calls?|instructions\s+into)\b|\b(?:append|include|add|inject|insert|embed)\b[^.\n]{0,40}?\bhidden\s+(?:instructions|commands|prompts?)\b|\b(?:replicate|propagate|spread)\s+this\s+(?:payload|instruction|message|prompt)s?\b|\bexhaust\s+(?:the\s+)?(?:token|context)\s+(?:limits?|window|budget)\b|\bflood\s+the\s+context\b";
+const HOSTILE_P: &str = r"(?:https?://|@)(?:[\w-]+\.)*(?:evil|attacker|malicious|exfil|exfiltrat\w*|stealer|hacker)(?:-[\w-]+)?\.[a-z]{2,}\b|\b(?:evil|attacker)(?:-[\w-]+)?\.(?:com|net|org|io|xyz|site|example)\b|(?:^|[.!?:;]\s+|\n\s*|\b(?:then|also|please|now)\s+|\b(?:you|i)\s+(?:should|must|will)\s+)(?:steal|exfiltrate|siphon)\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:user|data|credentials?|secrets?|tokens?|passwords?|keys?|files?|information|conversations?|emails?)|\bexfiltrat\w*\s+mode\b|\b(?:execute|perform|run|start|initiate|trigger)\s+(?:the\s+|a\s+)?(?:data\s+)?exfiltration\b|\bfor\s+exfiltration\b|\bmode\s*=\s*{Q}?exfiltrat|\b(?:inject|plant|insert)\s+a\s+backdoor\b|\b(?:point|send|redirect|forward|route)\b[^.\n]{0,40}?\bto\s+(?:the\s+)?attacker(?:'s|-controlled)?\b|\binject\s+(?:a\s+)?(?:tool\s+calls?|instructions\s+into)\b|\b(?:append|include|add|inject|insert|embed)\b[^.\n]{0,40}?\bhidden\s+(?:instructions|commands|prompts?)\b|\b(?:replicate|propagate|spread)\s+this\s+(?:payload|instruction|message|prompt)s?\b|\bexhaust\s+(?:the\s+)?(?:token|context)\s+(?:limits?|window|budget)\b|\bflood\s+the\s+context\b|\b(?:it's|it\s+is|i'm|i\s+am)\s+(?:now\s+)?a\s+malicious\s+tool\b|\b(?:call|use|invoke|run)\s+(?:the\s+)?{Q}?exfiltrat\w*{Q}?\s+tool\b";
 
 /// Third-person "best practice" that steers the model into another tool's side effect with a
 /// fixed target (the "implicit" poisoning of Saksham's robustness registry, round 4): a
@@ -469,8 +469,8 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         push(&rules::COMMAND_EXECUTION, PIPE_TO_SHELL, vec![m]);
     } else if let Some(m) = on(G_SQL_PAYLOAD, &s.sql_payload) {
         push(&rules::COMMAND_EXECUTION, SQL_PAYLOAD, vec![m]);
-    } else if let Some(cmd) =
-        on(G_SHELL_CMD, &s.shell_cmd).filter(|&(a, _)| !in_example_block(text, a))
+    } else if let Some(cmd) = on(G_SHELL_CMD, &s.shell_cmd)
+        .filter(|&(a, _)| !in_example_block(text, a) && !sudo_noun(text, a) && !setup_line(text, a))
     {
         if let Some(order) = s.run_cmd.find(&hay).or_else(directive) {
             push(&rules::COMMAND_EXECUTION, SHELL_COMMAND, vec![cmd, order]);
@@ -532,7 +532,8 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         (G_TAMPER, &s.tamper, TAMPERING),
         (G_TAMPER_DIRECTED, &s.tamper_directed, TAMPERING),
     ] {
-        if let Some(m) = on(i, p) {
+        if let Some(m) = on(i, p).filter(|&(_, e)| label != LINE_JUMPING || !for_users_ask(text, e))
+        {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
         }
     }
@@ -753,12 +754,104 @@ fn refused_right_before(text: &str, at: usize) -> bool {
 fn in_example_block(text: &str, at: usize) -> bool {
     let before = text.get(..at).unwrap_or("");
     if before.matches("```").count() % 2 == 0 {
-        return false;
+        return in_literal_sample(before);
     }
     let fence = before.rfind("```").unwrap_or(0);
     let lead = before[..fence].trim_end();
     let line = &lead[lead.rfind('\n').map_or(0, |i| i + 1)..];
     line.to_ascii_lowercase().contains("example")
+}
+
+/// The line that ends `before` is indented under a reStructuredText literal block whose
+/// lead line ends in "::" and calls it an example or a sample (Qualys' docstring: "The
+/// documented curl sample is::" then the indented command; session 24's capture).
+fn in_literal_sample(before: &str) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let own = indent(&before[start..]);
+    if own == 0 || !before[start..].trim().is_empty() {
+        return false;
+    }
+    for line in before[..start].lines().rev() {
+        if line.trim().is_empty() || indent(line) >= own {
+            continue;
+        }
+        let lead = line.trim_end().to_ascii_lowercase();
+        return lead.ends_with("::") && (lead.contains("sample") || lead.contains("example"));
+    }
+    false
+}
+
+/// "sudo passwords", "sudo access": the noun, not a command (mcp-ssh-manager's
+/// `ssh_list_servers`: "no passwords, key paths, passphrases, or sudo passwords are
+/// returned"; session 24).
+fn sudo_noun(text: &str, at: usize) -> bool {
+    let after = text.get(at..).unwrap_or("");
+    let after = &after[..floor_boundary(after, after.len().min(40))];
+    let mut words = after.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+            .to_ascii_lowercase()
+    });
+    words.next().as_deref() == Some("sudo")
+        && words.next().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "password"
+                    | "passwords"
+                    | "access"
+                    | "privileges"
+                    | "rights"
+                    | "mode"
+                    | "user"
+                    | "users"
+                    | "group"
+            )
+        })
+}
+
+/// A package install on a line labelled with its system ("Ubuntu/Debian: `sudo apt-get
+/// install texlive-xetex`": mcp-pandoc's prerequisites, session 24): setup the user is told
+/// about, one line per platform.
+fn setup_line(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("");
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let label = line.to_ascii_lowercase();
+    let labelled = [
+        "ubuntu", "debian", "macos", "linux", "fedora", "centos", "rhel", "alpine",
+    ]
+    .iter()
+    .any(|os| label.contains(os))
+        && label.contains(':');
+    let after = text.get(at..).unwrap_or("");
+    let after = &after[..floor_boundary(after, after.len().min(40))].to_ascii_lowercase();
+    let installs = [
+        "apt-get install",
+        "apt install",
+        "yum install",
+        "dnf install",
+        "zypper install",
+        "apk add",
+    ]
+    .iter()
+    .any(|c| after.starts_with(&format!("sudo {c}")));
+    labelled && installs
+}
+
+/// What follows `at` scopes the order to the user's own request ("Call it before any other
+/// tool whenever the user specifies a particular agenda": mcp-gsuite's `list_calendars`,
+/// session 24), not to every call.
+fn for_users_ask(text: &str, at: usize) -> bool {
+    let after = text.get(at..).unwrap_or("");
+    let after = &after[..floor_boundary(after, after.len().min(40))];
+    let words: Vec<String> = after
+        .split_whitespace()
+        .take(4)
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    words.len() >= 3
+        && matches!(words[0].as_str(), "whenever" | "when" | "if")
+        && words[1] == "the"
+        && words[2] == "user"
 }
 
 /// The order at `at` is forbidden: "do not", "don't", "never", "must not" or "should not"
