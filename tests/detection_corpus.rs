@@ -462,6 +462,8 @@ fn fold_assignment_is_stable() {
 
 #[test]
 fn measures_current_security_family() {
+    // One tool per scan: without this, each scan compiles what it needs and frees it.
+    let _compiled = security::keep_compiled();
     let c = load();
     assert!(
         c.problems.is_empty(),
@@ -701,6 +703,8 @@ const MIN_CLEAN_SERVERS: usize = 20;
 /// free of `security/*` failures.
 #[test]
 fn detection_floor_holds() {
+    // One tool per scan: without this, each scan compiles what it needs and frees it.
+    let _compiled = security::keep_compiled();
     let c = load();
     assert!(
         c.problems.is_empty(),
@@ -842,6 +846,8 @@ const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {
+    // One tool per scan: without this, each scan compiles what it needs and frees it.
+    let _compiled = security::keep_compiled();
     let corpus = load();
     let mut problems = Vec::new();
     let mut poisoned = Vec::new();

@@ -739,7 +739,7 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
                 x.as_str(),
                 "configured" | "preconfigured" | "default" | "stored" | "saved" | "cached"
             ) && (w[i + 1..].iter().take(3).any(|y| *y == noun)
-                || w[i.saturating_sub(2)..i].iter().any(|y| *y == noun))
+                || w[i.saturating_sub(2)..i].contains(&noun))
         })
     };
     let own = description_words(schema);
