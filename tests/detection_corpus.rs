@@ -633,6 +633,13 @@ const REAL_DEFECTS: &[&str] = &[
     // the pairing secret; Spider's crawlers take the site's session cookies; TigerGraph's
     // `authenticate` asks for password, secret and two tokens at once.
     "awslabs.amazon-qindex-mcp-server: SearchRelevantContent: security/secret-in-schema",
+    // Login tools that take the user's password or token (the original's decision: logging
+    // in with the user's credentials through the model fails).
+    "didit: didit_login: security/secret-in-schema",
+    "mattermost-mcp: mattermost_login: security/secret-in-schema",
+    "mattermost-mcp: mattermost_login_by_cws_token: security/secret-in-schema",
+    "mattermost-mcp: mattermost_login_intune: security/secret-in-schema",
+    "mattermost-mcp: mattermost_login_with_desktop_token: security/secret-in-schema",
     "didit: didit_get_application: security/secret-in-schema",
     "didit: didit_list_applications: security/secret-in-schema",
     "didit: didit_list_organizations: security/secret-in-schema",

@@ -1039,7 +1039,8 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         weak.get_or_insert(ev);
     }
     text.phrase_hits(&["permanently"])
-        .find(|&(s, i)| !text.negated(s, i) && !text.possible(s, i))
+        .find(|&(s, i)| !text.negated(s, i))
+        .filter(|&(s, i)| !text.possible(s, i))
         .map(|(s, i)| text.quote(s, i, 2).to_string())
         .or_else(|| text.strong(&[&["cannot", "be", "undone"]]))
         .map(|ev| (ev, true))
@@ -1079,8 +1080,10 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
                 base_in(w.lower, DESTRUCTION).is_some() || base_in(w.lower, UNDOES).is_some()
             })
     };
+    // Only the first unnegated one is weighed: reading each of many would be quadratic.
     text.phrase_hits(&["permanently"])
-        .find(|&(s, i)| !text.negated(s, i) && !lasting(s) && !text.possible(s, i))
+        .find(|&(s, i)| !text.negated(s, i))
+        .filter(|&(s, i)| !lasting(s) && !text.possible(s, i))
         .map(|(s, i)| text.quote(s, i, 2).to_string())
         .or_else(|| {
             text.strong(&[

@@ -102,7 +102,6 @@ pub(super) fn solicits(
             || (!harvest && optional && adds_endpoint(name, props))
             || configures_record(name, props)
             || tests_a_login(name)
-            || logs_in(name)
             || opens_connection(name, props)
             || named_by_tool(name, k)
             || confirms_with_token(name, k)
@@ -361,17 +360,6 @@ fn sets_credential(tool: &str) -> bool {
     signs_up
         || w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
             && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
-}
-
-/// The tool's name logs in (`didit_login`, Mattermost's `login_with_desktop_token`;
-/// session 24): the credential is what it logs in with, named by the tool, as a setter's.
-/// `authenticate` stays out: a published harvest is `authenticate_and_capture`.
-fn logs_in(tool: &str) -> bool {
-    let w = identifier_parts(tool);
-    w.iter()
-        .any(|v| matches!(v.as_str(), "login" | "logon" | "signin"))
-        || w.windows(2)
-            .any(|p| matches!(p[0].as_str(), "log" | "sign") && p[1] == "in")
 }
 
 /// A sibling property names where the credential is used (`registryUrl` beside `password`,

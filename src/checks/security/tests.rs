@@ -2373,8 +2373,6 @@ fn logins_handles_read_commands_and_scoped_preferences_are_silent() {
     let failed = |n: &str| failed_at(&got, n);
     for n in [
         "didit_register",
-        "didit_login",
-        "mattermost_login_with_desktop_token",
         "mattermost_convert_bot_to_user",
         "mattermost_create_remote_cluster",
         "mattermost_validate_outgoing_o_auth_connection",
@@ -2401,6 +2399,8 @@ fn logins_handles_read_commands_and_scoped_preferences_are_silent() {
     }
     for n in [
         "authenticate",
+        "didit_login",
+        "mattermost_login_with_desktop_token",
         "verify_account",
         "get_report",
         "line_jumper",
