@@ -73,6 +73,51 @@ const NOT_NAMES: &[&str] = &[
     "other",
 ];
 
+/// The tails of a tool name after a family prefix (`tigergraph__run_query` → `run_query`,
+/// `nc_contacts_create_contact` → `create_contact`), those that still read as identifiers:
+/// a description that says "use 'run_query' instead" names its own server's tool without
+/// the prefix (session 24's TigerGraph and Nextcloud listings).
+fn name_tails(name: &str) -> impl Iterator<Item = String> + '_ {
+    name.char_indices()
+        .filter(|&(_, c)| matches!(c, '_' | '-' | '.'))
+        .map(move |(k, _)| name[k + 1..].trim_start_matches(['_', '-', '.']))
+        .filter(|t| t.contains(['_', '-', '.']))
+        .map(str::to_string)
+}
+
+/// Values the tool's own text assigns to one of its own properties (`action='update'`, in
+/// Azure's landing-zone tool: "When using 'update', collect ALL parameters"): a quoted such
+/// word is a parameter value, not another server's tool.
+fn assigned_values(items: &[walk::Item<'_>], description: Option<&str>) -> Vec<String> {
+    let props: HashSet<String> = items
+        .iter()
+        .filter(|it| it.kind == walk::Kind::PropertyName)
+        .map(|it| it.text.to_lowercase())
+        .collect();
+    let mut out = Vec::new();
+    for text in items.iter().map(|it| it.text).chain(description) {
+        for (at, _) in text.match_indices('=') {
+            let key = text[..at].trim_end();
+            let key = &key[key
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .map_or(0, |k| k + key[k..].chars().next().map_or(1, char::len_utf8))..];
+            if !props.contains(&key.to_lowercase()) {
+                continue;
+            }
+            let value: String = text[at + 1..]
+                .trim_start()
+                .trim_start_matches(['\'', '"', '`'])
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            if !value.is_empty() {
+                out.push(value.to_lowercase());
+            }
+        }
+    }
+    out
+}
+
 /// One order about another server's tool, found in one string of a tool.
 struct Target {
     tool: String,
@@ -84,15 +129,19 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
     // Lower-cased name → servers listing it (each once, in member order).
     let mut index: HashMap<String, Vec<usize>> = HashMap::new();
     let mut own: Vec<HashSet<String>> = Vec::with_capacity(members.len());
+    let mut own_tails: Vec<HashSet<String>> = Vec::with_capacity(members.len());
     for (i, (_, tools)) in members.iter().enumerate() {
         let mut set = HashSet::new();
+        let mut tails = HashSet::new();
         for n in tools.iter().filter_map(name_of) {
             let lower = n.to_lowercase();
+            tails.extend(name_tails(&lower));
             if set.insert(lower.clone()) {
                 index.entry(lower).or_default().push(i);
             }
         }
         own.push(set);
+        own_tails.push(tails);
     }
     if members.iter().filter(|m| !m.1.is_empty()).count() < 2 {
         return;
@@ -113,6 +162,10 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 .iter()
                 .filter(|it| it.kind == walk::Kind::PropertyName)
                 .map(|it| it.text.to_lowercase())
+                .chain(assigned_values(
+                    &items,
+                    obj.get("description").and_then(Value::as_str),
+                ))
                 .collect();
             let lookup = |raw: &str| -> Option<(String, Vec<usize>)> {
                 let n = raw.trim();
@@ -121,6 +174,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     || NOT_NAMES.contains(&lower.as_str())
                     || lower == name.to_lowercase()
                     || own[i].contains(&lower)
+                    || own_tails[i].contains(&lower)
                     || props.contains(&lower)
                 {
                     return None;
