@@ -874,6 +874,16 @@ impl<'t> Text<'t> {
             .any(|j| j > 0 && w[j] == "be" && matches!(w[j - 1], "can" | "may" | "could" | "might"))
     }
 
+    /// The first unnegated "permanently", quoted, unless it is what may happen to the items
+    /// ([`Text::possible`]) or its sentence `s` is excused by `excused(s)`. Only the first is
+    /// weighed: reading each of many would be quadratic.
+    fn permanently(&self, excused: impl Fn(usize) -> bool) -> Option<String> {
+        self.phrase_hits(&["permanently"])
+            .find(|&(s, i)| !self.negated(s, i))
+            .filter(|&(s, i)| !excused(s) && !self.possible(s, i))
+            .map(|(s, i)| self.quote(s, i, 2).to_string())
+    }
+
     fn declares_no_effect(&self) -> bool {
         NO_EFFECT.iter().any(|p| {
             self.phrase_hits(p)
@@ -1038,10 +1048,7 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         }
         weak.get_or_insert(ev);
     }
-    text.phrase_hits(&["permanently"])
-        .find(|&(s, i)| !text.negated(s, i))
-        .filter(|&(s, i)| !text.possible(s, i))
-        .map(|(s, i)| text.quote(s, i, 2).to_string())
+    text.permanently(|_| false)
         .or_else(|| text.strong(&[&["cannot", "be", "undone"]]))
         .map(|ev| (ev, true))
         .or(weak.map(|ev| (ev, false)))
@@ -1080,18 +1087,13 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
                 base_in(w.lower, DESTRUCTION).is_some() || base_in(w.lower, UNDOES).is_some()
             })
     };
-    // Only the first unnegated one is weighed: reading each of many would be quadratic.
-    text.phrase_hits(&["permanently"])
-        .find(|&(s, i)| !text.negated(s, i))
-        .filter(|&(s, i)| !lasting(s) && !text.possible(s, i))
-        .map(|(s, i)| text.quote(s, i, 2).to_string())
-        .or_else(|| {
-            text.strong(&[
-                &["cannot", "be", "undone"],
-                &["irreversible"],
-                &["irreversibly"],
-            ])
-        })
+    text.permanently(lasting).or_else(|| {
+        text.strong(&[
+            &["cannot", "be", "undone"],
+            &["irreversible"],
+            &["irreversibly"],
+        ])
+    })
 }
 
 /// Verbs that make something last: "permanently" beside one of them keeps, not destroys.

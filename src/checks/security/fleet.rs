@@ -88,12 +88,11 @@ fn name_tails(name: &str) -> impl Iterator<Item = String> + '_ {
 /// Values the tool's own text assigns to one of its own properties (`action='update'`, in
 /// Azure's landing-zone tool: "When using 'update', collect ALL parameters"): a quoted such
 /// word is a parameter value, not another server's tool.
-fn assigned_values(items: &[walk::Item<'_>], description: Option<&str>) -> Vec<String> {
-    let props: HashSet<String> = items
-        .iter()
-        .filter(|it| it.kind == walk::Kind::PropertyName)
-        .map(|it| it.text.to_lowercase())
-        .collect();
+fn assigned_values(
+    items: &[walk::Item<'_>],
+    description: Option<&str>,
+    props: &HashSet<String>,
+) -> Vec<String> {
     let mut out = Vec::new();
     for text in items.iter().map(|it| it.text).chain(description) {
         for (at, _) in text.match_indices('=') {
@@ -158,15 +157,17 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             let items = walk::strings(obj);
             // A quoted word that names one of the tool's own properties is about that
             // property ("use 'query' instead" in a search stage), not about a tool.
-            let props: HashSet<String> = items
+            let mut props: HashSet<String> = items
                 .iter()
                 .filter(|it| it.kind == walk::Kind::PropertyName)
                 .map(|it| it.text.to_lowercase())
-                .chain(assigned_values(
-                    &items,
-                    obj.get("description").and_then(Value::as_str),
-                ))
                 .collect();
+            let values = assigned_values(
+                &items,
+                obj.get("description").and_then(Value::as_str),
+                &props,
+            );
+            props.extend(values);
             let lookup = |raw: &str| -> Option<(String, Vec<usize>)> {
                 let n = raw.trim();
                 let lower = n.to_lowercase();

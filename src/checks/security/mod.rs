@@ -616,51 +616,7 @@ fn scan_identifier(
         signals::Field::ToolName
     };
     // `_system_prompt_` reads as " system prompt ": the names' patterns are anchored.
-    let mut hits = signals::detect(words.trim(), field, name);
-    // A property name that is a sentence (`input_ignore_previous_instructions`,
-    // `query_must_also_send_to_attacker_dot_com`: mcp-sentinel's corpus) is read as prose
-    // too, for the orders no real name gives.
-    if hits.is_empty() && path.is_some() && words.split_whitespace().count() >= 4 {
-        hits = signals::detect(words.trim(), signals::Field::Prose, name)
-            .into_iter()
-            .filter(|h| {
-                [
-                    signals::OVERRIDE,
-                    signals::EXFILTRATION,
-                    signals::SECRET_READ,
-                    signals::HOSTILE,
-                ]
-                .contains(&h.label)
-            })
-            .collect();
-    }
-    // `get_retell_llm`'s `llmId` ("The ID of the Retell LLM to retrieve", session 24): an
-    // LLM the tool manages, as an `agent_id` names an agent, not the calling model.
-    let manages_models = path.is_some()
-        && walk::identifier_words(name)
-            .split_whitespace()
-            .any(|w| matches!(w, "llm" | "llms" | "model" | "models"));
-    hits.retain(|h| !(manages_models && h.label == signals::MODEL_IDENTITY));
-    // `ssh_db_dump` (mcp-ssh-manager, session 24): a tool family's `ssh` prefix, not the
-    // user's SSH key, unless the words after it name the key.
-    let ssh_family = path.is_none() && {
-        let w: Vec<&str> = words.split_whitespace().collect();
-        w.first() == Some(&"ssh")
-            && !w.iter().skip(1).any(|x| {
-                matches!(
-                    *x,
-                    "key"
-                        | "keys"
-                        | "id"
-                        | "rsa"
-                        | "private"
-                        | "credentials"
-                        | "identity"
-                        | "config"
-                )
-            })
-    };
-    hits.retain(|h| !(ssh_family && h.label == signals::CONTEXT_PARAM));
+    let hits = identifier_hits(words.trim(), field, name, path.is_some());
     for mut hit in hits {
         // Real servers that ask for the calling model (Netlify, Pinecone, Home Assistant)
         // leave it optional; one that refuses to run without it is fingerprinting. An
@@ -686,6 +642,56 @@ fn scan_identifier(
             out,
         );
     }
+}
+
+/// The signals of an identifier's words (`words`, of a property name when `of_property`,
+/// else of the tool's name), with the exemptions names need.
+fn identifier_hits(
+    words: &str,
+    field: signals::Field,
+    name: &str,
+    of_property: bool,
+) -> Vec<signals::Hit> {
+    let mut hits = signals::detect(words, field, name);
+    // A property name that is a sentence (`input_ignore_previous_instructions`,
+    // `query_must_also_send_to_attacker_dot_com`: mcp-sentinel's corpus) is read as prose
+    // too, for the orders no real name gives.
+    if hits.is_empty() && of_property && words.split_whitespace().count() >= 4 {
+        hits = signals::detect(words, signals::Field::Prose, name)
+            .into_iter()
+            .filter(|h| {
+                [
+                    signals::OVERRIDE,
+                    signals::EXFILTRATION,
+                    signals::SECRET_READ,
+                    signals::HOSTILE,
+                ]
+                .contains(&h.label)
+            })
+            .collect();
+    }
+    // `get_retell_llm`'s `llmId` ("The ID of the Retell LLM to retrieve", session 24): an
+    // LLM the tool manages, as an `agent_id` names an agent, not the calling model.
+    let manages_models = of_property
+        && walk::identifier_words(name)
+            .split_whitespace()
+            .any(|w| matches!(w, "llm" | "llms" | "model" | "models"));
+    // `ssh_db_dump` (mcp-ssh-manager, session 24): a tool family's `ssh` prefix, not the
+    // user's SSH key, unless the words after it name the key.
+    let mut w = words.split_whitespace();
+    let ssh_family = !of_property
+        && w.next() == Some("ssh")
+        && !w.any(|x| {
+            matches!(
+                x,
+                "key" | "keys" | "id" | "rsa" | "private" | "credentials" | "identity" | "config"
+            )
+        });
+    hits.retain(|h| {
+        !(manages_models && h.label == signals::MODEL_IDENTITY
+            || ssh_family && h.label == signals::CONTEXT_PARAM)
+    });
+    hits
 }
 
 /// A tool named like one its own description names, with digits for some of its letters

@@ -786,14 +786,9 @@ fn in_literal_sample(before: &str) -> bool {
 /// `ssh_list_servers`: "no passwords, key paths, passphrases, or sudo passwords are
 /// returned"; session 24).
 fn sudo_noun(text: &str, at: usize) -> bool {
-    let after = text.get(at..).unwrap_or("");
-    let after = &after[..floor_boundary(after, after.len().min(40))];
-    let mut words = after.split_whitespace().map(|w| {
-        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
-            .to_ascii_lowercase()
-    });
-    words.next().as_deref() == Some("sudo")
-        && words.next().is_some_and(|w| {
+    let words = words_after(text, at, 2);
+    words.first().is_some_and(|w| w == "sudo")
+        && words.get(1).is_some_and(|w| {
             matches!(
                 w.as_str(),
                 "password"
@@ -822,8 +817,7 @@ fn setup_line(text: &str, at: usize) -> bool {
     .iter()
     .any(|os| label.contains(os))
         && label.contains(':');
-    let after = text.get(at..).unwrap_or("");
-    let after = &after[..floor_boundary(after, after.len().min(40))].to_ascii_lowercase();
+    let after = words_after(text, at, 3).join(" ");
     let installs = [
         "apt-get install",
         "apt install",
@@ -837,17 +831,25 @@ fn setup_line(text: &str, at: usize) -> bool {
     labelled && installs
 }
 
+/// The first `n` words from `at` (within 40 bytes), lower-cased, their punctuation trimmed
+/// (the keyhole the exemptions above read through).
+fn words_after(text: &str, at: usize, n: usize) -> Vec<String> {
+    let after = text.get(at..).unwrap_or("");
+    after[..floor_boundary(after, after.len().min(40))]
+        .split_whitespace()
+        .take(n)
+        .map(|w| {
+            w.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .to_ascii_lowercase()
+        })
+        .collect()
+}
+
 /// What follows `at` scopes the order to the user's own request ("Call it before any other
 /// tool whenever the user specifies a particular agenda": mcp-gsuite's `list_calendars`,
 /// session 24), not to every call.
 fn for_users_ask(text: &str, at: usize) -> bool {
-    let after = text.get(at..).unwrap_or("");
-    let after = &after[..floor_boundary(after, after.len().min(40))];
-    let words: Vec<String> = after
-        .split_whitespace()
-        .take(4)
-        .map(|w| w.to_ascii_lowercase())
-        .collect();
+    let words = words_after(text, at, 3);
     words.len() >= 3
         && matches!(words[0].as_str(), "whenever" | "when" | "if")
         && words[1] == "the"
