@@ -641,6 +641,7 @@ const REAL_DEFECTS: &[&str] = &[
     "mattermost-mcp: mattermost_login_intune: security/secret-in-schema",
     "mattermost-mcp: mattermost_login_with_desktop_token: security/secret-in-schema",
     "didit: didit_get_application: security/secret-in-schema",
+    "didit: didit_import_shared_session: security/secret-in-schema",
     "didit: didit_list_applications: security/secret-in-schema",
     "didit: didit_list_organizations: security/secret-in-schema",
     "jellyfin-mcp: jellyfin_get_quick_connect_state: security/secret-in-schema",

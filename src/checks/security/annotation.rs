@@ -956,10 +956,16 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
     if NEEDS_EXEC_OBJECT.contains(&base) {
         // "Executes a Kusto .show command", "Runs a suite of diagnostic commands" (Microsoft
         // Fabric RTI, session 24): commands that only read.
+        // Not beside "any" or a shell's own command ("a show command and any shell command").
         let reads = object.iter().any(|o| {
             matches!(
                 o.trim_start_matches('.'),
                 "show" | "diagnostic" | "diagnostics" | "select" | "describe" | "explain"
+            )
+        }) && !object.iter().any(|o| {
+            matches!(
+                *o,
+                "any" | "arbitrary" | "shell" | "bash" | "script" | "scripts" | "code"
             )
         });
         return !reads && object.iter().any(|o| EXEC_OBJECTS.contains(o));
@@ -1083,9 +1089,7 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     let lasting = |s: usize| {
         let ws = &text.sentences[s];
         ws.iter().any(|w| base_in(w.lower, PERSISTS).is_some())
-            && !ws.iter().any(|w| {
-                base_in(w.lower, DESTRUCTION).is_some() || base_in(w.lower, UNDOES).is_some()
-            })
+            && !ws.iter().any(|w| takes_away(w.lower))
     };
     text.permanently(lasting).or_else(|| {
         text.strong(&[
@@ -1100,6 +1104,19 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
 const PERSISTS: &[&str] = &[
     "connect", "link", "store", "save", "persist", "remember", "pin",
 ];
+/// A verb of [`DESTRUCTION`] or [`UNDOES`] in any form, its participle included ("the book
+/// is permanently erased"), or "gone"/"lost".
+fn takes_away(w: &str) -> bool {
+    let participle = |b: &&str| {
+        w.strip_prefix(*b)
+            .is_some_and(|rest| rest == "d" || rest == "ed")
+    };
+    base_in(w, DESTRUCTION).is_some()
+        || base_in(w, UNDOES).is_some()
+        || DESTRUCTION.iter().chain(UNDOES).any(participle)
+        || matches!(w, "gone" | "lost" | "dropped")
+}
+
 /// Verbs that take something away, so "permanently" beside them still says it is gone.
 const UNDOES: &[&str] = &[
     "remove",
@@ -1119,11 +1136,12 @@ fn spares_data(words: &[&str], i: usize) -> bool {
         && (words[..i].ends_with(&["drag"]) || words[..i].ends_with(&["drag", "and"]));
     // "Creates a GSQL loading job, runs it with the file, then drops the job" (TigerGraph,
     // session 24): the tool's own temporary job.
+    // "the job" and nothing after it but the next clause ("drops the jobs table" is data).
     let job = base_in(words[i], &["drop"]).is_some()
-        && words[i + 1..]
-            .iter()
-            .take(2)
-            .any(|w| matches!(*w, "job" | "jobs"));
+        && words[i + 1..].starts_with(&["the", "job"])
+        && words
+            .get(i + 3)
+            .is_none_or(|w| matches!(*w, "and" | "after" | "when" | "once"));
     purge || dropped || job
 }
 

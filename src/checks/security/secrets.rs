@@ -82,7 +82,7 @@ pub(super) fn solicits(
         if names_a_secret(v)
             || link_token(k, &about_words, v)
             || idempotency_token(v)
-            || pagination_token(v)
+            || pagination_token(k, v)
         {
             continue;
         }
@@ -102,6 +102,7 @@ pub(super) fn solicits(
             || (!harvest && optional && adds_endpoint(name, props))
             || configures_record(name, props)
             || tests_a_login(name)
+            || registers_own_login(name, k, v)
             || opens_connection(name, props)
             || named_by_tool(name, k)
             || confirms_with_token(name, k)
@@ -181,10 +182,9 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     // AWS's pagination (`starting_token`: awslabs' ElastiCache server, session 23).
     "starting",
     // Handles the server hands out: Airflow's DAG `file_token`, Jellyfin's live-stream
-    // `open_token`, a partner's `share_token` for the session it shares (session 24).
+    // `open_token` (session 24). A `share_token` grants what is shared: it stays a credential.
     "file",
     "open",
-    "share",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -340,12 +340,6 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "totp",
     "2fa",
     "mfa",
-    // A cluster or an application registered with its own login (Mattermost's
-    // `create_remote_cluster`, AWS SAP's `register_application`; session 24).
-    "cluster",
-    "clusters",
-    "application",
-    "applications",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -353,13 +347,37 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
 /// object first, `keyvault_secret_create`.
 fn sets_credential(tool: &str) -> bool {
     let w = identifier_parts(tool);
-    // `didit_register`: "Register a new Didit account" (session 24): the account's password.
+    w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
+        && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+}
+
+/// The login of what the tool creates or signs up, when the property is that login and not
+/// the user's own (session 24): `didit_register`'s `password` ("Register a new Didit
+/// account"), Mattermost's `create_remote_cluster`'s `password`, AWS SAP's
+/// `register_application`'s `credentials`. Not a token or key, and not "the user's" or
+/// "your" one.
+fn registers_own_login(tool: &str, prop: &str, schema: &Value) -> bool {
+    let w = identifier_parts(tool);
+    let login = identifier_parts(prop).last().is_some_and(|p| {
+        matches!(
+            p.as_str(),
+            "password" | "passwd" | "passphrase" | "credential" | "credentials"
+        )
+    });
     let signs_up = w
         .last()
         .is_some_and(|v| matches!(v.as_str(), "register" | "signup"));
-    signs_up
-        || w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
-            && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+    let creates = w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
+        && w.iter().any(|o| {
+            matches!(
+                o.as_str(),
+                "cluster" | "clusters" | "application" | "applications"
+            )
+        });
+    let d = description_words(schema);
+    let users_own =
+        d.iter().any(|x| x == "your") || d.windows(2).any(|x| x[0] == "user" && x[1] == "s");
+    login && (signs_up || creates) && !users_own
 }
 
 /// A sibling property names where the credential is used (`registryUrl` beside `password`,
@@ -620,13 +638,22 @@ fn idempotency_token(schema: &Value) -> bool {
 /// response": Sumo Logic's bare `token`, session 24's capture): a position, not a login.
 /// Nextcloud Talk names a conversation by its token ("token: Conversation token.", "Unique
 /// room token"; session 24's capture): the room's id, not a login.
-fn pagination_token(schema: &Value) -> bool {
-    description_words(schema).windows(2).any(|w| {
-        matches!(
-            w[0].as_str(),
-            "pagination" | "paging" | "page" | "continuation" | "cursor" | "conversation" | "room"
-        ) && w[1] == "token"
-    })
+fn pagination_token(prop: &str, schema: &Value) -> bool {
+    // Only a property named as a token: "used as the conversation token" on an `api_key`
+    // leaves it a key.
+    identifier_parts(prop).last().is_some_and(|w| w == "token")
+        && description_words(schema).windows(2).any(|w| {
+            matches!(
+                w[0].as_str(),
+                "pagination"
+                    | "paging"
+                    | "page"
+                    | "continuation"
+                    | "cursor"
+                    | "conversation"
+                    | "room"
+            ) && w[1] == "token"
+        })
 }
 
 /// A public or publishable token (Mapbox's `pk.*` "public access token", meant for browser
@@ -727,7 +754,8 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
                 x.as_str(),
                 "configured" | "preconfigured" | "default" | "stored" | "saved" | "cached"
             ) && (w[i + 1..].iter().take(3).any(|y| *y == noun)
-                || w[i.saturating_sub(2)..i].contains(&noun))
+                || w[i.saturating_sub(2)..i].contains(&noun)
+                    && !matches!(w[i - 1].as_str(), "not" | "never" | "t"))
         })
     };
     let own = description_words(schema);

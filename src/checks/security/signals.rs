@@ -469,8 +469,16 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         push(&rules::COMMAND_EXECUTION, PIPE_TO_SHELL, vec![m]);
     } else if let Some(m) = on(G_SQL_PAYLOAD, &s.sql_payload) {
         push(&rules::COMMAND_EXECUTION, SQL_PAYLOAD, vec![m]);
-    } else if let Some(cmd) = on(G_SHELL_CMD, &s.shell_cmd)
-        .filter(|&(a, _)| !in_example_block(text, a) && !sudo_noun(text, a) && !setup_line(text, a))
+    } else if let Some(cmd) = g
+        .on(G_SHELL_CMD)
+        .then(|| {
+            // Past an excused one ("Requires sudo access."), the next command still counts.
+            s.shell_cmd.first_where(&hay, 32, |(a, e)| {
+                (!in_example_block(text, a) && !sudo_noun(text, a) && !setup_line(text, a))
+                    .then_some((a, e))
+            })
+        })
+        .flatten()
     {
         if let Some(order) = s.run_cmd.find(&hay).or_else(directive) {
             push(&rules::COMMAND_EXECUTION, SHELL_COMMAND, vec![cmd, order]);
@@ -849,11 +857,23 @@ fn words_after(text: &str, at: usize, n: usize) -> Vec<String> {
 /// tool whenever the user specifies a particular agenda": mcp-gsuite's `list_calendars`,
 /// session 24), not to every call.
 fn for_users_ask(text: &str, at: usize) -> bool {
-    let words = words_after(text, at, 3);
-    words.len() >= 3
+    let words = words_after(text, at, 4);
+    // The user's own request, not any turn ("whenever the user sends any message").
+    words.len() >= 4
         && matches!(words[0].as_str(), "whenever" | "when" | "if")
         && words[1] == "the"
         && words[2] == "user"
+        && matches!(
+            words[3].as_str(),
+            "specifies"
+                | "mentions"
+                | "names"
+                | "asks"
+                | "requests"
+                | "selects"
+                | "chooses"
+                | "wants"
+        )
 }
 
 /// The order at `at` is forbidden: "do not", "don't", "never", "must not" or "should not"
