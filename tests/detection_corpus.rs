@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 1565;
-const MIN_POISONED_SOURCES: usize = 227;
+const MIN_POISONED: usize = 1817;
+const MIN_POISONED_SOURCES: usize = 291;
 const MIN_BENIGN: usize = 21208;
 const MIN_BENIGN_SERVERS: usize = 521;
 
@@ -627,6 +627,11 @@ const REAL_DEFECTS: &[&str] = &[
     "plaid: get_sandbox_access_token: security/injection-pattern",
     "plaid: search_documentation: security/injection-pattern",
     "plaid: simulate_webhook: security/injection-pattern",
+    // Session 25: a guide tool that orders the model to call it before any other tool, the
+    // published line-jumping wording ("Call it before any other tool" already failed; the
+    // same order with "using" or "calling" in it now fails too).
+    "@sanity/mcp-server: get_initial_context: security/injection-pattern",
+    "webflow-mcp-server: webflow_guide_tool: security/injection-pattern",
     // Session 24's blind capture (benign 18), judged: credentials through the model on a
     // call that is not about them. Amazon Q index's search takes AWS temporary keys; Didit's
     // reads take the bearer token its login returned; Jellyfin's quick-connect read takes
@@ -839,18 +844,37 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// "Held-out figures"). The counts are pinned exactly, so a change to the engine shows here
 /// in either direction.
 ///
-/// Session 24 holds out two rounds (rounds 16 and 17 were folded into the corpus and tuned
-/// on): round 18, 100 attacks of 12 sources gathered at the end of session 23, after every
-/// change of it, and measured then (80 failing, 98 failing or warning), and round 19, 152
-/// attacks of 52 sources gathered at the start of session 24 and measured before any change
-/// of it (117 failing, 143 failing or warning; with the rules session 24 wrote from rounds 16
-/// and 17 before it saw round 19, the same). Their real listings were judged and moved into
-/// `benign/` (round 19's are measured in docs/detection.md).
-const HELDOUT_POISONED: usize = 252;
-const HELDOUT_FAILING: usize = 198;
-const HELDOUT_FLAGGED: usize = 241;
+/// Session 25 folded rounds 18 and 19 into the corpus and holds out round 20: 95 attacks of
+/// 37 sources and 84 real listings (2,743 tools), gathered at the start of session 25 by
+/// helpers that read no engine code. Measured with session 24's engine before any change:
+/// 78 failing, 87 failing or warning; with the rules session 25 wrote from rounds 18 and 19
+/// before it saw round 20, the same. Its real listings were measured blind (docs/detection.md)
+/// and the failures judged: the mends are held by unit tests, and what still fails is pinned
+/// below, true findings and open false positives alike (docs/decisions.md, session 25).
+const HELDOUT_POISONED: usize = 95;
+const HELDOUT_FAILING: usize = 78;
+const HELDOUT_FLAGGED: usize = 87;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
-const HELDOUT_REAL_FAILING: &[&str] = &[];
+const HELDOUT_REAL_FAILING: &[&str] = &[
+    // Open false positives (docs/decisions.md, session 25): a list tool whose description
+    // names a sibling delete tool; an allow-listed read-only command runner; a new model's
+    // nested `system_prompt`.
+    "Coda MCP Server: coda_list_permissions: security/annotation-mismatch",
+    "SSH MCP Server: read-command: security/annotation-mismatch",
+    "openwebui-mcp-server: create_model: security/injection-pattern",
+    // True findings: registry login credentials through the model; a conversation's earlier
+    // messages sent to a third-party service; a box API key on every call, which the model is
+    // told to read from the project's .env file.
+    "containerization-assist: push-image: security/secret-in-schema",
+    "greptile-mcp-server: query_repository: security/injection-pattern",
+    "upstash: box_agent_run: security/secret-in-schema",
+    "upstash: box_exec: security/secret-in-schema",
+    "upstash: box_logs: security/secret-in-schema",
+    "upstash: box_manage: security/secret-in-schema",
+    "upstash: box_preview: security/secret-in-schema",
+    "upstash: box_runs: security/secret-in-schema",
+    "upstash: box_snapshots: security/secret-in-schema",
+];
 
 #[test]
 fn heldout_round_is_measured() {
@@ -944,6 +968,7 @@ fn heldout_round_is_measured() {
         (HELDOUT_FAILING, HELDOUT_FLAGGED),
         "held-out figures moved: re-measure and re-pin (docs/detection.md)"
     );
-    let pinned: Vec<String> = HELDOUT_REAL_FAILING.iter().map(|s| s.to_string()).collect();
+    let mut pinned: Vec<String> = HELDOUT_REAL_FAILING.iter().map(|s| s.to_string()).collect();
+    pinned.sort();
     assert_eq!(noisy, pinned, "held-out real tools failing");
 }

@@ -82,6 +82,7 @@ pub(super) fn solicits(
         if names_a_secret(v)
             || link_token(k, &about_words, v)
             || idempotency_token(v)
+            || retry_token(k)
             || pagination_token(k, v)
         {
             continue;
@@ -105,6 +106,8 @@ pub(super) fn solicits(
             || registers_own_login(name, k, v)
             || opens_connection(name, props)
             || named_by_tool(name, k)
+            || inspects_value(name, k)
+            || says_it_sets(&about_words)
             || confirms_with_token(name, k)
         {
             warn.push(k);
@@ -514,6 +517,44 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
     w.len() >= 3 && (by_noun || managed)
 }
 
+/// The tool inspects the secret as data (session 25's blind capture: `jwt_decode`'s
+/// `token`, `mysql_security_password_validate`'s `password`): its name names the value
+/// and a verb that reads it, not one that logs in with it.
+fn inspects_value(tool: &str, prop: &str) -> bool {
+    let w = identifier_parts(tool);
+    let Some(noun) = identifier_parts(prop).pop() else {
+        return false;
+    };
+    let names = w.contains(&noun) || (noun == "token" && w.iter().any(|x| x == "jwt"));
+    names
+        && w.iter().any(|v| {
+            matches!(
+                v.as_str(),
+                "decode" | "inspect" | "parse" | "validate" | "strength" | "analyze" | "analyse"
+            )
+        })
+}
+
+/// The tool's description says it is where the credential is set ("Configure a recipe
+/// source. Use this to set API keys or authentication tokens", session 25's capture).
+fn says_it_sets(about: &[String]) -> bool {
+    about.windows(4).any(|w| {
+        w[0] == "to"
+            && matches!(w[1].as_str(), "set" | "store" | "save" | "configure")
+            && w[2..].iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "key" | "keys" | "token" | "tokens" | "credential" | "credentials"
+                )
+            })
+    })
+}
+
+/// An `opc_retry_token`: a request's retry key (idempotency), not a login.
+fn retry_token(prop: &str) -> bool {
+    identifier_parts(prop).iter().any(|w| w == "retry")
+}
+
 /// The tool puts a password on a resource or takes it off (`protect_document`,
 /// `unprotect_document`): the password is the resource's.
 fn locks_resource(tool: &str) -> bool {
@@ -778,6 +819,10 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
                     | "existing"
                     | "unchanged"
                     | "env"
+                    // "Omit to use cached session from sbox_open_login" (SeleniumBox).
+                    | "cached"
+                    | "stored"
+                    | "saved"
             )
         });
     // "Optional OpenFDA API key (overrides OPENFDA_API_KEY env var)" (BioMCP).

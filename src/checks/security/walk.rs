@@ -77,6 +77,12 @@ pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
                 t,
             );
         }
+        // A member beyond the spec's hints is text a client may show the model too.
+        for (k, v) in a {
+            if !ANNOTATION_KEYS.contains(&k.as_str()) {
+                w.values(v, format!("annotations.{k}"), Kind::Other, 0);
+            }
+        }
     }
     if let Some(s) = tool.get("inputSchema") {
         w.schema(s, String::new(), 0, false);
@@ -96,6 +102,15 @@ pub fn members<'a>(obj: &'a Map<String, Value>, known: &[&str], budget: usize) -
     w.unknown_members(obj, known);
     w.out
 }
+
+/// The annotations the spec defines: the title is walked above, the hints are booleans.
+const ANNOTATION_KEYS: &[&str] = &[
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
 
 /// Tool members scanned on their own (or carrying no text a model reads as prose).
 const KNOWN_TOOL_KEYS: &[&str] = &[
