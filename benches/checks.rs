@@ -218,7 +218,25 @@ fn main() {
     );
     let pairs = 10_000usize * 9_999 / 2;
     println!("(brute force would score {pairs} pairs)");
+    long_example_list();
     fleet();
+}
+
+/// One description that lists 20,000 example domains (an indicator feed's "e.g." list): each
+/// must be weighed once, not against every other (session 19's quadratic scan; the unit test
+/// `a_long_example_list_is_scanned_once` checks the finding, this times it).
+fn long_example_list() {
+    let text = format!("Indicators (e.g. {})", "evil.com ".repeat(20_000));
+    let listing = Ok(vec![
+        json!({"name": "iocs", "description": text, "inputSchema": {"type": "object", "properties": {}}}),
+    ]);
+    let (best, median, out) = time(5, || security::check(&listing));
+    println!(
+        "security, one 180 KB example list: {:>7.1} / {:>7.1} ms  ({} results)",
+        best.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e3,
+        out.len()
+    );
 }
 
 /// A fleet of 50 servers × 100 tools: each server a slice of the generated surface (so names

@@ -850,18 +850,12 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// 78 failing, 87 failing or warning; with the rules session 25 wrote from rounds 18 and 19
 /// before it saw round 20, the same. Its real listings were measured blind (docs/detection.md)
 /// and the failures judged: the mends are held by unit tests, and what still fails is pinned
-/// below, true findings and open false positives alike (docs/decisions.md, session 25).
+/// below, all of it true findings (docs/decisions.md, session 25).
 const HELDOUT_POISONED: usize = 95;
 const HELDOUT_FAILING: usize = 78;
 const HELDOUT_FLAGGED: usize = 87;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 const HELDOUT_REAL_FAILING: &[&str] = &[
-    // Open false positives (docs/decisions.md, session 25): a list tool whose description
-    // names a sibling delete tool; an allow-listed read-only command runner; a new model's
-    // nested `system_prompt`.
-    "Coda MCP Server: coda_list_permissions: security/annotation-mismatch",
-    "SSH MCP Server: read-command: security/annotation-mismatch",
-    "openwebui-mcp-server: create_model: security/injection-pattern",
     // True findings: registry login credentials through the model; a conversation's earlier
     // messages sent to a third-party service; a box API key on every call, which the model is
     // told to read from the project's .env file.

@@ -957,17 +957,28 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
         // "Executes a Kusto .show command", "Runs a suite of diagnostic commands" (Microsoft
         // Fabric RTI, session 24): commands that only read.
         // Not beside "any" or a shell's own command ("a show command and any shell command").
-        let reads = object.iter().any(|o| {
-            matches!(
-                o.trim_start_matches('.'),
-                "show" | "diagnostic" | "diagnostics" | "select" | "describe" | "explain"
-            )
-        }) && !object.iter().any(|o| {
-            matches!(
-                *o,
-                "any" | "arbitrary" | "shell" | "bash" | "script" | "scripts" | "code"
-            )
-        });
+        // "Execute a READ-ONLY command from an allowlist" (ssh-mcp, session 25's capture).
+        let read_only = object.windows(2).any(|w| w[0] == "read" && w[1] == "only");
+        let reads = (read_only
+            || object.iter().any(|o| {
+                matches!(
+                    o.trim_start_matches('.'),
+                    "show"
+                        | "diagnostic"
+                        | "diagnostics"
+                        | "select"
+                        | "describe"
+                        | "explain"
+                        | "read-only"
+                        | "readonly"
+                )
+            }))
+            && !object.iter().any(|o| {
+                matches!(
+                    *o,
+                    "any" | "arbitrary" | "shell" | "bash" | "script" | "scripts" | "code"
+                )
+            });
         return !reads && object.iter().any(|o| EXEC_OBJECTS.contains(o));
     }
     if base == "send" {
@@ -1283,12 +1294,35 @@ fn write_switch(schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
             return Some((k.clone(), true));
         }
     }
-    // Identifiers in the description: words joined by `_` or `-`, or camelCase.
-    text.raw
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .filter(|t| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
-        .find(|t| switch(t))
-        .map(|t| (t.to_string(), false))
+    // Identifiers in the description: words joined by `_` or `-`, or camelCase. One the
+    // sentence tells the model to use or call is a sibling tool ("Use coda_add_permission to
+    // grant access or coda_delete_permission to revoke", session 25's capture), not a
+    // parameter of this one.
+    let raw = text.raw;
+    let mut at = 0;
+    raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map(|t| {
+            let start = at;
+            at += t.len() + raw[at + t.len()..].chars().next().map_or(0, char::len_utf8);
+            (start, t)
+        })
+        .filter(|(_, t)| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
+        .find(|&(start, t)| switch(t) && !names_a_tool_to_use(raw, start))
+        .map(|(_, t)| (t.to_string(), false))
+}
+
+/// The sentence before byte `at` orders the model to use or call something, within a few
+/// words: the identifier at `at` is a tool.
+fn names_a_tool_to_use(raw: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(60);
+    while !raw.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = &raw[from..at];
+    let sentence = before.rsplit(['.', '\n']).next().unwrap_or(before);
+    sentence
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("use") || w.eq_ignore_ascii_case("call"))
 }
 
 #[cfg(test)]

@@ -409,8 +409,16 @@ impl<'a> Walker<'a> {
         }
         let props = obj.get("properties").and_then(Value::as_object);
         if let Some(props) = props {
-            let request = props.contains_key("model")
-                && (props.contains_key("prompt") || props.contains_key("messages"));
+            // A request to a model (`model` beside `prompt` or `messages`), or a model's own
+            // settings (Open WebUI's `create_model`: `base_model_id` beside `temperature`,
+            // session 25's capture): its `system_prompt` is that model's.
+            let model = ["model", "model_id", "base_model_id"]
+                .iter()
+                .any(|k| props.contains_key(*k));
+            let request = model
+                && ["prompt", "messages", "temperature", "max_tokens"]
+                    .iter()
+                    .any(|k| props.contains_key(*k));
             for k in props.keys() {
                 let p = join(&path, k);
                 let pl = format!("{} name", described(&p, output));
