@@ -85,7 +85,7 @@ pub(super) fn annotation(
         text.read_only_claim()
     };
     if let Some(claim) = claim {
-        if let Some((param, in_schema)) = write_switch(obj.get("inputSchema"), &text) {
+        if let Some((param, in_schema)) = write_switch(name, obj.get("inputSchema"), &text) {
             let location = if in_schema {
                 format!("{name}.{param}")
             } else {
@@ -957,20 +957,25 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
         // "Executes a Kusto .show command", "Runs a suite of diagnostic commands" (Microsoft
         // Fabric RTI, session 24): commands that only read.
         // Not beside "any" or a shell's own command ("a show command and any shell command").
-        // "Execute a READ-ONLY command from an allowlist" (ssh-mcp, session 25's capture).
-        let read_only = object.windows(2).any(|w| w[0] == "read" && w[1] == "only");
+        // "Execute a READ-ONLY command from an allowlist" (ssh-mcp, session 25's capture):
+        // "read-only" right before the command word, with no second command joined on.
+        let read_only = (object
+            .windows(3)
+            .any(|w| w[0] == "read" && w[1] == "only" && EXEC_OBJECTS.contains(&w[2]))
+            || object
+                .windows(2)
+                .any(|w| matches!(w[0], "read-only" | "readonly") && EXEC_OBJECTS.contains(&w[1])))
+            && !object.iter().any(|o| {
+                matches!(
+                    *o,
+                    "or" | "and" | "destructive" | "write" | "writes" | "not" | "arbitrary"
+                )
+            });
         let reads = (read_only
             || object.iter().any(|o| {
                 matches!(
                     o.trim_start_matches('.'),
-                    "show"
-                        | "diagnostic"
-                        | "diagnostics"
-                        | "select"
-                        | "describe"
-                        | "explain"
-                        | "read-only"
-                        | "readonly"
+                    "show" | "diagnostic" | "diagnostics" | "select" | "describe" | "explain"
                 )
             }))
             && !object.iter().any(|o| {
@@ -1245,7 +1250,7 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
 /// A parameter whose name switches writing on: `write_mode`, `allowWrite`, `enable_delete`.
 /// Looked for among the input schema's top-level properties, then among the identifiers a
 /// description lists ("Parameters: …, write_mode (boolean, …)"). `(name, in_schema)`.
-fn write_switch(schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
+fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
     fn switch(ident: &str) -> bool {
         let parts = identifier_parts(ident);
         if parts.len() < 2 {
@@ -1294,10 +1299,10 @@ fn write_switch(schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
             return Some((k.clone(), true));
         }
     }
-    // Identifiers in the description: words joined by `_` or `-`, or camelCase. One the
-    // sentence tells the model to use or call is a sibling tool ("Use coda_add_permission to
-    // grant access or coda_delete_permission to revoke", session 25's capture), not a
-    // parameter of this one.
+    // Identifiers in the description: words joined by `_` or `-`, or camelCase. One that
+    // carries the tool's own server prefix and is not given a value is a sibling tool ("Use
+    // coda_add_permission to grant access or coda_delete_permission to revoke", session 25's
+    // capture), not a parameter of this one.
     let raw = text.raw;
     let mut at = 0;
     raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
@@ -1307,22 +1312,20 @@ fn write_switch(schema: Option<&Value>, text: &Text) -> Option<(String, bool)> {
             (start, t)
         })
         .filter(|(_, t)| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
-        .find(|&(start, t)| switch(t) && !names_a_tool_to_use(raw, start))
+        .find(|&(start, t)| switch(t) && !sibling_tool(tool, raw, start, t))
         .map(|(_, t)| (t.to_string(), false))
 }
 
-/// The sentence before byte `at` orders the model to use or call something, within a few
-/// words: the identifier at `at` is a tool.
-fn names_a_tool_to_use(raw: &str, at: usize) -> bool {
-    let mut from = at.saturating_sub(60);
-    while !raw.is_char_boundary(from) {
-        from -= 1;
-    }
-    let before = &raw[from..at];
-    let sentence = before.rsplit(['.', '\n']).next().unwrap_or(before);
-    sentence
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| w.eq_ignore_ascii_case("use") || w.eq_ignore_ascii_case("call"))
+/// The identifier `ident` at byte `at` of `raw` names a sibling tool: three or more words,
+/// the first of them the tool's own first word (its server's prefix), and no value given
+/// to it (`=`, `:` or `(` right after).
+fn sibling_tool(tool: &str, raw: &str, at: usize, ident: &str) -> bool {
+    let own = identifier_parts(tool);
+    let parts = identifier_parts(ident);
+    let valued = raw[at + ident.len()..]
+        .trim_start()
+        .starts_with(['=', ':', '(']);
+    own.len() >= 2 && parts.len() >= 3 && parts.first() == own.first() && !valued
 }
 
 #[cfg(test)]

@@ -107,7 +107,7 @@ pub(super) fn solicits(
             || opens_connection(name, props)
             || named_by_tool(name, k)
             || inspects_value(name, k)
-            || says_it_sets(&about_words)
+            || says_it_sets(name, &about_words)
             || confirms_with_token(name, k)
         {
             warn.push(k);
@@ -522,10 +522,10 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
 /// and a verb that reads it, not one that logs in with it.
 fn inspects_value(tool: &str, prop: &str) -> bool {
     let w = identifier_parts(tool);
-    let Some(noun) = identifier_parts(prop).pop() else {
-        return false;
-    };
-    let names = w.contains(&noun) || (noun == "token" && w.iter().any(|x| x == "jwt"));
+    let p = identifier_parts(prop);
+    // Every word of the property: `github_token` beside `analyze_token_usage` is a login.
+    let names = !p.is_empty()
+        && (p.iter().all(|x| w.contains(x)) || (p == ["token"] && w.iter().any(|x| x == "jwt")));
     names
         && w.iter().any(|v| {
             matches!(
@@ -535,24 +535,32 @@ fn inspects_value(tool: &str, prop: &str) -> bool {
         })
 }
 
-/// The tool's description says it is where the credential is set ("Configure a recipe
-/// source. Use this to set API keys or authentication tokens", session 25's capture).
-fn says_it_sets(about: &[String]) -> bool {
-    about.windows(4).any(|w| {
-        w[0] == "to"
-            && matches!(w[1].as_str(), "set" | "store" | "save" | "configure")
-            && w[2..].iter().any(|x| {
-                matches!(
-                    x.as_str(),
-                    "key" | "keys" | "token" | "tokens" | "credential" | "credentials"
-                )
-            })
-    })
+/// A configuring tool whose description says it is where the credential is set ("Configure
+/// a recipe source. Use this to set API keys or authentication tokens", session 25's
+/// capture): `recipe_configure`. "key/value pairs" is not a credential.
+fn says_it_sets(tool: &str, about: &[String]) -> bool {
+    let configures = identifier_parts(tool)
+        .iter()
+        .any(|w| matches!(w.as_str(), "configure" | "config" | "setup" | "set"));
+    configures
+        && (0..about.len()).any(|i| {
+            about[i] == "to"
+                && about
+                    .get(i + 1)
+                    .is_some_and(|v| matches!(v.as_str(), "set" | "store" | "save" | "configure"))
+                && about[i + 2..].iter().take(2).enumerate().any(|(k, x)| {
+                    matches!(
+                        x.as_str(),
+                        "key" | "keys" | "token" | "tokens" | "credential" | "credentials"
+                    ) && about.get(i + 3 + k).is_none_or(|n| n != "value")
+                })
+        })
 }
 
-/// An `opc_retry_token`: a request's retry key (idempotency), not a login.
+/// An `opc_retry_token`: a request's retry key (idempotency), not a login. Only a name that
+/// ends in "retry token" (`retry_api_key` is still a key).
 fn retry_token(prop: &str) -> bool {
-    identifier_parts(prop).iter().any(|w| w == "retry")
+    identifier_parts(prop).ends_with(&["retry".to_string(), "token".to_string()])
 }
 
 /// The tool puts a password on a resource or takes it off (`protect_document`,
@@ -819,16 +827,26 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
                     | "existing"
                     | "unchanged"
                     | "env"
-                    // "Omit to use cached session from sbox_open_login" (SeleniumBox).
-                    | "cached"
-                    | "stored"
-                    | "saved"
             )
         });
+    // "Omit to use cached session from sbox_open_login" (SeleniumBox, session 25): "omit"
+    // and then, within a few words, a cached session, token or login.
+    let cached = own.iter().enumerate().any(|(i, w)| {
+        (w == "omit" || w == "omitted")
+            && own[i + 1..].iter().take(6).enumerate().any(|(k, c)| {
+                matches!(c.as_str(), "cached" | "stored" | "saved")
+                    && own[i + 2 + k..].iter().take(2).any(|n| {
+                        matches!(
+                            n.as_str(),
+                            "session" | "token" | "credential" | "credentials" | "login"
+                        )
+                    })
+            })
+    });
     // "Optional OpenFDA API key (overrides OPENFDA_API_KEY env var)" (BioMCP).
     let overrides_env = own.iter().any(|w| w == "overrides" || w == "override")
         && own.iter().any(|w| w == "env" || w == "environment");
-    omissible || overrides_env || says(about) || says(&own)
+    omissible || cached || overrides_env || says(about) || says(&own)
 }
 
 fn description_words(schema: &Value) -> Vec<String> {

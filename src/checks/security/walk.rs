@@ -77,18 +77,26 @@ pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
                 t,
             );
         }
-        // A member beyond the spec's hints is text a client may show the model too.
-        for (k, v) in a {
-            if !ANNOTATION_KEYS.contains(&k.as_str()) {
-                w.values(v, format!("annotations.{k}"), Kind::Other, 0);
-            }
-        }
     }
     if let Some(s) = tool.get("inputSchema") {
         w.schema(s, String::new(), 0, false);
     }
     if let Some(s) = tool.get("outputSchema") {
         w.schema(s, "outputSchema".into(), 0, true);
+    }
+    // A member beyond the spec's hints is text a client may show the model too, and so is a
+    // spec member of the wrong type (a hint given as a string). After the schemas, so that
+    // padding here cannot spend the budget before them.
+    if let Some(a) = tool.get("annotations").and_then(Value::as_object) {
+        for (k, v) in a {
+            let spec = match k.as_str() {
+                "title" => v.is_string(),
+                h => ANNOTATION_KEYS.contains(&h) && v.is_boolean(),
+            };
+            if !spec {
+                w.values(v, format!("annotations.{k}"), Kind::Other, 0);
+            }
+        }
     }
     w.unknown_members(tool, KNOWN_TOOL_KEYS);
     w.out
@@ -412,13 +420,14 @@ impl<'a> Walker<'a> {
             // A request to a model (`model` beside `prompt` or `messages`), or a model's own
             // settings (Open WebUI's `create_model`: `base_model_id` beside `temperature`,
             // session 25's capture): its `system_prompt` is that model's.
-            let model = ["model", "model_id", "base_model_id"]
-                .iter()
-                .any(|k| props.contains_key(*k));
-            let request = model
-                && ["prompt", "messages", "temperature", "max_tokens"]
+            let request = (props.contains_key("model")
+                && (props.contains_key("prompt") || props.contains_key("messages")))
+                || (["model_id", "base_model_id"]
                     .iter()
-                    .any(|k| props.contains_key(*k));
+                    .any(|k| props.contains_key(*k))
+                    && ["temperature", "max_tokens"]
+                        .iter()
+                        .any(|k| props.contains_key(*k)));
             for k in props.keys() {
                 let p = join(&path, k);
                 let pl = format!("{} name", described(&p, output));
