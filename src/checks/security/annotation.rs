@@ -1304,27 +1304,23 @@ fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(Stri
     // coda_add_permission to grant access or coda_delete_permission to revoke", session 25's
     // capture), not a parameter of this one.
     let raw = text.raw;
-    let mut at = 0;
     raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .map(|t| {
-            let start = at;
-            at += t.len() + raw[at + t.len()..].chars().next().map_or(0, char::len_utf8);
-            (start, t)
+        .filter(|t| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
+        .find(|t| {
+            // `t` is a slice of `raw`: the text after it is the rest of `raw`.
+            let end = t.as_ptr() as usize - raw.as_ptr() as usize + t.len();
+            switch(t) && !sibling_tool(tool, t, &raw[end..])
         })
-        .filter(|(_, t)| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
-        .find(|&(start, t)| switch(t) && !sibling_tool(tool, raw, start, t))
-        .map(|(_, t)| (t.to_string(), false))
+        .map(|t| (t.to_string(), false))
 }
 
-/// The identifier `ident` at byte `at` of `raw` names a sibling tool: three or more words,
-/// the first of them the tool's own first word (its server's prefix), and no value given
-/// to it (`=`, `:` or `(` right after).
-fn sibling_tool(tool: &str, raw: &str, at: usize, ident: &str) -> bool {
+/// The identifier `ident`, followed in its text by `after`, names a sibling tool: three or
+/// more words, the first of them the tool's own first word (its server's prefix), and no
+/// value given to it (`=`, `:` or `(` right after).
+fn sibling_tool(tool: &str, ident: &str, after: &str) -> bool {
     let own = identifier_parts(tool);
     let parts = identifier_parts(ident);
-    let valued = raw[at + ident.len()..]
-        .trim_start()
-        .starts_with(['=', ':', '(']);
+    let valued = after.trim_start().starts_with(['=', ':', '(']);
     own.len() >= 2 && parts.len() >= 3 && parts.first() == own.first() && !valued
 }
 
