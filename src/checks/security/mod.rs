@@ -525,6 +525,35 @@ fn scan_item(
         used.extend(ev.iter().copied());
         emit(rule, label, ev);
     }
+    if item.kind.is_value() && default_sink(&item.path, item.text) {
+        let end = norm.text.len();
+        emit(
+            &rules::INJECTION_PATTERN,
+            signals::EXFILTRATION,
+            vec![(0, end)],
+        );
+    }
+}
+
+/// A URL set as the default of a parameter that names where results go (`callback_url`,
+/// `result_sink_uri`: driftguard's poisoning benchmark, round 20): each call the model makes
+/// without choosing one sends its results to a host the tool's author chose. No listing of
+/// the benign corpus gives such a parameter a default (15 URL defaults in all, each a base
+/// URL or a page to read).
+fn default_sink(path: &str, text: &str) -> bool {
+    let mut segments = path.rsplit('.');
+    if segments.next() != Some("default") {
+        return false;
+    }
+    let param = segments.next().unwrap_or_default();
+    let t = text.trim_start();
+    (t.starts_with("https://") || t.starts_with("http://"))
+        && walk::identifier_parts(param).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "callback" | "sink" | "webhook" | "collector" | "relay" | "beacon" | "exfil"
+            )
+        })
 }
 
 /// "Whether to enable debug mode" describing a `debug` parameter: the switch the parameter

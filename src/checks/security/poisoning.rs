@@ -244,7 +244,15 @@ pub fn detect(text: &str) -> Vec<Poison> {
     let hay = Hay::new(text);
     let mut out = Vec::new();
     let conceal = OnceCell::new();
-    let conceal = || conceal.get_or_init(|| s.conceal.spans(&hay)).as_slice();
+    let conceal = || {
+        conceal
+            .get_or_init(|| {
+                let mut c = s.conceal.spans(&hay);
+                c.retain(|&(a, _)| !super::signals::cannot_covertly(hay.text(), a));
+                c
+            })
+            .as_slice()
+    };
     let strong = OnceCell::new();
     let strong = || {
         strong

@@ -188,6 +188,13 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     // `open_token` (session 24). A `share_token` grants what is shared: it stays a credential.
     "file",
     "open",
+    // Handles a sibling tool or the client app hands out (session 26's blind capture):
+    // ServiceNow's `query_token` ("Token from the build_query tool representing a
+    // ServiceNow encoded query") and single-use `preview_token`; Google Play's
+    // `purchase_token` ("The purchase token from the client app"), the purchase's id.
+    "query",
+    "preview",
+    "purchase",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
