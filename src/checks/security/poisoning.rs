@@ -248,7 +248,7 @@ pub fn detect(text: &str) -> Vec<Poison> {
         conceal
             .get_or_init(|| {
                 let mut c = s.conceal.spans(&hay);
-                c.retain(|&(a, _)| !super::signals::cannot_covertly(hay.text(), a));
+                c.retain(|&(a, _)| !cannot_covertly(hay.text(), a));
                 c
             })
             .as_slice()
@@ -463,6 +463,29 @@ pub fn detect(text: &str) -> Vec<Poison> {
         });
     }
     out
+}
+
+/// "… so this cannot silently replace translated copy" (Google Play's listing clone, session
+/// 26's capture): an act done covertly (`silently replace`) that the tool says it cannot do.
+/// Only the word right before the adverb counts: "never tell the user" stays concealment.
+pub(super) fn cannot_covertly(text: &str, at: usize) -> bool {
+    let covert = ["secretly", "covertly", "silently", "quietly", "discreetly"];
+    let here = text.get(at..).unwrap_or("");
+    if !covert.iter().any(|c| {
+        here.get(..c.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(c))
+    }) {
+        return false;
+    }
+    let before = text.get(..at).unwrap_or("").trim_end().to_ascii_lowercase();
+    let last = before
+        .rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
+        .next()
+        .unwrap_or("");
+    matches!(
+        last,
+        "cannot" | "can't" | "not" | "never" | "won't" | "doesn't" | "nothing"
+    )
 }
 
 /// Compiles every pattern now (fuzz targets call it once, before their time bound).

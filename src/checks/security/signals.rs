@@ -542,7 +542,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     ] {
         if let Some(m) = on(i, p).filter(|&(a, e)| {
             (label != LINE_JUMPING || !for_users_ask(text, e))
-                && (label != CONCEALMENT || !cannot_covertly(text, a))
+                && (label != CONCEALMENT || !super::poisoning::cannot_covertly(text, a))
         }) {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
         }
@@ -706,29 +706,6 @@ pub(super) fn sentence_end(after: &str) -> usize {
 }
 
 /// The sentence before `at` says "never" or "not": what follows is forbidden, not ordered.
-/// "… so this cannot silently replace translated copy" (Google Play's listing clone, session
-/// 26's capture): an act done covertly (`silently replace`) that the tool says it cannot do.
-/// Only the word right before the adverb counts: "never tell the user" stays concealment.
-pub(super) fn cannot_covertly(text: &str, at: usize) -> bool {
-    let covert = ["secretly", "covertly", "silently", "quietly", "discreetly"];
-    let here = text.get(at..).unwrap_or("");
-    if !covert.iter().any(|c| {
-        here.get(..c.len())
-            .is_some_and(|h| h.eq_ignore_ascii_case(c))
-    }) {
-        return false;
-    }
-    let before = text.get(..at).unwrap_or("").trim_end().to_ascii_lowercase();
-    let last = before
-        .rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
-        .next()
-        .unwrap_or("");
-    matches!(
-        last,
-        "cannot" | "can't" | "not" | "never" | "won't" | "doesn't" | "nothing"
-    )
-}
-
 fn negated_before(text: &str, at: usize) -> bool {
     let before = text.get(..at).unwrap_or("");
     let start = before.rfind(['.', '!', '?', '\n']).map_or(0, |i| i + 1);
