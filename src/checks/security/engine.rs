@@ -146,10 +146,8 @@ pub fn pin() {
 /// the caches and built them again: 10,000 tools took 3.5 s instead of 0.2 s (#13's bench).
 /// At 768 KiB the bench's tools rarely empty them (0.2 s) and ms-365's long Graph tools
 /// every third tool (70 times in 188: its scan 0.40 s instead of 0.82 s), for 0.1–0.2 MiB
-/// more peak RSS. Session 26's larger gate filled them sooner: at 1 MiB the 10,000-tool bench
-/// takes 23 % less time than at 768 KiB (369–386 against 508 ms on that machine) for 0.15 MiB
-/// more peak RSS on average over the corpus's listings; figures in docs/benchmarks.md.
-pub const TRIM_AT: usize = 1024 * 1024;
+/// more peak RSS; figures in docs/benchmarks.md.
+pub const TRIM_AT: usize = 768 * 1024;
 
 /// Empties every cache when they hold more than `limit` bytes in all: called between the
 /// texts of a scan, it bounds what the caches keep to about `limit` plus one text's growth.
