@@ -463,23 +463,12 @@ const TRADITIONAL: &[(char, char)] = &[
 /// Japanese writes many of them (無視, 記録) and its patterns name them so: a text with kana
 /// is left as it is.
 fn fold_traditional(text: String) -> String {
+    let simplified = |c: char| TRADITIONAL.iter().find(|&&(t, _)| t == c).map(|&(_, s)| s);
     let kana = |c: char| ('\u{3040}'..='\u{30FF}').contains(&c);
-    if text.is_ascii()
-        || !text
-            .chars()
-            .any(|c| TRADITIONAL.iter().any(|&(t, _)| t == c))
-        || text.chars().any(kana)
-    {
+    if text.is_ascii() || text.chars().any(kana) || !text.chars().any(|c| simplified(c).is_some()) {
         return text;
     }
-    text.chars()
-        .map(|c| {
-            TRADITIONAL
-                .iter()
-                .find(|&&(t, _)| t == c)
-                .map_or(c, |&(_, s)| s)
-        })
-        .collect()
+    text.chars().map(|c| simplified(c).unwrap_or(c)).collect()
 }
 
 /// Where a sentence ends: after a full stop of these scripts, after an ASCII stop followed
