@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 1958;
-const MIN_POISONED_SOURCES: usize = 336;
-const MIN_BENIGN: usize = 23951;
-const MIN_BENIGN_SERVERS: usize = 600;
+const MIN_POISONED: usize = 2088;
+const MIN_POISONED_SOURCES: usize = 364;
+const MIN_BENIGN: usize = 30322;
+const MIN_BENIGN_SERVERS: usize = 744;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -699,13 +699,58 @@ const REAL_DEFECTS: &[&str] = &[
     // from the project's .env file.
     "containerization-assist: push-image: security/secret-in-schema",
     "greptile-mcp-server: query_repository: security/injection-pattern",
-    "upstash: box_agent_run: security/secret-in-schema",
-    "upstash: box_exec: security/secret-in-schema",
-    "upstash: box_logs: security/secret-in-schema",
-    "upstash: box_manage: security/secret-in-schema",
-    "upstash: box_preview: security/secret-in-schema",
-    "upstash: box_runs: security/secret-in-schema",
-    "upstash: box_snapshots: security/secret-in-schema",
+    "upstash: box_agent_run: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_exec: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_logs: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_manage: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_preview: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_runs: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_snapshots: security/secret-in-schema, security/injection-pattern",
+    // Session 26's blind capture (benign 21), judged then and folded in in session 27:
+    // credentials through the model on each call (an offensive-security toolkit's target
+    // passwords and scanner keys, a stealth browser's captcha and vision API keys and
+    // imported cookies, a network checker's service passwords, SSH and terminal logins, a
+    // swarm's hive token, a backup's password, a vault invite token); `destructiveHint:
+    // false` on what the tool itself calls irreversible; "read-only" beside a switch that
+    // turns writing on; a conversation's earlier messages sent to a scanner; a tool that
+    // demands to be called before every answer (flagged by design, as Webflow's guide is).
+    "SecurityAI-ai-mcp: comprehensive_api_audit: security/secret-in-schema",
+    "SecurityAI-ai-mcp: hydra_attack: security/secret-in-schema",
+    "SecurityAI-ai-mcp: responder_credential_harvest: security/injection-pattern",
+    "SecurityAI-ai-mcp: rpcclient_enumeration: security/secret-in-schema",
+    "SecurityAI-ai-mcp: steghide_analysis: security/secret-in-schema",
+    "SecurityAI-ai-mcp: zap_scan: security/secret-in-schema",
+    "agent-security-scanner-mcp: scan_agent_prompt: security/injection-pattern",
+    "amazing-marvin: claim_reward_points: security/annotation-mismatch",
+    "binance_mcp: binance_accept_convert_quote: security/annotation-mismatch",
+    "binance_mcp: binance_convert_dust_to_bnb: security/annotation-mismatch",
+    "contextstream-mcp: context_smart: security/injection-pattern",
+    "mcp-mikrotik: restore_backup: security/secret-in-schema",
+    "mcp-remote-ssh: ssh_connect: security/secret-in-schema",
+    "nettools: check_adguard: security/secret-in-schema",
+    "nettools: check_homeassistant: security/secret-in-schema",
+    "nettools: check_pihole: security/secret-in-schema",
+    "nettools: check_rabbitmq: security/secret-in-schema",
+    "nettools: check_redis: security/secret-in-schema",
+    "nettools: check_syncthing: security/secret-in-schema",
+    "postgres-server: execute: security/annotation-mismatch",
+    "ruflo: hive-mind_consensus: security/secret-in-schema",
+    "ruflo: hive-mind_join: security/secret-in-schema",
+    "ruflo: hive-mind_leave: security/secret-in-schema",
+    "ssh-mcp-server-secured: ssh_connect: security/secret-in-schema",
+    "ssh-mcp-server-secured: ssh_connect_with_jump_command: security/secret-in-schema",
+    "ssh-mcp-server-secured: ssh_run: security/secret-in-schema",
+    "ssh-mcp-server-secured: ssh_run_with_jump: security/secret-in-schema",
+    "stealth-chrome: cookie_import: security/secret-in-schema",
+    "stealth-chrome: solve_captcha: security/secret-in-schema",
+    "stealth-chrome: solve_recaptcha_ai: security/secret-in-schema",
+    "stealth-chrome: vision_check: security/secret-in-schema",
+    "stealth-chrome: vision_describe: security/secret-in-schema",
+    "stealth-chrome: vision_locate: security/secret-in-schema",
+    "stealth-chrome: vision_ocr: security/secret-in-schema",
+    "terminal-mcp: session_interact: security/secret-in-schema",
+    "terminal-mcp: session_send: security/secret-in-schema",
+    "vaultwarden-mcp: vaultwarden_list_policies_token: security/secret-in-schema",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -857,84 +902,19 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// "Held-out figures"). The counts are pinned exactly, so a change to the engine shows here
 /// in either direction.
 ///
-/// Session 26 folded rounds 20 and 21 into the corpus (round 21's 46 attacks of 8 sources
-/// were measured blind at the start of session 26, 19 failing and 28 failing or warning, then
-/// tuned on) and holds out round 22: 125 attacks of 27 sources, gathered during session 26 by
-/// two helpers that read no engine code, and measured once the session's rules were written:
-/// 105 failing, 115 failing or warning. Session 25's engine gives the same counts on it.
-/// Round 21's real listings are held out with it (measured blind, judged; docs/decisions.md,
-/// session 26).
-const HELDOUT_POISONED: usize = 125;
-const HELDOUT_FAILING: usize = 105;
-const HELDOUT_FLAGGED: usize = 115;
+/// Session 27 folded round 22 (125 attacks of 27 sources, held out by session 26 at 105
+/// failing and 115 failing or warning) and round 21's real listings (benign 21) into the
+/// corpus, and holds out round 23: 74 attacks of 21 sources, gathered at the start of session
+/// 27 by four helpers that read no engine code (a fifth source they brought repeats a
+/// repository of the corpus and went into it). Measured blind before any change of session 27
+/// (session 26's engine): 57 failing, 66 failing or warning. Session 27's rules, written from
+/// round 22's misses and benign 21's false positives before round 23's misses were read,
+/// give the same counts.
+const HELDOUT_POISONED: usize = 74;
+const HELDOUT_FAILING: usize = 57;
+const HELDOUT_FLAGGED: usize = 66;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
-const HELDOUT_REAL_FAILING: &[&str] = &[
-    // True findings by the project's rules (docs/decisions.md, session 26): credentials
-    // through the model on each call (an offensive-security toolkit's target passwords and
-    // scanner keys, a stealth browser's captcha and vision API keys and imported cookies,
-    // a network checker's service passwords, SSH and terminal logins, a swarm's hive token,
-    // a backup's password, a vault invite token); `destructiveHint: false` on what the
-    // tool itself calls irreversible; "read-only" beside a switch that turns writing on; a
-    // conversation's earlier messages sent to a scanner; a tool that demands to be called
-    // before every answer (flagged by design, as Webflow's guide is).
-    "SecurityAI-ai-mcp: comprehensive_api_audit: security/secret-in-schema",
-    "SecurityAI-ai-mcp: hydra_attack: security/secret-in-schema",
-    "SecurityAI-ai-mcp: responder_credential_harvest: security/injection-pattern",
-    "SecurityAI-ai-mcp: rpcclient_enumeration: security/secret-in-schema",
-    "SecurityAI-ai-mcp: steghide_analysis: security/secret-in-schema",
-    "SecurityAI-ai-mcp: zap_scan: security/secret-in-schema",
-    "agent-security-scanner-mcp: scan_agent_prompt: security/injection-pattern",
-    "amazing-marvin: claim_reward_points: security/annotation-mismatch",
-    "binance_mcp: binance_accept_convert_quote: security/annotation-mismatch",
-    "binance_mcp: binance_convert_dust_to_bnb: security/annotation-mismatch",
-    "contextstream-mcp: context_smart: security/injection-pattern",
-    "mcp-mikrotik: restore_backup: security/secret-in-schema",
-    "mcp-remote-ssh: ssh_connect: security/secret-in-schema",
-    "nettools: check_adguard: security/secret-in-schema",
-    "nettools: check_homeassistant: security/secret-in-schema",
-    "nettools: check_pihole: security/secret-in-schema",
-    "nettools: check_rabbitmq: security/secret-in-schema",
-    "nettools: check_redis: security/secret-in-schema",
-    "nettools: check_syncthing: security/secret-in-schema",
-    "postgres-server: execute: security/annotation-mismatch",
-    "ruflo: hive-mind_consensus: security/secret-in-schema",
-    "ruflo: hive-mind_join: security/secret-in-schema",
-    "ruflo: hive-mind_leave: security/secret-in-schema",
-    "ssh-mcp-server-secured: ssh_connect: security/secret-in-schema",
-    "ssh-mcp-server-secured: ssh_connect_with_jump_command: security/secret-in-schema",
-    "ssh-mcp-server-secured: ssh_run: security/secret-in-schema",
-    "ssh-mcp-server-secured: ssh_run_with_jump: security/secret-in-schema",
-    "stealth-chrome: cookie_import: security/secret-in-schema",
-    "stealth-chrome: solve_captcha: security/secret-in-schema",
-    "stealth-chrome: solve_recaptcha_ai: security/secret-in-schema",
-    "stealth-chrome: vision_check: security/secret-in-schema",
-    "stealth-chrome: vision_describe: security/secret-in-schema",
-    "stealth-chrome: vision_locate: security/secret-in-schema",
-    "stealth-chrome: vision_ocr: security/secret-in-schema",
-    "terminal-mcp: session_interact: security/secret-in-schema",
-    "terminal-mcp: session_send: security/secret-in-schema",
-    "vaultwarden-mcp: vaultwarden_list_policies_token: security/secret-in-schema",
-    // False positives, not mended in session 26 (open): a setter of the GitHub token and
-    // of a wireless passphrase read as asking for them; "sudo" named as a mode and a
-    // `sudo_password` parameter read as a command; "query it … before doing anything
-    // else" (a trading server's own recovery advice) read as line jumping; an agent's own
-    // `systemPrompt`; "open x.ruv.io" (an open federation's host) read as a send; Cypher
-    // queries on a read-only code graph, a Prometheus scrape pool and a browser session's
-    // current URL read as writes or web reach.
-    "FastTest: github_token: security/secret-in-schema",
-    "mcp-mikrotik: set_wireless_passphrase: security/secret-in-schema",
-    "SSH_Management_Server: ssh_conn_add_host: security/command-execution",
-    "SSH_Management_Server: ssh_conn_verify_sudo: security/command-execution",
-    "SSH_Management_Server: ssh_file_replace_line_multi: security/command-execution",
-    "binance_mcp: binance_place_oco_order: security/injection-pattern",
-    "binance_mcp: binance_place_order: security/injection-pattern",
-    "binance_mcp: binance_place_twap_order: security/injection-pattern",
-    "ruflo: agent_execute: security/injection-pattern",
-    "ruflo: x_federation_sync: security/injection-pattern",
-    "gitnexus: cypher: security/annotation-mismatch",
-    "prometheus-mcp: prometheus_scrape_pool_targets: security/annotation-mismatch",
-    "wavexis-mcp: wavexis_session_info: security/annotation-mismatch",
-];
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {

@@ -416,6 +416,9 @@ const URL_KINDS: &[&str] = &[
     "callback",
     "redirect",
     "webhook",
+    // "Query metadata and current URL of an active browser session" (wavexis, benign 21):
+    // the page a session is on, read back.
+    "current",
 ];
 
 /// Verbs that only read: a name that starts with one names a read ("get-update-status").
@@ -984,7 +987,13 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
                     "any" | "arbitrary" | "shell" | "bash" | "script" | "scripts" | "code"
                 )
             });
-        return !reads && object.iter().any(|o| EXEC_OBJECTS.contains(o));
+        // "Execute Cypher query against the code knowledge graph" (gitnexus, benign 21):
+        // what follows "against", "on" or "over" is what is queried, not what is run.
+        let run = object
+            .iter()
+            .position(|o| matches!(*o, "against" | "on" | "over" | "across"))
+            .map_or(object, |p| &object[..p]);
+        return !reads && run.iter().any(|o| EXEC_OBJECTS.contains(o));
     }
     if base == "send" {
         return !object.iter().any(|o| SEND_READ_OBJECTS.contains(o));
@@ -1212,7 +1221,9 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
                         .get(k + 1)
                         .is_none_or(|n| k + 1 == a || WEB_CONTENT.contains(&n.as_str()))
             });
-        if base_in(verb, OPEN_ALWAYS).is_some() || (web && base_in(verb, OPEN_WITH_WEB).is_some()) {
+        if (base_in(verb, OPEN_ALWAYS).is_some() && !scrape_noun(words.get(a + 1)))
+            || (web && base_in(verb, OPEN_WITH_WEB).is_some())
+        {
             return Some(name.to_string());
         }
     }
@@ -1238,13 +1249,25 @@ fn open_world_evidence(name: &str, text: &Text) -> Option<String> {
                     && matches!(*o, "url" | "urls")
                     && before.is_some_and(|b| URL_KINDS.contains(b)))
         });
-        if base_in(w.lower, OPEN_ALWAYS).is_some()
+        let next = text.sentences[s].get(i + 1).map(|n| n.lower.to_string());
+        if (base_in(w.lower, OPEN_ALWAYS).is_some() && !scrape_noun(next.as_ref()))
             || (web && base_in(w.lower, OPEN_WITH_WEB).is_some())
         {
             return Some(text.quote(s, i, 4).to_string());
         }
     }
     None
+}
+
+/// "scrape pool", "scrape config": Prometheus's nouns for what its own server scrapes
+/// (prometheus-mcp's `prometheus_scrape_pool_targets`, benign 21), read from its API.
+fn scrape_noun(next: Option<&String>) -> bool {
+    next.is_some_and(|n| {
+        matches!(
+            n.as_str(),
+            "pool" | "pools" | "config" | "configs" | "interval" | "timeout" | "job" | "jobs"
+        )
+    })
 }
 
 /// A parameter whose name switches writing on: `write_mode`, `allowWrite`, `enable_delete`.

@@ -60,3 +60,5 @@ pub const CODE_EVAL: &str = "tells the model to evaluate code";
 pub const COERCION: &str = "threatens a failure unless the model complies";
 pub const PERSIST: &str = "plants an instruction for later turns";
 pub const SELF_MODIFY: &str = "rewrites tool definitions at run time";
+pub const REMOTE_REF: &str = "loads part of its schema from another host";
+pub const DECEPTIVE_LINK: &str = "a link whose text names another host than it leads to";

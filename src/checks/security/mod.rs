@@ -325,10 +325,48 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         injection(text, name, Some(&path), &own_props, out);
     }
     annotation::annotation(obj, name, description.unwrap_or(""), out);
+    // A schema that pulls part of itself from another host (`"$ref":
+    // "https://schemas.attacker.example/…"`: attestral's examples): what the model is shown
+    // is whatever that host serves when the client resolves it, changed at will. No real
+    // listing of the corpus has one.
+    let mut refs = Vec::new();
+    for key in ["inputSchema", "outputSchema"] {
+        if let Some(s) = obj.get(key) {
+            walk::remote_refs(s, key, 0, &mut refs);
+        }
+    }
+    for (path, url) in refs {
+        record(
+            &rules::INJECTION_PATTERN,
+            signals::REMOTE_REF,
+            format!(
+                "Tool \"{name}\" schema member \"{path}\" contains injection-like pattern ({}): \"{url}\"",
+                signals::REMOTE_REF
+            ),
+            vec![url.to_string()],
+            location(name, Some(&path)),
+            out,
+        );
+    }
     // Beyond the original (#13): every other string a model reads, then the name itself.
     for item in walk::strings(obj) {
         if item.kind != walk::Kind::PropertyName {
             hidden(item.text, name, Place::Other(&item.path, &item.place), out);
+        } else if let Some((looks, odd)) = lookalike(item.text) {
+            // A parameter spelled like an honest one with another script's letters
+            // (`tоken` with a Cyrillic o, bastionsupply's fixtures): the model fills the
+            // look-alike, the server reads it.
+            out.push(
+                rules::CONFUSABLE_NAME
+                    .fail(format!(
+                        "Tool \"{name}\" parameter \"{}\" name uses look-alike characters ({}): it reads as \"{looks}\"",
+                        item.path,
+                        odd.join(", ")
+                    ))
+                    .expected(looks)
+                    .actual(item.text.to_string())
+                    .location(location(name, Some(&item.path))),
+            );
         }
         if item.kind == walk::Kind::PropertyName
             && (agents_own_prompt(name, description, schema, &item.path)
@@ -697,6 +735,20 @@ fn identifier_hits(
                 ]
                 .contains(&h.label)
             })
+            .collect();
+    }
+    // `bypass_safety_checks` (ventrova's demo manifest): a switch named to get round the
+    // safeguards. Real switches say `skip_security_check`, `force`, `dry_run`.
+    if hits.is_empty()
+        && of_property
+        && matches!(
+            words.split_whitespace().next(),
+            Some("bypass" | "circumvent")
+        )
+    {
+        hits = signals::detect(words, signals::Field::Prose, name)
+            .into_iter()
+            .filter(|h| h.label == signals::PERSONA)
             .collect();
     }
     // `get_retell_llm`'s `llmId` ("The ID of the Retell LLM to retrieve", session 24): an

@@ -79,9 +79,9 @@ pub const COMMAND_EXECUTION: Rule = Rule {
 pub const CONFUSABLE_NAME: Rule = Rule {
     id: "security/confusable-name",
     severity: Severity::Error,
-    short: "Tool or prompt name uses look-alike characters",
-    description: "A tool or prompt name contains characters from another script that look like Latin letters (Cyrillic `а` in `reаd_data`), or accented letters whose skeleton is ASCII, so it reads like a different, trusted tool's or prompt's name to a human while being a distinct name to the client. The finding shows the name it imitates.",
-    fix: "Use plain ASCII letters, digits, `_` and `-` in tool and prompt names.",
+    short: "Tool, prompt or parameter name uses look-alike characters",
+    description: "A tool or prompt name contains characters from another script that look like Latin letters (Cyrillic `а` in `reаd_data`), or accented letters whose skeleton is ASCII, so it reads like a different, trusted tool's or prompt's name to a human while being a distinct name to the client. A parameter name spelled so (`tоken` with a Cyrillic `о`) reads as the honest parameter while being another one. The finding shows the name it imitates.",
+    fix: "Use plain ASCII letters, digits, `_` and `-` in tool, prompt and parameter names.",
 };
 
 pub const LEARNED_POISONING: Rule = Rule {

@@ -60,7 +60,8 @@ pub(super) fn solicits(
         || offers_auth_choice(props)
         || http_client(&about_words)
         || about.is_some_and(manages_accounts)
-        || sets_by_action(name, props);
+        || sets_by_action(name, props)
+        || opens_as_setter(&about_words);
     let required: Vec<&str> = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)
@@ -306,6 +307,9 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "password",
     "passwords",
     "passwd",
+    // `set_wireless_passphrase` (a MikroTik router's Wi-Fi key; benign 21).
+    "passphrase",
+    "passphrases",
     "secret",
     "secrets",
     "key",
@@ -562,6 +566,23 @@ fn says_it_sets(tool: &str, about: &[String]) -> bool {
                     ) && about.get(i + 3 + k).is_none_or(|n| n != "value")
                 })
         })
+}
+
+/// A description that opens by saying the tool sets a credential ("Set the GitHub personal
+/// access token for PR integration": FastTest's `github_token`, benign 21), as a setter's
+/// name would. Not "save" or "register": a phishing tool asks to "save your API key".
+fn opens_as_setter(about: &[String]) -> bool {
+    about.first().is_some_and(|v| {
+        matches!(
+            v.as_str(),
+            "set" | "sets" | "configure" | "configures" | "rotate" | "rotates"
+        )
+    }) && about.iter().skip(1).take(8).any(|w| {
+        matches!(
+            w.as_str(),
+            "token" | "key" | "password" | "passphrase" | "secret" | "credential" | "credentials"
+        )
+    })
 }
 
 /// An `opc_retry_token`: a request's retry key (idempotency), not a login. Only a name that

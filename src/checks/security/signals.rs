@@ -90,7 +90,7 @@ const OVERRIDE_P: &str = r"\b(?:ignor(?:e|ing)|disregard(?:ing)?|never\s?mind|fo
 
 const CONCEAL_P: &str = r"\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:tell|mention|inform|alert|reveal|disclose|notify|explain|report)\s+(?:this|it|that|anything|any\s+of\s+this)\s+(?:to\s+)?(?:the\s+)?users?\b|\b(?:do\s+not|don't|never|must\s+not|should\s+not|shouldn't|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:tell|inform|alert|notify)\s+(?:the\s+)?users?(?:\s*[,.;:!)]|\s*$|\s+(?:about|that|of|you)\b)|\b(?:do\s+not|don't|never)\s+(?:include|mention|show|repeat)\s+(?:this|these)\s+(?:instructions?|note|text|step)\s+in\s+(?:your|the)\s+(?:visible\s+)?(?:response|reply|answer|output)\b|\bstep\s+is\s+(?:not\s+shown|omitted|hidden)\s+(?:in|from)\b|\bneed\s+not\s+be\s+(?:surfaced|shown|mentioned|disclosed|reported|revealed)\s+to\s+the\s+users?\b|\bwithout\s+(?:\w+\s+)?(?:telling|informing|alerting|notifying|asking|letting)\s+(?:anyone|anybody|the\s+user|them|users)\b|\b(?:should|must|will)\s+never\s+be\s+(?:mentioned|shown|revealed|disclosed|reported)\s+to\s+(?:the\s+)?users?\b|\bthere\s+is\s+no\s+need\s+to\s+(?:mention|tell|inform|notify|show|explain)\b|\bdo\s+not\s+(?:\w+\s+)?(?:mention|reveal|disclose)\s+(?:this|these|that|it)\b|\b(?:keep|hide)\s+(?:this|these|it|that)\s+(?:\w+\s+){0,3}?(?:secret|hidden|confidential)\b|\bthe\s+user\s+(?:must|should|need|does|do)?\s*(?:not|never)\s*(?:know|notice|see|find\s+out|be\s+told)\b|\b(?:secretly|covertly|silently|quietly|discreetly)\s+(?:transfer|send|forward|copy|include|add|read|upload|set|change|redirect|replace|log|record|collect|store|appends?|sends|copies|uploads|records|collects|forwards|transfers)\b|\bhide\s+(?:this|it|these)\s+from\s+(?:the\s+)?(?:view|users?|operators?|humans?)\b|\busers?\s+(?:should|must)\s+(?:not|never)\s+see\s+(?:this|it|the)\b|\bkeep\s+(?:this\s+|it\s+)?hidden\s+from\s+(?:the\s+)?(?:users?|operators?|humans?|view)\b|\b(?:don't|do\s+not|never)\s+reveal\s+(?:the\s+|your\s+|its\s+)?(?:actual|real|true)\s+(?:purpose|intent|intention|goal)\b|\b(?:do\s+not|don't|never)\s+(?:show|reveal|display|mention)\s+(?:this|these)\s+(?:instructions?|notes?|text|steps?)\s+to\s+(?:the\s+)?users?\b|\bto\s+(?:avoid|evade|escape)\s+(?:monitoring|logging|auditing|security\s+(?:monitoring|scans?|detection))\b|\bdo\s+not\s+report\s+(?:it|this|them)\s+as\s+(?:a\s+)?(?:leak|vulnerability|issue|secret|risk|finding)|\bpresent(?:ing)?\s+(?:this\s+tool|itself)\s+as\s+(?:read-only|safe|harmless)\b";
 
-const LINE_JUMP_P: &str = r"\b(?:always|must|should)\s+(?:\w+\s+){0,3}?(?:call|use|consult|run|invoke|execute)\s+this\s+(?:tool|function)\s+immediately\b|\bimmediately\s+as\s+the\s+(?:very\s+)?first\s+(?:step|action|thing)\b|\bbefore\s+(?:any|every|all)\s+other\s+tools?\b|\buse\s+this\s+(?:tool|function)\s+(?:rather\s+than|instead\s+of)\s+(?:others|other\s+(?:similar\s+|related\s+)?tools|any\s+other|the\s+others)\b|\b(?:the|this\s+is\s+the)\s+(?:best|greatest|most\s+(?:reliable|powerful|accurate|trusted))\s+tool\s+(?:in\s+the\s+world|ever|of\s+all(?:\s+time)?|there\s+is)\b|\b(?:the\s+)?other\s+(?:[\w-]+\s+)?tools?\s+(?:is|are|has\s+been|have\s+been)\s+(?:being\s+|now\s+)?(?:deprecated|broken|outdated|unsafe|compromised|obsolete)\b|\b(?:always\s+)?(?:choose|select|pick|try)\s+this\s+(?:tool|function)\s+first\b|\bbefore\s+any\s+other\s+(?:options|alternatives)\b|\b(?:safer|better|faster|more\s+secure)\s+than\s+(?:the\s+)?(?:standard|built-in|default|regular)\s+(?:[\w-]+\s+){0,3}?tools\b|\brecommended\s+over\s+(?:the\s+)?(?:standard|built-in|default|regular)\s+(?:[\w-]+\s+){0,3}?tools\b|\bmust\s+be\s+(?:called|consulted|invoked|used)\s+(?:first\s+on\s+every\s+(?:agent\s+)?session|every\s+time\s+(?:a|any|another)\s+tool\s+is\s+(?:used|called|invoked))\b|\bthe\s+first\s+step\s+(?:to\s+(?:start|begin)\s+|of\s+|before\s+|in\s+)(?:any|every|all)\s+(?:operations?|actions?|tasks?|requests?|interactions?)\b|\bsimilarly[-\s]named\s+(?:ones|tools)\b|\bmust\s+be\s+called\s+after\s+(?:any|every|each)\s+(?:other\s+)?(?:actions?|tool\s+calls?|calls?|operations?|requests?|responses?)\b|\bbefore\s+(?:responding|answering|replying)\s+to\s+(?:the\s+user|any)\b|\bprioriti[sz]e\s+this\s+(?:tool\s+)?over\s+(?:all\s+|any\s+)?(?:the\s+)?other\s+tools\b|\balways\s+use\s+this\s+tool\b[^.\n]{0,30}?\b(?:the\s+)?(?:safest|most\s+secure)\b|\bbefore\s+(?:using|calling|invoking|running)\s+(?:any|every|all)\s+other\s+tools?\b|\bbe\s+called\s+first\s+before\s+(?:any|every|all)\s+other\b|\bbefore\s+(?:answering|handling|responding\s+to)\s+any\s+unrelated\s+(?:request|question|query|message|task)s?\b|\b(?:recommended|endorsed|praised|acclaimed)\s+by\s+(?:both\s+)?(?:\w+\s+)?(?:experts|professionals|bloggers|industry\s+(?:professionals|experts|leaders))\b|\bsupported\s+by\s+trusted\s+sources\b|\brecognized\s+in\s+tech\s+circles\b|\b(?:rank(?:ing)?\s+well|stand\s+out)\s+in\s+(?:the\s+)?recommendation\s+systems?\b";
+const LINE_JUMP_P: &str = r"\b(?:always|must|should)\s+(?:\w+\s+){0,3}?(?:call|use|consult|run|invoke|execute)\s+this\s+(?:tool|function)\s+immediately\b|\bimmediately\s+as\s+the\s+(?:very\s+)?first\s+(?:step|action|thing)\b|\bbefore\s+(?:any|every|all)\s+other\s+(?:MCP\s+)?tools?\b|\buse\s+this\s+(?:tool|function)\s+(?:rather\s+than|instead\s+of)\s+(?:others|other\s+(?:similar\s+|related\s+)?tools|any\s+other|the\s+others)\b|\b(?:the|this\s+is\s+the)\s+(?:best|greatest|most\s+(?:reliable|powerful|accurate|trusted))\s+tool\s+(?:in\s+the\s+world|ever|of\s+all(?:\s+time)?|there\s+is)\b|\b(?:the\s+)?other\s+(?:[\w-]+\s+)?tools?\s+(?:is|are|has\s+been|have\s+been)\s+(?:being\s+|now\s+)?(?:deprecated|broken|outdated|unsafe|compromised|obsolete)\b|\b(?:always\s+)?(?:choose|select|pick|try)\s+this\s+(?:tool|function)\s+first\b|\bbefore\s+any\s+other\s+(?:options|alternatives)\b|\b(?:safer|better|faster|more\s+secure)\s+than\s+(?:the\s+)?(?:standard|built-in|default|regular)\s+(?:[\w-]+\s+){0,3}?tools\b|\brecommended\s+over\s+(?:the\s+)?(?:standard|built-in|default|regular)\s+(?:[\w-]+\s+){0,3}?tools\b|\bmust\s+be\s+(?:called|consulted|invoked|used)\s+(?:first\s+on\s+every\s+(?:agent\s+)?session|every\s+time\s+(?:a|any|another)\s+tool\s+is\s+(?:used|called|invoked))\b|\bthe\s+first\s+step\s+(?:to\s+(?:start|begin)\s+|of\s+|before\s+|in\s+)(?:any|every|all)\s+(?:operations?|actions?|tasks?|requests?|interactions?)\b|\bsimilarly[-\s]named\s+(?:ones|tools)\b|\bmust\s+be\s+called\s+after\s+(?:any|every|each)\s+(?:other\s+)?(?:actions?|tool\s+calls?|calls?|operations?|requests?|responses?)\b|\bbefore\s+(?:responding|answering|replying)\s+to\s+(?:the\s+user|any)\b|\bprioriti[sz]e\s+this\s+(?:tool\s+)?over\s+(?:all\s+|any\s+)?(?:the\s+)?other\s+tools\b|\balways\s+use\s+this\s+tool\b[^.\n]{0,30}?\b(?:the\s+)?(?:safest|most\s+secure)\b|\bbefore\s+(?:using|calling|invoking|running)\s+(?:any|every|all)\s+other\s+tools?\b|\bbe\s+called\s+first\s+before\s+(?:any|every|all)\s+other\b|\bbefore\s+(?:answering|handling|responding\s+to)\s+any\s+unrelated\s+(?:request|question|query|message|task)s?\b|\b(?:recommended|endorsed|praised|acclaimed)\s+by\s+(?:both\s+)?(?:\w+\s+)?(?:experts|professionals|bloggers|industry\s+(?:professionals|experts|leaders))\b|\bsupported\s+by\s+trusted\s+sources\b|\brecognized\s+in\s+tech\s+circles\b|\b(?:rank(?:ing)?\s+well|stand\s+out)\s+in\s+(?:the\s+)?recommendation\s+systems?\b";
 
 const TAMPER_P: &str = r"\bno\s+matter\s+what\s+(?:the\s+)?users?\s+(?:requests?|asks?|says|wants|specifie[sd]|chooses?)\b|\bregardless\s+of\s+(?:what\s+)?(?:the\s+)?user(?:'s|s'|s)?\s*(?:input|request|choice|query|instructions?|wishes|selection|setting|says|asks|wants|specified)\b|\bignore\s+(?:any\s+|the\s+)?user(?:-specified|-provided|'s|s')?\s+(?:\w+\s+)?(?:settings?|inputs?|choices?|requests?|values?|preferences?)\b|\b(?:automatically\s+)?modif(?:y|ies|ied)\s+(?:the\s+)?{Q}?\w+{Q}?\s+(?:parameter|argument|field)\s+to\b|\bthe\s+(?:query|request|input|search)\s+is\s+(?:automatically|silently|always)\s+(?:modified|changed|rewritten)\b|\bwe\s+are\s+(?:currently\s+)?redirecting\s+all\b|\b(?:arguments?|parameters?|values?|inputs?)\s+(?:\w+\s+){0,4}?should\s+(?:always\s+)?be\s+(?:\d+|one|two|ten)\s+(?:more|less|higher|lower|greater|smaller)\s+than\s+(?:the\s+)?actual\b";
 
@@ -157,8 +157,10 @@ const MODEL_IDENTITY_P: &str = r"^(?:llm|ai|assistant|agent|calling)\s+(?:model\
 /// Property names (as words) that say they carry a secret read from the machine.
 const READ_SECRET_NAME_P: &str = r"^(?:read|dump|steal|exfiltrate|leak|grab)\s+(?:\w+\s+){0,2}?(?:env|private\s+key|ssh|secrets?|credentials?|api\s+key|aws|passwords?|tokens?)\b";
 
-/// Shell metacharacters around a command in a value a model may pass on unchanged.
-const SHELL_INJECTION_P: &str = r";\s*(?:rm|curl|wget|cat|nc|sh|bash|chmod|sudo)\s+-?\S|\$\(\s*(?:whoami|id|curl|wget|cat|sh|bash|uname|env|nc|rm)\b[^)]*\)|\$\([^)\n]{0,40}\brm\s+-rf\b|`\s*(?:cat|curl|wget|rm|whoami|nc|uname)\s+[^`]*`|&&\s*(?:rm|curl|wget|nc)\s+-";
+/// Shell metacharacters around a command in a value a model may pass on unchanged, or a
+/// value that is itself a recursive delete from the root or home (`"default": "rm -rf
+/// /tmp/cache"` on a command parameter: mcpradar's demo server; no real listing has one).
+const SHELL_INJECTION_P: &str = r";\s*(?:rm|curl|wget|cat|nc|sh|bash|chmod|sudo)\s+-?\S|\$\(\s*(?:whoami|id|curl|wget|cat|sh|bash|uname|env|nc|rm)\b[^)]*\)|\$\([^)\n]{0,40}\brm\s+-rf\b|`\s*(?:cat|curl|wget|rm|whoami|nc|uname)\s+[^`]*`|&&\s*(?:rm|curl|wget|nc)\s+-|^\s*(?:sudo\s+)?rm\s+-\w*r\w*\s+(?:-\w+\s+)*(?:/|~|\$HOME|\*)";
 
 const DECODE_P: &str = r"(?:^|[.!?:;]\s+|\n\s*|\bplease\s+|\byou\s+(?:must|should|need\s+to|will\s+need\s+to)\s+)decode\s+(?:this|the\s+following|it)\b|\b(?:use|run|execute|apply)\s+(?:the\s+)?(?:payload\s+)?[`'\x22]?(?:[A-Za-z0-9+/]{16,}={1,2}|[A-Za-z0-9+]{8,}[0-9+][A-Za-z0-9+/]{8,})[`'\x22]?";
 
@@ -321,7 +323,7 @@ fn set() -> &'static Set {
         secret_read: re(&format!("{SECRET_READ_P}(?:{SECRET_PATH_P})")),
         secret_ask: re(SECRET_ASK_P),
         secret_order: re(&format!(
-            r"(?:^|[.!?:;]\s+|\n\s*)(?:always\s+|also\s+|first\s+|then\s+)?(?:include|add|attach|pass|send|read|copy|append|embed|insert|put|upload|cat|open|access|write|modify|edit|mount|overwrite|try)\b[^.\n]{{0,80}}?(?:{SECRET_PATH_P})"
+            r"(?:^|[.!?:;]\s+|\n\s*)(?:(?:before|after)\s+\w+ing\b[^,.\n]{{0,30}},\s*)?(?:always\s+|also\s+|first\s+|then\s+)?(?:include|add|attach|pass|send|read|copy|append|embed|insert|put|upload|cat|open|access|write|modify|edit|mount|overwrite|try|check)\b[^.\n]{{0,80}}?(?:{SECRET_PATH_P})"
         )),
         context_param: re(CONTEXT_PARAM_P),
         other_tool: re(OTHER_TOOL_P),
@@ -446,6 +448,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         }
         return out;
     }
+    if let Some(m) = deceptive_link(text) {
+        push(&rules::INJECTION_PATTERN, DECEPTIVE_LINK, vec![m]);
+    }
     let value_payload = field == Field::Value && s.shell_injection.find(&hay).is_some();
     // A signal whose gate pattern cannot match is not run (nor compiled): on benign
     // listings most patterns are never built (#12's memory bound).
@@ -550,7 +555,10 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     if let (Some(m), Some(d)) = (on(G_DECEIVE, &s.deceive), directive()) {
         push(&rules::INJECTION_PATTERN, DECEPTION, vec![m, d]);
     }
-    if let (Some(m), Some(d)) = (on(G_URL_ACCESS, &s.url_access), directive()) {
+    if let (Some(m), Some(d)) = (
+        on(G_URL_ACCESS, &s.url_access).filter(|&(a, _)| !open_adjective(text, a)),
+        directive(),
+    ) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m, d]);
     } else if let Some(m) = on(G_SEND_ORDER, &s.send_order) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m]);
@@ -794,24 +802,117 @@ fn in_literal_sample(before: &str) -> bool {
 
 /// "sudo passwords", "sudo access": the noun, not a command (mcp-ssh-manager's
 /// `ssh_list_servers`: "no passwords, key paths, passphrases, or sudo passwords are
-/// returned"; session 24).
+/// returned"; session 24). "if sudo operations are needed", "Use sudo for the operation",
+/// "a passwordless `sudo -n` check" (cygnus-ssh-mcp, benign 21): the mode, and a probe
+/// the tool itself runs, named; "True if sudo works", "passwordless sudo configured".
 fn sudo_noun(text: &str, at: usize) -> bool {
-    let words = words_after(text, at, 2);
+    let words = words_after(text, at, 3);
+    let passwordless = text
+        .get(..at)
+        .unwrap_or("")
+        .trim_end()
+        .to_ascii_lowercase()
+        .ends_with("passwordless");
     words.first().is_some_and(|w| w == "sudo")
-        && words.get(1).is_some_and(|w| {
-            matches!(
-                w.as_str(),
-                "password"
-                    | "passwords"
-                    | "access"
-                    | "privileges"
-                    | "rights"
-                    | "mode"
-                    | "user"
-                    | "users"
-                    | "group"
-            )
-        })
+        && (passwordless
+            || words.get(1).is_some_and(|w| {
+                matches!(
+                    w.as_str(),
+                    "password"
+                        | "passwords"
+                        | "access"
+                        | "privileges"
+                        | "rights"
+                        | "mode"
+                        | "user"
+                        | "users"
+                        | "group"
+                        | "operation"
+                        | "operations"
+                        | "for"
+                        | "is"
+                        | "was"
+                        | "elevation"
+                        | "available"
+                        | "works"
+                        | "requires"
+                        | "needs"
+                        | "prompts"
+                        | "fails"
+                        | "configured"
+                        | "enabled"
+                        | "installed"
+                ) || (w.starts_with('-')
+                    && words
+                        .get(2)
+                        .is_some_and(|c| matches!(c.as_str(), "check" | "probe" | "test")))
+            }))
+}
+
+/// A Markdown link whose text is a host name and whose target is on another host
+/// (`[docs.example.com](https://release-notes.collector.invalid/auth)`: theriac's eval
+/// corpus): the reader is shown one site and sent to another, the phishing link's shape. No
+/// real listing writes a host as a link's text. The span covers the whole link.
+fn deceptive_link(text: &str) -> Option<Span> {
+    // Only the first few links: a text of thousands is not read link by link.
+    let mut from = 0;
+    for _ in 0..32 {
+        let at = from + text.get(from..)?.find("](")?;
+        from = at + 2;
+        let open = text[..at].rfind('[')?;
+        let shown = text[open + 1..at].trim();
+        let Some(close) = text[at + 2..].find(')').filter(|&c| c <= 2048) else {
+            continue;
+        };
+        let Some(host) = url_host(&text[at + 2..at + 2 + close]) else {
+            continue;
+        };
+        let shown_host = url_host(shown).or_else(|| {
+            let h = shown.split('/').next().unwrap_or("");
+            (h.contains('.')
+                && h.len() <= 253
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+                && h.rsplit('.').next().is_some_and(|tld| {
+                    tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())
+                }))
+            .then(|| h.to_ascii_lowercase())
+        });
+        let Some(shown_host) = shown_host else {
+            continue;
+        };
+        let bare = |h: &str| h.trim_start_matches("www.").to_string();
+        let (a, b) = (bare(&shown_host), bare(&host));
+        let related = a == b || a.ends_with(&format!(".{b}")) || b.ends_with(&format!(".{a}"));
+        if !related {
+            return Some((open, at + 2 + close + 1));
+        }
+    }
+    None
+}
+
+/// The lower-cased host of an `http(s)://` URL.
+fn url_host(u: &str) -> Option<String> {
+    let rest = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"))?;
+    let end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
+    let host = rest[..end].rsplit('@').next().unwrap_or("");
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// "from the open x.ruv.io swarm federation" (ruflo's `x_federation_sync`, benign 21):
+/// "open" after an article names a kind of network, not an order to open an address.
+fn open_adjective(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("").trim_end();
+    let article = before
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .is_some_and(|w| matches!(w.to_ascii_lowercase().as_str(), "the" | "an" | "a"));
+    article
+        && text
+            .get(at..)
+            .is_some_and(|t| t.len() >= 5 && t[..5].eq_ignore_ascii_case("open "))
 }
 
 /// A package install on a line labelled with its system ("Ubuntu/Debian: `sudo apt-get

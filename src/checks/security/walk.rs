@@ -60,6 +60,42 @@ pub struct Item<'a> {
     pub model_request: bool,
 }
 
+/// The `$ref`s of a schema that point at a document on another host (`https://…`, `//…`),
+/// with their paths: at most a few, in document order.
+pub fn remote_refs<'a>(v: &'a Value, path: &str, depth: usize, out: &mut Vec<(String, &'a str)>) {
+    const MAX_REFS: usize = 4;
+    if depth > MAX_DEPTH || out.len() >= MAX_REFS {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "$ref" {
+                    if let Some(r) = x.as_str().filter(|r| {
+                        let r = r.trim_start().to_ascii_lowercase();
+                        ["http://", "https://", "ftp://", "//"]
+                            .iter()
+                            .any(|p| r.starts_with(p))
+                    }) {
+                        out.push((join(path, k), r));
+                    }
+                } else {
+                    remote_refs(x, &join(path, k), depth + 1, out);
+                }
+                if out.len() >= MAX_REFS {
+                    return;
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                remote_refs(x, &format!("{path}[{i}]"), depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The strings of one tool in a stable order. The tool's description and the input
 /// parameters' descriptions are not yielded: the family scans those in the original's
 /// order and with its messages.
@@ -420,7 +456,12 @@ impl<'a> Walker<'a> {
             // A request to a model (`model` beside `prompt` or `messages`), or a model's own
             // settings (Open WebUI's `create_model`: `base_model_id` beside `temperature`,
             // session 25's capture): its `system_prompt` is that model's.
-            let request = (props.contains_key("model")
+            let settings = ["temperature", "max_tokens", "maxTokens"]
+                .iter()
+                .any(|k| props.contains_key(*k));
+            // A prompt sent with its sampling settings (ruflo's `agent_execute`: `prompt`,
+            // `systemPrompt`, `maxTokens`, `temperature`; benign 21).
+            let request = ((props.contains_key("model") || settings)
                 && (props.contains_key("prompt") || props.contains_key("messages")))
                 || (["model_id", "base_model_id"]
                     .iter()
