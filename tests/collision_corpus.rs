@@ -63,15 +63,20 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// add 164 raw pairs and 78 findings: Jellyfin's 373 tools, generated from its OpenAPI
 /// document, 21 (over the ceiling, held apart below): 8,875 raw, 362 findings. Session 26's
 /// 84 listings (benign 19, captured blind in session 25 and judged; 2,743 tools) add 100 raw
-/// pairs and 36 findings, none over the per-server ceiling: 8,975 raw, 398 findings.
-const BEFORE_TOTAL: usize = 8975;
-const CEILING_TOTAL: usize = 398;
+/// pairs and 36 findings, none over the per-server ceiling: 8,975 raw, 398 findings. Session
+/// 27's 193 listings (benign 21 and 22, captured blind in sessions 26 and 27 and judged;
+/// 8,871 tools) add 780 raw pairs and 76 findings: ruflo's CLI (claude-flow-cli) 21 and Google
+/// Play Console's 15 (over the ceiling, held apart below): 9,755 raw, 474 findings.
+const BEFORE_TOTAL: usize = 9755;
+const CEILING_TOTAL: usize = 474;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[
     ("rootly-mcp-server", 31),
     ("ebay-mcp", 14),
     ("jellyfin-mcp", 21),
+    ("claude-flow-cli", 21),
+    ("google-play-console-mcp", 15),
 ];
 
 /// What the lint reported before #13: one warning per pair whose raw descriptions score at or
@@ -106,6 +111,8 @@ fn collision_lint_on_real_servers() {
         servers.len()
     );
     let (mut total_tools, mut before, mut after) = (0, 0, 0);
+    // Every listing over its ceiling is named at the end, not only the first.
+    let mut over = Vec::new();
     println!("tools before after  server");
     for (stem, tools) in &servers {
         let fs = collision::check(&Ok(tools.clone()), &CollisionConfig::default());
@@ -126,16 +133,18 @@ fn collision_lint_on_real_servers() {
             .iter()
             .find(|(s, _)| s == stem)
             .map_or(CEILING_PER_SERVER, |&(_, c)| c);
-        assert!(
-            findings.len() <= ceiling,
-            "{stem}: {} collision findings (ceiling {ceiling})",
-            findings.len()
-        );
+        if findings.len() > ceiling {
+            over.push(format!(
+                "{stem}: {} collision findings (ceiling {ceiling})",
+                findings.len()
+            ));
+        }
         total_tools += tools.len();
         before += raw;
         after += findings.len();
     }
     println!("{total_tools:>5} {before:>6} {after:>5}  (all servers)");
+    assert!(over.is_empty(), "{}", over.join("\n"));
     // The "before" figure pins the corpus the ceilings were measured on.
     assert_eq!(
         before, BEFORE_TOTAL,

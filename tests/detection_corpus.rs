@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2088;
 const MIN_POISONED_SOURCES: usize = 364;
-const MIN_BENIGN: usize = 30322;
-const MIN_BENIGN_SERVERS: usize = 744;
+const MIN_BENIGN: usize = 32822;
+const MIN_BENIGN_SERVERS: usize = 791;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -751,6 +751,60 @@ const REAL_DEFECTS: &[&str] = &[
     "terminal-mcp: session_interact: security/secret-in-schema",
     "terminal-mcp: session_send: security/secret-in-schema",
     "vaultwarden-mcp: vaultwarden_list_policies_token: security/secret-in-schema",
+    // Session 27's blind capture (benign 22, 47 listings), measured before its mends and
+    // judged: credentials through the model on each call (a network simulator's server
+    // password on every one of its 36 tools, a local database's password on every query, a
+    // Metasploit RPC login, a secret scanner's required per-scan token, a Git sync's
+    // credentials).
+    "Core Operations: git_sync: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_apply_config_template: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_bulk_configure_nodes: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_close_project: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_delete_link: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_delete_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_delete_project: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_delete_snapshot: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_duplicate_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_duplicate_project: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_get_idle_pc_values: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_get_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_get_node_config: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_get_project: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_get_server_info: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_get_topology: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_appliances: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_computes: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_links: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_nodes: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_projects: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_snapshots: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_list_templates: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_open_project: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_reload_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_restore_snapshot: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_send_console_commands: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_start_all_nodes: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_start_capture: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_start_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_stop_all_nodes: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_stop_capture: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_stop_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_suspend_node: security/secret-in-schema",
+    "GNS3 Network Simulator: gns3_validate_topology: security/secret-in-schema",
+    "msfconsole-complete: msf_rpc_interface: security/secret-in-schema",
+    "n0s1: scan_asana: security/secret-in-schema",
+    "n0s1: scan_github: security/secret-in-schema",
+    "n0s1: scan_linear: security/secret-in-schema",
+    "n0s1: scan_slack: security/secret-in-schema",
+    "n0s1: scan_wrike: security/secret-in-schema",
+    "xampp-mcp: db_export: security/secret-in-schema",
+    "xampp-mcp: db_import: security/secret-in-schema",
+    "xampp-mcp: db_inspect: security/secret-in-schema",
+    "xampp-mcp: diagram_er: security/secret-in-schema",
+    "xampp-mcp: grant_manage: security/secret-in-schema",
+    "xampp-mcp: grants_inspect: security/secret-in-schema",
+    "xampp-mcp: query_execute: security/secret-in-schema",
+    "xampp-mcp: query_readonly: security/secret-in-schema",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures

@@ -33,8 +33,10 @@ fn count(findings: &[Finding], id: &str) -> usize {
     findings.iter().filter(|f| f.id == id).count()
 }
 
-/// Measured (docs/decisions.md): 988 tool names shared by two or more of the 614 listings
-/// (837 before session 26's 84 listings of benign 19, folded in after their blind judgement;
+/// Measured (docs/decisions.md): 1,610 tool names shared by two or more of the 807 listings
+/// (988 before session 27's 193 listings of benign 21 and 22, folded in after their blind
+/// judgement, among them forks and repackagings that keep their upstream's tool names; 837
+/// before session 26's 84 listings of benign 19, folded in after their blind judgement;
 /// 85 before session 12's 17 blind-captured listings, 92 before session 13's 21, 111
 /// before session 16's 21, 141 before session 18's 88, 324 before session 21's Dokploy,
 /// whose `domain-create` and `domain-delete` DigitalOcean's server also has, 326 before
@@ -44,7 +46,18 @@ fn count(findings: &[Finding], id: &str) -> usize {
 /// 163 listings, among them 23 more awslabs servers and several Google Workspace, Jira and
 /// database servers sharing their vendors' tool names), toxic-flow pairs as printed, no
 /// cross-server shadowing.
-const CROSS_NAMES: usize = 988;
+const CROSS_NAMES: usize = 1610;
+/// Cross-server shadowing on real servers, pinned: false positives left open (session 27;
+/// docs/decisions.md). Two name one of the tool's own actions, listed in its description
+/// rather than in an enum ("MUST call list_databases" among contextstream's Notion actions,
+/// "Do NOT use 'wait'" among FastTest's step actions), which another server of the fleet of
+/// 807 has as a tool; one names a tool of the same vendor family that its listing lacks
+/// ("Use before calling jira_transition_issue").
+const SHADOWING_OPEN: &[&str] = &[
+    "contextstream-mcp-server:integration.parent_database_id",
+    "fasttest-ai-qa-agent:save_suite.test_cases[].steps",
+    "www-jira-mcp:jira_get_transitions",
+];
 
 #[test]
 fn benign_corpus_as_one_fleet() {
@@ -56,9 +69,9 @@ fn benign_corpus_as_one_fleet() {
     let tools: usize = servers.iter().map(|s| s.1.len()).sum();
     // The whole corpus is past the default bound (20 × 500 described tools) under which the
     // fleet compares descriptions across servers; raised so the comparison still runs (21,208
-    // tools since session 24).
+    // tools since session 24, 32,822 since session 27).
     let cfg = collision::CollisionConfig {
-        max_tools: 1500,
+        max_tools: 2000,
         ..Default::default()
     };
     let col = collision::check_fleet(&members, &cfg);
@@ -82,9 +95,16 @@ fn benign_corpus_as_one_fleet() {
         servers.len()
     );
     assert_eq!(names, CROSS_NAMES);
+    let mut shadowing: Vec<&str> = sec
+        .iter()
+        .filter(|f| f.id == "security/tool-shadowing")
+        .filter_map(|f| f.location.as_deref())
+        .collect();
+    shadowing.sort();
     assert_eq!(
-        shadow, 0,
-        "cross-server shadowing false positives on real servers"
+        (shadow, shadowing),
+        (SHADOWING_OPEN.len(), SHADOWING_OPEN.to_vec()),
+        "cross-server shadowing on real servers"
     );
     // Deterministic whatever the member order.
     let mut reversed = members.clone();

@@ -19,7 +19,9 @@ of ASCII letters and digits or of non-ASCII non-space characters, lower-cased. A
 hashed with 32-bit FNV-1a over its UTF-8 text (`w:word`, `b:word word`, `c:gram`) into 2^BITS
 buckets; a bucket seen in fewer than two training tools has no weight. Weights are stored as
 i8 and IDF as u8, each with one scale; the threshold is the highest score of a training
-benign tool plus MARGIN, computed with the stored (quantised) numbers.
+benign tool plus MARGIN, computed with the stored (quantised) numbers; the real tools pinned as
+true findings (`REAL_DEFECTS` in tests/detection_corpus.rs) set no threshold, since the rules
+fail them and the model speaks only on tools the rules leave unfailed.
 
 Carriers: most published poisoned tools are a toy tool ("Adds two numbers.", "Get the
 weather for a city.") with a payload appended, so a model trained on them alone learns that
@@ -165,17 +167,39 @@ def matrix(raws, idf):
     return csr_matrix((data, (rows, cols)), shape=(len(raws), DIM))
 
 
+SERVER_OF = {}
+
+
 def load(kind):
     rows = []
     for f in sorted(glob.glob(os.path.join(HERE, kind, "*.json"))):
         slug = os.path.basename(f)[:-5]
-        for e in json.load(open(f, encoding="utf-8"))["tools"]:
+        data = json.load(open(f, encoding="utf-8"))
+        SERVER_OF[slug] = (data.get("source") or {}).get("server") or ""
+        for e in data["tools"]:
             rows.append((slug, e["tool"] if kind == "poisoned" else e))
     return rows
 
 
-def fit(rp, rb, rc):
-    """Poisoned, real benign and carrier features; the threshold is set on the real ones."""
+def true_findings():
+    """The real tools the rules fail by design (`REAL_DEFECTS` in tests/detection_corpus.rs,
+    each judged a true finding): the model speaks only on tools the rules leave unfailed, so
+    these set no threshold."""
+    src = open(os.path.join(os.path.dirname(HERE), "detection_corpus.rs"), encoding="utf-8").read()
+    block = src[src.index("const REAL_DEFECTS"):]
+    block = block[:block.index("];")]
+    return {(a, b) for a, b in re.findall(r'"([^"]+?): ([^:"]+): security/', block)}
+
+
+def unjudged(benign):
+    """Which benign rows set the threshold: all but the pinned true findings."""
+    judged = true_findings()
+    return np.array([(SERVER_OF.get(s, ""), t.get("name")) not in judged for s, t in benign])
+
+
+def fit(rp, rb, rc, keep=None):
+    """Poisoned, real benign and carrier features; the threshold is set on the real ones
+    (those `keep` marks, when given)."""
     idf = idf_of(rp + rb + rc)
     x = matrix(rp + rb + rc, idf)
     y = np.r_[np.ones(len(rp)), np.zeros(len(rb) + len(rc))]
@@ -186,7 +210,8 @@ def fit(rp, rb, rc):
     wq = np.clip(np.round(w / sw), -127, 127).astype(np.int8)
     iq = np.clip(np.round(idf / si), 0, 255).astype(np.uint8)
     model = {"bias": float(m.intercept_[0]), "sw": sw, "si": si, "wq": wq, "iq": iq}
-    model["thr"] = float(np.max(score_all(model, rb))) + MARGIN
+    thr_rb = rb if keep is None else [r for r, k in zip(rb, keep) if k]
+    model["thr"] = float(np.max(score_all(model, thr_rb))) + MARGIN
     return model
 
 
@@ -213,11 +238,14 @@ def cv(poisoned, benign, rp, rb, carriers):
                 misses.add(json.dumps(e["tool"], sort_keys=True))
     is_miss = np.array([json.dumps(t, sort_keys=True) in misses for _, t in poisoned])
     rescued = 0
+    keep = unjudged(benign)
     for k in range(FOLDS):
         rc = [lt_raw for s, lt_raw in carriers if psrc.index(s) % FOLDS != k]
-        m = fit([r for r, f in zip(rp, pf) if f != k], [r for r, f in zip(rb, bf) if f != k], rc)
+        m = fit([r for r, f in zip(rp, pf) if f != k], [r for r, f in zip(rb, bf) if f != k], rc,
+                keep[bf != k])
         sp = score_all(m, [r for r, f in zip(rp, pf) if f == k])
-        sb = score_all(m, [r for r, f in zip(rb, bf) if f == k])
+        # A held-out true finding is failed by the rules: the model's word on it is not heard.
+        sb = score_all(m, [r for r, f, j in zip(rb, bf, keep) if f == k and j])
         c, f = int((sp > m["thr"]).sum()), int((sb > m["thr"]).sum())
         rescued += int(((sp > m["thr"]) & is_miss[pf == k]).sum())
         print(f"fold {k}: held-out poisoned {c}/{len(sp)}, held-out benign failing {f}/{len(sb)}", flush=True)
@@ -236,7 +264,7 @@ def main():
     if "--cv" in sys.argv:
         cv(poisoned, benign, rp, rb, carriers)
         return
-    m = fit(rp, rb, [r for _, r in carriers])
+    m = fit(rp, rb, [r for _, r in carriers], unjudged(benign))
     with open(os.path.join(OUT, "learned.bin"), "wb") as f:
         f.write(b"MWLM")
         f.write(struct.pack("<BBBB", 2, BITS, sum(1 << n for n in GRAMS), 0 if KEYS == "all" else 1))

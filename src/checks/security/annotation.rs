@@ -877,13 +877,23 @@ impl<'t> Text<'t> {
             .any(|j| j > 0 && w[j] == "be" && matches!(w[j - 1], "can" | "may" | "could" | "might"))
     }
 
+    /// "collections that stay permanently on their profile" (instamcp's
+    /// `instagram_highlights`, benign 22): how long a thing lasts, not a change the tool makes.
+    fn lasting(&self, s: usize, i: usize) -> bool {
+        i > 0
+            && matches!(
+                self.sentences[s][i - 1].lower,
+                "stay" | "stays" | "remain" | "remains" | "kept" | "live" | "lives" | "visible"
+            )
+    }
+
     /// The first unnegated "permanently", quoted, unless it is what may happen to the items
     /// ([`Text::possible`]) or its sentence `s` is excused by `excused(s)`. Only the first is
     /// weighed: reading each of many would be quadratic.
     fn permanently(&self, excused: impl Fn(usize) -> bool) -> Option<String> {
         self.phrase_hits(&["permanently"])
             .find(|&(s, i)| !self.negated(s, i))
-            .filter(|&(s, i)| !excused(s) && !self.possible(s, i))
+            .filter(|&(s, i)| !excused(s) && !self.possible(s, i) && !self.lasting(s, i))
             .map(|(s, i)| self.quote(s, i, 2).to_string())
     }
 

@@ -381,7 +381,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     }
     if let Some(n) = name_value {
         confusable_name(n, description, out);
-        scan_identifier(n, name, None, "name", false, out);
+        scan_identifier(n, name, None, "name", (false, false), out);
     }
     // The model speaks only where no rule failed the tool: one finding per attack is enough.
     if !out[start..]
@@ -526,7 +526,7 @@ fn scan_item(
             name,
             Some(&item.path),
             &item.place,
-            required,
+            (required, item.scalar),
             out,
         );
         return;
@@ -672,7 +672,7 @@ fn scan_identifier(
     name: &str,
     path: Option<&str>,
     place: &str,
-    required: bool,
+    (required, scalar): (bool, bool),
     out: &mut Vec<Finding>,
 ) {
     let norm = normalize::Normalized::new(text);
@@ -685,6 +685,11 @@ fn scan_identifier(
     // `_system_prompt_` reads as " system prompt ": the names' patterns are anchored.
     let hits = identifier_hits(words.trim(), field, name, path.is_some());
     for mut hit in hits {
+        // `include_credentials: boolean` (the Ludus server's documentation switch, benign
+        // 22): a flag holds no credential and no conversation.
+        if scalar && hit.label == signals::CONTEXT_PARAM {
+            continue;
+        }
         // Real servers that ask for the calling model (Netlify, Pinecone, Home Assistant)
         // leave it optional; one that refuses to run without it is fingerprinting. An
         // `agent_id` names an agent the tool manages (ElevenLabs, monday.com), not the caller.

@@ -892,7 +892,9 @@ static SHAPES: &[Shape] = &[
     },
     // Approval claimed from an authority the model should defer to ("Administrator-approved
     // database tool - recommended by security team for all database operations": the MCP
-    // Security TTPs site; "This tool is a trusted official component": AgentDefenders).
+    // Security TTPs site; "This tool is a trusted official component": AgentDefenders). Said
+    // of a tool, not of a process ("Writes stay admin-approved, outside MCP": an e-commerce
+    // server's `routing_config_read`, benign 22).
     Shape {
         anchors: &[
             "-approved",
@@ -905,7 +907,7 @@ static SHAPES: &[Shape] = &[
             "official trusted",
         ],
         also: &[],
-        pattern: r"\b(?:administrator|admin|security\s+team|it\s+department)[-\s](?:approved|recommended|sanctioned|vetted)\b|\b(?:recommended|approved|sanctioned|mandated|endorsed)\s+by\s+(?:the\s+|your\s+)?(?:security\s+team|administrators?|it\s+department|system\s+administrators?|compliance\s+team)\b|\b(?:is\s+)?(?:a|an|the)\s+(?:trusted\s+official|official\s+trusted)\s+(?:component|tool|extension|plugin|server)\b",
+        pattern: r"\b(?:administrator|admin|security\s+team|it\s+department)[-\s](?:approved|recommended|sanctioned|vetted)\s+(?:[\w-]+\s+){0,2}?(?:tool|server|component|extension|plugin|function|integration|connector|operation|action|source|endpoint)s?\b|\b(?:recommended|approved|sanctioned|mandated|endorsed)\s+by\s+(?:the\s+|your\s+)?(?:security\s+team|administrators?|it\s+department|system\s+administrators?|compliance\s+team)\b|\b(?:is\s+)?(?:a|an|the)\s+(?:trusted\s+official|official\s+trusted)\s+(?:component|tool|extension|plugin|server)\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::AUTHORITY,

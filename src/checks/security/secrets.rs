@@ -655,16 +655,22 @@ fn sets_by_action(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
     let holds = identifier_parts(tool)
         .iter()
         .any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()));
+    // The actions listed in an enum, or in the description ("Action to perform (configure,
+    // create_issue, …)": the Ludus server's `jira_integration`, benign 22).
     holds
         && ["action", "operation", "op"].iter().any(|k| {
-            props
-                .get(*k)
-                .and_then(|p| p.get("enum"))
+            let p = props.get(*k);
+            p.and_then(|p| p.get("enum"))
                 .and_then(Value::as_array)
                 .is_some_and(|e| {
                     e.iter()
                         .filter_map(Value::as_str)
                         .any(|a| SETTER_VERBS.contains(&a))
+                })
+                || p.is_some_and(|p| {
+                    description_words(p)
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "configure" | "setup" | "set"))
                 })
         })
 }
@@ -872,7 +878,9 @@ fn overrides_configured(prop: &str, schema: &Value, about: &[String]) -> bool {
             })
     });
     // "Optional OpenFDA API key (overrides OPENFDA_API_KEY env var)" (BioMCP).
-    let overrides_env = own.iter().any(|w| w == "overrides" || w == "override")
+    // "Slack bot token … (or set SLACK_TOKEN env var)" (n0s1's scanners, benign 22).
+    let overrides_env = (own.iter().any(|w| w == "overrides" || w == "override")
+        || own.windows(2).any(|w| w[0] == "or" && w[1] == "set"))
         && own.iter().any(|w| w == "env" || w == "environment");
     omissible || cached || overrides_env || says(about) || says(&own)
 }

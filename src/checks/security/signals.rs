@@ -807,12 +807,10 @@ fn in_literal_sample(before: &str) -> bool {
 /// the tool itself runs, named; "True if sudo works", "passwordless sudo configured".
 fn sudo_noun(text: &str, at: usize) -> bool {
     let words = words_after(text, at, 3);
-    let passwordless = text
-        .get(..at)
-        .unwrap_or("")
-        .trim_end()
-        .to_ascii_lowercase()
-        .ends_with("passwordless");
+    // Only the word before: no copy of the whole text per match.
+    let before = text.get(..at).unwrap_or("").trim_end().as_bytes();
+    let passwordless =
+        before.len() >= 12 && before[before.len() - 12..].eq_ignore_ascii_case(b"passwordless");
     words.first().is_some_and(|w| w == "sudo")
         && (passwordless
             || words.get(1).is_some_and(|w| {
@@ -910,9 +908,11 @@ fn open_adjective(text: &str, at: usize) -> bool {
         .next()
         .is_some_and(|w| matches!(w.to_ascii_lowercase().as_str(), "the" | "an" | "a"));
     article
-        && text
-            .get(at..)
-            .is_some_and(|t| t.len() >= 5 && t[..5].eq_ignore_ascii_case("open "))
+        && text.get(at..).is_some_and(|t| {
+            t.as_bytes()
+                .get(..5)
+                .is_some_and(|b| b.eq_ignore_ascii_case(b"open "))
+        })
 }
 
 /// A package install on a line labelled with its system ("Ubuntu/Debian: `sudo apt-get

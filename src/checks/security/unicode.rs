@@ -63,6 +63,27 @@ fn lookalike_script(c: char) -> bool {
     matches!(c as u32, 0x0370..=0x04FF) && c != '\u{3BC}' && c.is_alphabetic()
 }
 
+/// ASCII letters in the run of letters around `cps[i]` (at most a few each way). A Greek
+/// letter with one Latin subscript (`σp` in "(Rp - Rf) / σp": a finance server's Sharpe
+/// ratio, benign 22) is notation; a disguised word has Latin letters round its look-alike.
+fn latin_letters_around(cps: &[char], i: usize) -> usize {
+    const REACH: usize = 8;
+    let before = cps[..i]
+        .iter()
+        .rev()
+        .take(REACH)
+        .take_while(|c| c.is_alphabetic())
+        .filter(|c| c.is_ascii_alphabetic())
+        .count();
+    let after = cps[i + 1..]
+        .iter()
+        .take(REACH)
+        .take_while(|c| c.is_alphabetic())
+        .filter(|c| c.is_ascii_alphabetic())
+        .count();
+    before + after
+}
+
 fn selector(c: char) -> bool {
     matches!(c as u32, 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
 }
@@ -148,6 +169,7 @@ pub fn scan(text: &str) -> Vec<(char, Class)> {
         } else if lookalike_script(c)
             && (i > 0 && cps[i - 1].is_ascii_alphabetic()
                 || cps.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()))
+            && latin_letters_around(&cps, i) >= 2
         {
             out.push((c, Class::MixedScript));
         }

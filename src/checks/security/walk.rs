@@ -58,6 +58,9 @@ pub struct Item<'a> {
     /// `prompt` or `messages`: Rootly's OpenAI workflow task): its `system_prompt` is that
     /// request's, not the calling model's.
     pub model_request: bool,
+    /// A property whose schema holds only a flag or a number (`type` boolean, integer or
+    /// number): it cannot carry the context or secret its name may name.
+    pub scalar: bool,
 }
 
 /// The `$ref`s of a schema that point at a document on another host (`https://…`, `//…`),
@@ -351,6 +354,7 @@ impl<'a> Walker<'a> {
                 kind,
                 text,
                 model_request: false,
+                scalar: false,
             });
         }
     }
@@ -473,10 +477,13 @@ impl<'a> Walker<'a> {
                 let p = join(&path, k);
                 let pl = format!("{} name", described(&p, output));
                 self.push(p, pl, Kind::PropertyName, k);
-                if request {
-                    if let Some(last) = self.out.last_mut().filter(|i| i.text == k.as_str()) {
-                        last.model_request = true;
-                    }
+                let scalar = props[k]
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| matches!(t, "boolean" | "integer" | "number"));
+                if let Some(last) = self.out.last_mut().filter(|i| i.text == k.as_str()) {
+                    last.model_request = request;
+                    last.scalar = scalar;
                 }
             }
         }
