@@ -699,13 +699,13 @@ const REAL_DEFECTS: &[&str] = &[
     // from the project's .env file.
     "containerization-assist: push-image: security/secret-in-schema",
     "greptile-mcp-server: query_repository: security/injection-pattern",
-    "upstash: box_agent_run: security/secret-in-schema, security/injection-pattern",
-    "upstash: box_exec: security/secret-in-schema, security/injection-pattern",
-    "upstash: box_logs: security/secret-in-schema, security/injection-pattern",
-    "upstash: box_manage: security/secret-in-schema, security/injection-pattern",
-    "upstash: box_preview: security/secret-in-schema, security/injection-pattern",
-    "upstash: box_runs: security/secret-in-schema, security/injection-pattern",
-    "upstash: box_snapshots: security/secret-in-schema, security/injection-pattern",
+    "upstash: box_agent_run: security/secret-in-schema",
+    "upstash: box_exec: security/secret-in-schema",
+    "upstash: box_logs: security/secret-in-schema",
+    "upstash: box_manage: security/secret-in-schema",
+    "upstash: box_preview: security/secret-in-schema",
+    "upstash: box_runs: security/secret-in-schema",
+    "upstash: box_snapshots: security/secret-in-schema",
     // Session 26's blind capture (benign 21), judged then and folded in in session 27:
     // credentials through the model on each call (an offensive-security toolkit's target
     // passwords and scanner keys, a stealth browser's captcha and vision API keys and

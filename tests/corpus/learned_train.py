@@ -188,7 +188,9 @@ def true_findings():
     src = open(os.path.join(os.path.dirname(HERE), "detection_corpus.rs"), encoding="utf-8").read()
     block = src[src.index("const REAL_DEFECTS"):]
     block = block[:block.index("];")]
-    return {(a, b) for a, b in re.findall(r'"([^"]+?): ([^:"]+): security/', block)}
+    found = {(a, b) for a, b in re.findall(r'"([^"]+?): ([^:"]+): security/', block)}
+    assert found, "REAL_DEFECTS not found in tests/detection_corpus.rs"
+    return found
 
 
 def unjudged(benign):

@@ -892,8 +892,8 @@ impl<'t> Text<'t> {
     /// weighed: reading each of many would be quadratic.
     fn permanently(&self, excused: impl Fn(usize) -> bool) -> Option<String> {
         self.phrase_hits(&["permanently"])
-            .find(|&(s, i)| !self.negated(s, i))
-            .filter(|&(s, i)| !excused(s) && !self.possible(s, i) && !self.lasting(s, i))
+            .find(|&(s, i)| !self.negated(s, i) && !self.lasting(s, i))
+            .filter(|&(s, i)| !excused(s) && !self.possible(s, i))
             .map(|(s, i)| self.quote(s, i, 2).to_string())
     }
 
@@ -1275,7 +1275,7 @@ fn scrape_noun(next: Option<&String>) -> bool {
     next.is_some_and(|n| {
         matches!(
             n.as_str(),
-            "pool" | "pools" | "config" | "configs" | "interval" | "timeout" | "job" | "jobs"
+            "pool" | "pools" | "config" | "configs" | "interval" | "timeout"
         )
     })
 }

@@ -117,6 +117,62 @@ fn assigned_values(
     out
 }
 
+/// The items of a list the tool's own text gives of its actions ("Actions: status, search,
+/// …, list_databases (notion), …": contextstream's `integration`; "Valid actions: navigate,
+/// click, …": FastTest's step schema): each is a value of the tool's own, not another
+/// server's tool. Read up to the end of the sentence or line, at most a few hundred bytes.
+fn listed_actions<'t>(texts: impl Iterator<Item = &'t str>) -> Vec<String> {
+    const REACH: usize = 2048;
+    let mut out = Vec::new();
+    for text in texts {
+        let lower = text.to_ascii_lowercase();
+        for label in ["actions:", "operations:", "commands:"] {
+            let Some(at) = lower.find(label) else {
+                continue;
+            };
+            let rest = &lower[at + label.len()..];
+            let mut end = rest.len().min(REACH);
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            let rest = &rest[..end];
+            let stop = rest
+                .find(". ")
+                .into_iter()
+                .chain(rest.find('\n'))
+                .min()
+                .unwrap_or(rest.len());
+            out.extend(
+                rest[..stop]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .filter(|w| w.len() > 1)
+                    .map(str::to_string),
+            );
+        }
+    }
+    out
+}
+
+/// The name's first part (`jira` of `jira_transition_issue`) opens at least three of the
+/// server's own tool names: a tool of the same vendor's family that this listing lacks
+/// ("Use before calling jira_transition_issue" in a Jira server without it), not another
+/// server's.
+fn same_family(name: &str, own: &HashSet<String>) -> bool {
+    let Some((head, _)) = name.split_once(['_', '-']) else {
+        return false;
+    };
+    if head.len() < 3 {
+        return false;
+    }
+    own.iter()
+        .filter(|o| {
+            o.split_once(['_', '-'])
+                .is_some_and(|(h, _)| h.eq_ignore_ascii_case(head))
+        })
+        .nth(2)
+        .is_some()
+}
+
 /// One order about another server's tool, found in one string of a tool.
 struct Target {
     tool: String,
@@ -168,6 +224,21 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 &props,
             );
             props.extend(values);
+            let mut params = Vec::new();
+            if let Some(s) = obj.get("inputSchema") {
+                walk::params(s, String::new(), 0, &mut params);
+            }
+            let actions = listed_actions(
+                items
+                    .iter()
+                    .map(|it| it.text)
+                    .chain(obj.get("description").and_then(Value::as_str))
+                    .chain(params.iter().map(|p| p.1)),
+            );
+            // A plain quoted word beside such a list is one more value ("Do NOT use 'wait'
+            // — use 'wait_for'").
+            let has_actions = !actions.is_empty();
+            props.extend(actions);
             let lookup = |raw: &str| -> Option<(String, Vec<usize>)> {
                 let n = raw.trim();
                 let lower = n.to_lowercase();
@@ -177,6 +248,8 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     || own[i].contains(&lower)
                     || own_tails[i].contains(&lower)
                     || props.contains(&lower)
+                    || (has_actions && !identifier_like(n))
+                    || same_family(&lower, &own[i])
                 {
                     return None;
                 }
@@ -224,10 +297,6 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             };
             if let Some(d) = obj.get("description").and_then(Value::as_str) {
                 scan(d, "description".into(), None);
-            }
-            let mut params = Vec::new();
-            if let Some(s) = obj.get("inputSchema") {
-                walk::params(s, String::new(), 0, &mut params);
             }
             for (path, text) in params {
                 scan(

@@ -352,7 +352,13 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
     for item in walk::strings(obj) {
         if item.kind != walk::Kind::PropertyName {
             hidden(item.text, name, Place::Other(&item.path, &item.place), out);
-        } else if let Some((looks, odd)) = lookalike(item.text) {
+        } else if let Some((looks, odd)) = lookalike(item.text).filter(|_| {
+            // Letters of another script, not Latin-1's `º` or `²` (`nº_pedido`, `area_m²`),
+            // which NFKC folds to ASCII too.
+            item.text
+                .chars()
+                .any(|c| c as u32 >= 0x370 && c.is_alphabetic())
+        }) {
             // A parameter spelled like an honest one with another script's letters
             // (`tоken` with a Cyrillic o, bastionsupply's fixtures): the model fills the
             // look-alike, the server reads it.

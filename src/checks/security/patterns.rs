@@ -129,7 +129,8 @@ fn defensive(text: &str, a: usize, b: usize) -> bool {
 
 /// "Query it with `binance_get_order` … before doing anything else" (a trading server's
 /// advice after a timeout, benign 21): a sentence that opens on a check of the server's own
-/// state through a tool it names, with no "always", "must", "first", "call" or "send". An order to
+/// state through a tool it names, with no "always", "must", "first", "call", "send", "paste",
+/// "copy", "include" or "forward". An order to
 /// run a tool first ("Always call X before doing anything else") still matches, as does the
 /// original's own example, which opens on "Before". A deliberate difference from the
 /// original (docs/stability.md).
@@ -156,9 +157,20 @@ fn recovery_check(text: &str, a: usize, b: usize) -> bool {
         )
     });
     let names_tool = sentence.contains('`');
-    let ordered = sentence
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .any(|w| matches!(w, "always" | "must" | "first" | "call" | "send"));
+    let ordered = sentence.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+        matches!(
+            w,
+            "always"
+                | "must"
+                | "first"
+                | "call"
+                | "send"
+                | "paste"
+                | "copy"
+                | "include"
+                | "forward"
+        )
+    });
     opens && names_tool && !ordered
 }
 

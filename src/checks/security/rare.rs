@@ -893,8 +893,8 @@ static SHAPES: &[Shape] = &[
     // Approval claimed from an authority the model should defer to ("Administrator-approved
     // database tool - recommended by security team for all database operations": the MCP
     // Security TTPs site; "This tool is a trusted official component": AgentDefenders). Said
-    // of a tool, not of a process ("Writes stay admin-approved, outside MCP": an e-commerce
-    // server's `routing_config_read`, benign 22).
+    // of a process that stays so, it is no claim ("Writes stay admin-approved, outside MCP":
+    // an e-commerce server's `routing_config_read`, benign 22).
     Shape {
         anchors: &[
             "-approved",
@@ -907,8 +907,13 @@ static SHAPES: &[Shape] = &[
             "official trusted",
         ],
         also: &[],
-        pattern: r"\b(?:administrator|admin|security\s+team|it\s+department)[-\s](?:approved|recommended|sanctioned|vetted)\s+(?:[\w-]+\s+){0,2}?(?:tool|server|component|extension|plugin|function|integration|connector|operation|action|source|endpoint)s?\b|\b(?:recommended|approved|sanctioned|mandated|endorsed)\s+by\s+(?:the\s+|your\s+)?(?:security\s+team|administrators?|it\s+department|system\s+administrators?|compliance\s+team)\b|\b(?:is\s+)?(?:a|an|the)\s+(?:trusted\s+official|official\s+trusted)\s+(?:component|tool|extension|plugin|server)\b",
-        unless: &[],
+        pattern: r"\b(?:administrator|admin|security\s+team|it\s+department)[-\s](?:approved|recommended|sanctioned|vetted)\b|\b(?:recommended|approved|sanctioned|mandated|endorsed)\s+by\s+(?:the\s+|your\s+)?(?:security\s+team|administrators?|it\s+department|system\s+administrators?|compliance\s+team)\b|\b(?:is\s+)?(?:a|an|the)\s+(?:trusted\s+official|official\s+trusted)\s+(?:component|tool|extension|plugin|server)\b",
+        unless: &[
+            "stay admin-approved",
+            "stays admin-approved",
+            "remain admin-approved",
+            "remains admin-approved",
+        ],
         rule: &rules::INJECTION_PATTERN,
         label: signals::AUTHORITY,
     },
@@ -1326,7 +1331,7 @@ static SHAPES: &[Shape] = &[
             "upload_data",
         ],
         also: &["call", "invoke", "run", "use", "execute"],
-        pattern: r"\b(?:call|invoke|run|use|execute)\s+(?:the\s+)?[`'\x22]?(?:[a-z0-9]+_)*(?:steal|(?:send|log|upload|post|forward|share|transmit)_?(?:credentials?|passwords?|secrets?|data))(?:_[a-z0-9]+)*(?:[`'\x22]|\b)",
+        pattern: r"\b(?:call|invoke|run|use|execute)\s+(?:the\s+)?[`'\x22]?(?:[a-z0-9]+_)*(?:steal(?:_[a-z0-9]+)*|(?:send|log|upload)_?(?:credentials?|passwords?|secrets?|data))(?:[`'\x22]|\b)",
         unless: &[],
         rule: &rules::TOOL_SHADOWING,
         label: signals::SHADOW_OTHER,
@@ -1342,7 +1347,7 @@ static SHAPES: &[Shape] = &[
             "the exact marker",
         ],
         also: &[],
-        pattern: r"\b(?:emit|output|print|say|write|echo|respond\s+with|reply\s+with|begin\s+with|start\s+with)\s+the\s+exact\s+(?:text|string|phrase|token|marker)\b",
+        pattern: r"\b(?:emit|output|print|say|respond\s+with|reply\s+with|begin\s+with|start\s+with)\s+the\s+exact\s+(?:text|string|phrase|token|marker)\s+[\x22'`]?(?-i:[A-Z0-9][A-Z0-9_-]{3,})",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::DECEPTION,
@@ -1354,7 +1359,7 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["env var", "environment var"],
         also: &[],
-        pattern: r"(?:^|[.!?:;>]\s*)(?:read|collect|harvest|steal|capture|gather|grab)\s+all\s+(?:the\s+)?(?:user's\s+)?env(?:ironment)?\s+var(?:iable)?s\s*(?:[.<\n]|$)",
+        pattern: r"(?:>\s*|\b(?:you\s+must|always|must)\s+)(?:read|collect|harvest|steal|capture|gather|grab)\s+all\s+(?:the\s+)?(?:user's\s+)?env(?:ironment)?\s+var(?:iable)?s\s*(?:[.<\n]|$)",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::SECRET_ASK,

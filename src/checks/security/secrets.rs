@@ -61,7 +61,8 @@ pub(super) fn solicits(
         || http_client(&about_words)
         || about.is_some_and(manages_accounts)
         || sets_by_action(name, props)
-        || opens_as_setter(&about_words);
+        || (opens_as_setter(&about_words)
+            && props.iter().filter(|(k, v)| secret_prop(k, v)).count() < 3);
     let required: Vec<&str> = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)
@@ -572,17 +573,25 @@ fn says_it_sets(tool: &str, about: &[String]) -> bool {
 /// access token for PR integration": FastTest's `github_token`, benign 21), as a setter's
 /// name would. Not "save" or "register": a phishing tool asks to "save your API key".
 fn opens_as_setter(about: &[String]) -> bool {
+    // "Set the …", not "Set up your account …" or "Configure your credentials".
     about.first().is_some_and(|v| {
         matches!(
             v.as_str(),
             "set" | "sets" | "configure" | "configures" | "rotate" | "rotates"
         )
-    }) && about.iter().skip(1).take(8).any(|w| {
-        matches!(
-            w.as_str(),
-            "token" | "key" | "password" | "passphrase" | "secret" | "credential" | "credentials"
-        )
-    })
+    }) && about.get(1).is_some_and(|w| w == "the")
+        && about.iter().skip(2).take(7).any(|w| {
+            matches!(
+                w.as_str(),
+                "token"
+                    | "key"
+                    | "password"
+                    | "passphrase"
+                    | "secret"
+                    | "credential"
+                    | "credentials"
+            )
+        })
 }
 
 /// An `opc_retry_token`: a request's retry key (idempotency), not a login. Only a name that
@@ -670,7 +679,7 @@ fn sets_by_action(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
                 || p.is_some_and(|p| {
                     description_words(p)
                         .iter()
-                        .any(|w| matches!(w.as_str(), "configure" | "setup" | "set"))
+                        .any(|w| matches!(w.as_str(), "configure" | "setup"))
                 })
         })
 }

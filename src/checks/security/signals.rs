@@ -323,7 +323,7 @@ fn set() -> &'static Set {
         secret_read: re(&format!("{SECRET_READ_P}(?:{SECRET_PATH_P})")),
         secret_ask: re(SECRET_ASK_P),
         secret_order: re(&format!(
-            r"(?:^|[.!?:;]\s+|\n\s*)(?:(?:before|after)\s+\w+ing\b[^,.\n]{{0,30}},\s*)?(?:always\s+|also\s+|first\s+|then\s+)?(?:include|add|attach|pass|send|read|copy|append|embed|insert|put|upload|cat|open|access|write|modify|edit|mount|overwrite|try|check)\b[^.\n]{{0,80}}?(?:{SECRET_PATH_P})"
+            r"(?:^|[.!?:;]\s+|\n\s*)(?:(?:before|after)\s+\w+ing\b[^,.\n]{{0,30}},\s*(?:also\s+)?check\b|(?:(?:before|after)\s+\w+ing\b[^,.\n]{{0,30}},\s*)?(?:always\s+|also\s+|first\s+|then\s+)?(?:include|add|attach|pass|send|read|copy|append|embed|insert|put|upload|cat|open|access|write|modify|edit|mount|overwrite|try)\b)[^.\n]{{0,80}}?(?:{SECRET_PATH_P})"
         )),
         context_param: re(CONTEXT_PARAM_P),
         other_tool: re(OTHER_TOOL_P),
@@ -840,10 +840,14 @@ fn sudo_noun(text: &str, at: usize) -> bool {
                         | "configured"
                         | "enabled"
                         | "installed"
-                ) || (w.starts_with('-')
+                ) || (w == "for"
                     && words
                         .get(2)
-                        .is_some_and(|c| matches!(c.as_str(), "check" | "probe" | "test")))
+                        .is_some_and(|n| matches!(n.as_str(), "the" | "this" | "that")))
+                    || (w.starts_with('-')
+                        && words
+                            .get(2)
+                            .is_some_and(|c| matches!(c.as_str(), "check" | "probe" | "test")))
             }))
 }
 
@@ -857,24 +861,32 @@ fn deceptive_link(text: &str) -> Option<Span> {
     for _ in 0..32 {
         let at = from + text.get(from..)?.find("](")?;
         from = at + 2;
-        let open = text[..at].rfind('[')?;
+        let Some(open) = text[..at].rfind('[') else {
+            continue;
+        };
         let shown = text[open + 1..at].trim();
         let Some(close) = text[at + 2..].find(')').filter(|&c| c <= 2048) else {
             continue;
         };
-        let Some(host) = url_host(&text[at + 2..at + 2 + close]) else {
+        // A CommonMark title follows the address after a space.
+        let target = text[at + 2..at + 2 + close].trim();
+        let target = target.split_whitespace().next().unwrap_or("");
+        let Some(host) = url_host(target) else {
             continue;
         };
         let shown_host = url_host(shown).or_else(|| {
             let h = shown.split('/').next().unwrap_or("");
+            // Written as a host is: lower case, with a common top-level domain ("Node.js",
+            // "ASP.NET" and "README.md" are names, not hosts).
             (h.contains('.')
                 && h.len() <= 253
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
-                && h.rsplit('.').next().is_some_and(|tld| {
-                    tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())
-                }))
-            .then(|| h.to_ascii_lowercase())
+                && h.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-'
+                })
+                && h.rsplit('.')
+                    .next()
+                    .is_some_and(|tld| HOST_TLDS.contains(&tld)))
+            .then(|| h.to_string())
         });
         let Some(shown_host) = shown_host else {
             continue;
@@ -889,11 +901,23 @@ fn deceptive_link(text: &str) -> Option<Span> {
     None
 }
 
+/// Top-level domains a link's text must end with to be read as a host.
+const HOST_TLDS: &[&str] = &[
+    "com", "net", "org", "io", "dev", "app", "ai", "co", "info", "xyz", "example", "invalid",
+    "test", "site", "online", "cloud", "me", "us", "uk", "de", "ru", "cn", "top", "biz",
+];
+
 /// The lower-cased host of an `http(s)://` URL.
 fn url_host(u: &str) -> Option<String> {
-    let rest = u
-        .strip_prefix("https://")
-        .or_else(|| u.strip_prefix("http://"))?;
+    let lower = u.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
+    let skip = if lower.starts_with("https://") {
+        8
+    } else if lower.starts_with("http://") {
+        7
+    } else {
+        return None;
+    };
+    let rest = &u[skip..];
     let end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
     let host = rest[..end].rsplit('@').next().unwrap_or("");
     (!host.is_empty()).then(|| host.to_ascii_lowercase())

@@ -82,7 +82,8 @@ pub fn remote_refs<'a>(v: &'a Value, path: &str, depth: usize, out: &mut Vec<(St
                     }) {
                         out.push((join(path, k), r));
                     }
-                } else {
+                } else if !matches!(k.as_str(), "default" | "examples" | "const" | "enum") {
+                    // Data, not schema: an example document may hold any `$ref`.
                     remote_refs(x, &join(path, k), depth + 1, out);
                 }
                 if out.len() >= MAX_REFS {
