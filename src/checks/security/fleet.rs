@@ -157,20 +157,22 @@ fn listed_actions<'t>(texts: impl Iterator<Item = &'t str>) -> Vec<String> {
 /// server's own tool names: a tool of the same vendor's family that this listing lacks
 /// ("Use before calling jira_transition_issue" in a Jira server without it), not another
 /// server's.
-fn same_family(name: &str, own: &HashSet<String>) -> bool {
-    let Some((head, _)) = name.split_once(['_', '-']) else {
-        return false;
-    };
-    if head.len() < 3 {
-        return false;
+fn same_family(name: &str, heads: &HashMap<String, usize>) -> bool {
+    name.split_once(['_', '-'])
+        .filter(|(head, _)| head.len() >= 3)
+        .and_then(|(head, _)| heads.get(head))
+        .is_some_and(|&n| n >= 3)
+}
+
+/// How many of a server's (lower-cased) tool names open with each first part.
+fn name_heads(names: &HashSet<String>) -> HashMap<String, usize> {
+    let mut heads = HashMap::new();
+    for n in names {
+        if let Some((head, _)) = n.split_once(['_', '-']) {
+            *heads.entry(head.to_string()).or_insert(0) += 1;
+        }
     }
-    own.iter()
-        .filter(|o| {
-            o.split_once(['_', '-'])
-                .is_some_and(|(h, _)| h.eq_ignore_ascii_case(head))
-        })
-        .nth(2)
-        .is_some()
+    heads
 }
 
 /// One order about another server's tool, found in one string of a tool.
@@ -203,6 +205,8 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
     }
     let server_index: HashMap<&str, usize> =
         members.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
+    // Counted once per server, not per reference (a hostile member of many tools).
+    let own_heads: Vec<HashMap<String, usize>> = own.iter().map(name_heads).collect();
     for (i, (server, tools)) in members.iter().enumerate() {
         for tool in tools.iter() {
             super::engine::trim(super::engine::TRIM_AT);
@@ -249,7 +253,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     || own_tails[i].contains(&lower)
                     || props.contains(&lower)
                     || (has_actions && !identifier_like(n))
-                    || same_family(&lower, &own[i])
+                    || same_family(&lower, &own_heads[i])
                 {
                     return None;
                 }
