@@ -869,8 +869,10 @@ fn deceptive_link(text: &str) -> Option<Span> {
             continue;
         };
         // A CommonMark title follows the address after a space.
-        let target = text[at + 2..at + 2 + close].trim();
-        let target = target.split_whitespace().next().unwrap_or("");
+        let target = text[at + 2..at + 2 + close]
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
         let Some(host) = url_host(target) else {
             continue;
         };
@@ -909,15 +911,19 @@ const HOST_TLDS: &[&str] = &[
 
 /// The lower-cased host of an `http(s)://` URL.
 fn url_host(u: &str) -> Option<String> {
-    let lower = u.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
-    let skip = if lower.starts_with("https://") {
-        8
-    } else if lower.starts_with("http://") {
-        7
+    // Compared as bytes: a short text, or a multi-byte letter at byte 8, is no URL scheme.
+    let scheme = |p: &str| {
+        u.as_bytes()
+            .get(..p.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+    };
+    let rest = if scheme("https://") {
+        &u[8..]
+    } else if scheme("http://") {
+        &u[7..]
     } else {
         return None;
     };
-    let rest = &u[skip..];
     let end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
     let host = rest[..end].rsplit('@').next().unwrap_or("");
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
@@ -1187,6 +1193,26 @@ pub fn warm() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scheme is read as bytes, in any case; a short or multi-byte prefix is no URL.
+    #[test]
+    fn url_host_reads_the_scheme_as_bytes() {
+        assert_eq!(
+            url_host("HTTPS://Docs.Example.com/x?y").as_deref(),
+            Some("docs.example.com")
+        );
+        assert_eq!(url_host("http://h.io:80/").as_deref(), Some("h.io"));
+        for u in [
+            "http",
+            "http://",
+            "http\u{e9}://x.io",
+            "https\u{e9}x.io",
+            "ftp://x.io",
+            "",
+        ] {
+            assert_eq!(url_host(u), None, "{u}");
+        }
+    }
 
     fn labels(t: &str) -> Vec<&'static str> {
         detect(t, Field::Prose, "me")
