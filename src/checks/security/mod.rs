@@ -93,6 +93,8 @@ fn scan_surface<T: ToolItem>(
     // The compiled patterns live for this scan only: the families after this one run
     // without them (#12's memory bound).
     let _compiled = engine::scope();
+    // Texts repeated across the listing are scanned once (`text::memo`).
+    let _memo = text::memo::scope();
     let tools = match listing {
         Ok(t) => t,
         Err(e) => {
@@ -974,7 +976,7 @@ fn injection(
     out: &mut Vec<Finding>,
 ) {
     let norm = normalize::Normalized::new(text);
-    let original = patterns::injection_matches(&norm.text);
+    let original = text::memo::phrases(&norm.text, || patterns::injection_matches(&norm.text));
     if let Some(&first) = original.first() {
         let message = match path {
             None => format!(
