@@ -8,6 +8,7 @@ mod fleet;
 mod foreign;
 mod labels;
 mod learned;
+mod memo;
 mod normalize;
 pub mod patterns;
 pub mod poisoning;
@@ -93,8 +94,8 @@ fn scan_surface<T: ToolItem>(
     // The compiled patterns live for this scan only: the families after this one run
     // without them (#12's memory bound).
     let _compiled = engine::scope();
-    // Texts repeated across the listing are scanned once (`text::memo`).
-    let _memo = text::memo::scope();
+    // Texts repeated across the listing are scanned once (`memo.rs`).
+    let _memo = memo::scope();
     let tools = match listing {
         Ok(t) => t,
         Err(e) => {
@@ -976,7 +977,7 @@ fn injection(
     out: &mut Vec<Finding>,
 ) {
     let norm = normalize::Normalized::new(text);
-    let original = text::memo::phrases(&norm.text, || patterns::injection_matches(&norm.text));
+    let original = memo::phrases(&norm.text, || patterns::injection_matches(&norm.text));
     if let Some(&first) = original.first() {
         let message = match path {
             None => format!(

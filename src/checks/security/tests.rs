@@ -3298,7 +3298,7 @@ fn the_memo_of_a_scan_gives_each_tool_its_own_hits() {
             let theirs = fresh(t, other, field);
             assert_ne!(mine, theirs, "{t:?}: the name must matter for this case");
             for order in [[own, other, own], [other, own, other]] {
-                let _memo = text::memo::scope();
+                let _memo = memo::scope();
                 for who in order {
                     let want = if who == own { &mine } else { &theirs };
                     assert_eq!(
@@ -3311,7 +3311,7 @@ fn the_memo_of_a_scan_gives_each_tool_its_own_hits() {
         }
     }
     // A clean text is kept once under no name; the same text for any tool is clean.
-    let _memo = text::memo::scope();
+    let _memo = memo::scope();
     for own in ["a", "get_weather", ""] {
         assert!(fresh(
             "Returns the weather for a city.",
