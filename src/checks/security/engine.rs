@@ -146,8 +146,11 @@ pub fn pin() {
 /// the caches and built them again: 10,000 tools took 3.5 s instead of 0.2 s (#13's bench).
 /// At 768 KiB the bench's tools rarely empty them (0.2 s) and ms-365's long Graph tools
 /// every third tool (70 times in 188: its scan 0.40 s instead of 0.82 s), for 0.1–0.2 MiB
-/// more peak RSS; figures in docs/benchmarks.md.
-pub const TRIM_AT: usize = 768 * 1024;
+/// more peak RSS. Real listings' long varied texts still reached 768 KiB within a few tools:
+/// the benign corpus (32,822 tools) spent 70 % of its scan rebuilding states, 30.4 s; at
+/// 2 MiB 15.9 s, for 1.3–1.8 MiB more peak RSS on the largest listings (session 28); figures
+/// in docs/benchmarks.md.
+pub const TRIM_AT: usize = 2 * 1024 * 1024;
 
 /// Empties every cache when they hold more than `limit` bytes in all: called between the
 /// texts of a scan, it bounds what the caches keep to about `limit` plus one text's growth.
