@@ -95,6 +95,11 @@ fn keep<V>(pick: impl Fn(&mut Memo) -> &mut HashMap<u128, V>, k: u128, v: V) {
     });
 }
 
+/// This scan's hash keys, while a scope is open.
+fn keys() -> Option<(RandomState, RandomState)> {
+    MEMO.with_borrow(|m| m.as_ref().map(|m| m.keys.clone()))
+}
+
 /// `scan`'s hits on `text` for a tool named `own` (`scan` takes the name), from the
 /// memo when kept. A text where the name cannot bear is kept under no name, for every
 /// tool. And the name only ever drops a candidate (an order about the tool itself is no
@@ -104,33 +109,32 @@ pub fn shapes(
     text: &str,
     own: &str,
     field: signals::Field,
-    scan: impl Fn(&str) -> Vec<Hit>,
+    scan: impl FnOnce(&str) -> Vec<Hit>,
 ) -> Vec<Hit> {
-    let Some(keys) = MEMO.with_borrow(|m| m.as_ref().map(|m| m.keys.clone())) else {
+    let Some(keys) = keys() else {
         return scan(own);
     };
-    let at = |own: &str, known: Option<Vec<Hit>>| {
-        let k = key(&keys, (text, own, field as u8));
-        known.or_else(|| kept(|m| &m.shapes, k)).unwrap_or_else(|| {
-            let hits = scan(own);
-            keep(|m| &mut m.shapes, k, hits.clone());
-            hits
-        })
-    };
-    let free = kept(|m| &m.shapes, key(&keys, (text, "", field as u8)));
+    let free_key = key(&keys, (text, "", field as u8));
+    let free = kept(|m| &m.shapes, free_key);
     if free.as_ref().is_some_and(Vec::is_empty) {
         return Vec::new();
     }
-    if bears(text, own) {
-        at(own, None)
+    let (name, k, known) = if bears(text, own) {
+        let k = key(&keys, (text, own, field as u8));
+        (own, k, kept(|m| &m.shapes, k))
     } else {
-        at("", free)
-    }
+        ("", free_key, free)
+    };
+    known.unwrap_or_else(|| {
+        let hits = scan(name);
+        keep(|m| &mut m.shapes, k, hits.clone());
+        hits
+    })
 }
 
 /// The original's phrases in `text`, from the memo when kept.
 pub fn phrases(text: &str, scan: impl FnOnce() -> Vec<Span>) -> Vec<Span> {
-    let Some(keys) = MEMO.with_borrow(|m| m.as_ref().map(|m| m.keys.clone())) else {
+    let Some(keys) = keys() else {
         return scan();
     };
     let k = key(&keys, text);

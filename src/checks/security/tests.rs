@@ -3265,7 +3265,7 @@ fn benign_21_22_mends_and_round_22_shapes() {
     split_holds(&fs, &must_fail, &silent);
 }
 
-/// The memo of a scan (`text::memo`) gives every text the hits a fresh scan gives it, for
+/// The memo of a scan (`memo.rs`) gives every text the hits a fresh scan gives it, for
 /// whichever tool asks first: texts whose hits turn on the tool's own name (an example call
 /// of the tool itself, a mode its name names, an order to call it) differ by tool, and each
 /// tool still gets its own.

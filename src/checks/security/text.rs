@@ -43,6 +43,8 @@ fn accented_latin(c: char) -> bool {
 
 /// Byte span in a text.
 pub(super) type Span = memo::Span;
+/// One hit: its rule, its label and its evidence.
+pub(super) type Hit = memo::Hit;
 
 pub(super) fn overlaps_any(used: &[Span], ev: &[Span]) -> bool {
     used.iter()
@@ -93,11 +95,8 @@ pub(super) fn shape_hits(
     })
 }
 
-/// One hit: its rule, its label and its evidence.
-pub(super) type Hit = memo::Hit;
-
 fn fresh_shape_hits(norm: &normalize::Normalized, own: &str, field: signals::Field) -> Vec<Hit> {
-    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> = poisoning::detect(&norm.text)
+    let mut v: Vec<Hit> = poisoning::detect(&norm.text)
         .into_iter()
         .map(|p| (shape_rule(p.label), p.label, p.evidence))
         .collect();
@@ -139,12 +138,11 @@ pub(super) fn text_hits(
     norm: &normalize::Normalized,
     own: &str,
     field: signals::Field,
-) -> Vec<(&'static Rule, &'static str, Vec<Span>)> {
-    let mut v: Vec<(&'static Rule, &'static str, Vec<Span>)> =
-        memo::phrases(&norm.text, || patterns::injection_matches(&norm.text))
-            .into_iter()
-            .map(|m| (&rules::INJECTION_PATTERN, "known injection phrase", vec![m]))
-            .collect();
+) -> Vec<Hit> {
+    let mut v: Vec<Hit> = memo::phrases(&norm.text, || patterns::injection_matches(&norm.text))
+        .into_iter()
+        .map(|m| (&rules::INJECTION_PATTERN, "known injection phrase", vec![m]))
+        .collect();
     v.extend(shape_hits(norm, own, field));
     v
 }
