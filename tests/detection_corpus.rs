@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 /// Floors the corpus must keep (it may only grow). #13 asks for ≥ 200 poisoned definitions
 /// from ≥ 15 sources and ≥ 300 benign ones from ≥ 20 servers; see docs/detection.md for
 /// what is still missing.
-const MIN_POISONED: usize = 2088;
-const MIN_POISONED_SOURCES: usize = 364;
-const MIN_BENIGN: usize = 32822;
-const MIN_BENIGN_SERVERS: usize = 791;
+const MIN_POISONED: usize = 2162;
+const MIN_POISONED_SOURCES: usize = 385;
+const MIN_BENIGN: usize = 34959;
+const MIN_BENIGN_SERVERS: usize = 849;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -805,6 +805,42 @@ const REAL_DEFECTS: &[&str] = &[
     "xampp-mcp: grants_inspect: security/secret-in-schema",
     "xampp-mcp: query_execute: security/secret-in-schema",
     "xampp-mcp: query_readonly: security/secret-in-schema",
+    // Session 29's blind capture (benign 23: 58 listings, 2,137 tools; play-store-mcp left out
+    // as a copy of a corpus listing), judged by the pins above: credentials through the
+    // model on each call. AlgoChains' per-call API key, owner and access tokens and its
+    // login; pywa's app secret (exchanged for a token) and a flow's private key; a trust
+    // registry's GitHub access token; a Kali server's domain, SSH, WPScan and CTF logins, and
+    // the password and JWT its crackers take (as `hydra_attack`'s above). Beget declares
+    // `destructiveHint: false` on two deletions, Grafana `readOnlyHint: true` on one.
+    "Grafana: delete_snapshot_by_delete_key: security/annotation-mismatch",
+    "algochains-mcp-server: connect_onyx_docs: security/secret-in-schema",
+    "algochains-mcp-server: login_algochains: security/secret-in-schema",
+    "algochains-mcp-server: massive_call_api: security/secret-in-schema",
+    "algochains-mcp-server: remove_mfa_factor: security/secret-in-schema",
+    "algochains-mcp-server: revoke_developer_key: security/secret-in-schema",
+    "algochains-mcp-server: run_mcpt_pipeline: security/secret-in-schema",
+    "beget-api: mail_forward_delete: security/annotation-mismatch",
+    "beget-api: mysql_drop_access: security/annotation-mismatch",
+    "kali-tools: ad_asreproast: security/secret-in-schema",
+    "kali-tools: ad_bloodhound_collect: security/secret-in-schema",
+    "kali-tools: ad_kerberoast: security/secret-in-schema",
+    "kali-tools: ad_ldap_enum: security/secret-in-schema",
+    "kali-tools: ad_password_spray: security/secret-in-schema",
+    "kali-tools: ad_psexec: security/secret-in-schema",
+    "kali-tools: ad_secretsdump: security/secret-in-schema",
+    "kali-tools: ad_smb_enum: security/secret-in-schema",
+    "kali-tools: ad_wmiexec: security/secret-in-schema",
+    "kali-tools: api_jwt_crack: security/secret-in-schema",
+    "kali-tools: ctf_connect: security/secret-in-schema",
+    "kali-tools: pivot_ssh_dynamic: security/secret-in-schema",
+    "kali-tools: pivot_ssh_local: security/secret-in-schema",
+    "kali-tools: pivot_ssh_remote: security/secret-in-schema",
+    "kali-tools: tools_hydra: security/secret-in-schema",
+    "kali-tools: tools_wpscan: security/secret-in-schema",
+    "pywa-mcp: get_app_access_token: security/secret-in-schema",
+    "pywa-mcp: get_flow_request_handler: security/secret-in-schema",
+    "pywa-mcp: on_flow_request: security/secret-in-schema",
+    "trust-mcp: trust_verify: security/secret-in-schema",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -956,17 +992,15 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// "Held-out figures"). The counts are pinned exactly, so a change to the engine shows here
 /// in either direction.
 ///
-/// Session 27 folded round 22 (125 attacks of 27 sources, held out by session 26 at 105
-/// failing and 115 failing or warning) and round 21's real listings (benign 21) into the
-/// corpus, and holds out round 23: 74 attacks of 21 sources, gathered at the start of session
-/// 27 by four helpers that read no engine code (a fifth source they brought repeats a
-/// repository of the corpus and went into it). Measured blind before any change of session 27
-/// (session 26's engine): 57 failing, 66 failing or warning. Session 27's rules, written from
-/// round 22's misses and benign 21's false positives before round 23's misses were read,
-/// give the same counts.
-const HELDOUT_POISONED: usize = 74;
-const HELDOUT_FAILING: usize = 57;
-const HELDOUT_FLAGGED: usize = 66;
+/// Session 29 folded round 23 (74 attacks of 21 sources, held out by session 27 at 57 failing
+/// and 66 failing or warning; 66 failing after session 29's shapes for its misses) into the
+/// corpus, and holds out round 24: 94 attacks of 21 sources, gathered during session 29 by two
+/// helpers that read no engine code (a 22nd source they brought repeats five entries of the
+/// corpus and was left out). Measured once, with session 29's final rules, after they were
+/// written: 47 failing, 72 failing or warning.
+const HELDOUT_POISONED: usize = 94;
+const HELDOUT_FAILING: usize = 47;
+const HELDOUT_FLAGGED: usize = 72;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 const HELDOUT_REAL_FAILING: &[&str] = &[];
 

@@ -381,6 +381,10 @@ const WEB_KINDS: &[&str] = &[
     "categories",
     "filtering",
     "dlp",
+    // A scanner's stored findings (Sn1per's "Read the web technologies Sn1per detected",
+    // `openWorldHint: false`; benign 23).
+    "technology",
+    "technologies",
 ];
 
 /// Words after a web word in a tool's name that make it the page itself (`get_url_content`,
@@ -1003,7 +1007,17 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
             .iter()
             .position(|o| matches!(*o, "against" | "on" | "over" | "across"))
             .map_or(object, |p| &object[..p]);
-        return !reads && run.iter().any(|o| EXEC_OBJECTS.contains(o));
+        // "Run a code review" (Codex's `review`, `readOnlyHint: true`; benign 23): the word
+        // only qualifies a reading job.
+        let qualifies = |i: usize| {
+            run.get(i + 1).is_some_and(|n| {
+                matches!(
+                    *n,
+                    "review" | "reviews" | "analysis" | "audit" | "search" | "scan" | "quality"
+                )
+            })
+        };
+        return !reads && (0..run.len()).any(|i| EXEC_OBJECTS.contains(&run[i]) && !qualifies(i));
     }
     if base == "send" {
         return !object.iter().any(|o| SEND_READ_OBJECTS.contains(o));

@@ -977,7 +977,9 @@ fn injection(
     out: &mut Vec<Finding>,
 ) {
     let norm = normalize::Normalized::new(text);
-    let original = memo::phrases(&norm.text, || patterns::injection_matches(&norm.text));
+    let mut original = memo::phrases(&norm.text, || patterns::injection_matches(&norm.text));
+    // "Execute ANY command" on a tool whose name executes commands (docs/stability.md).
+    original.retain(|&m| !text::runs_own_commands(&norm.text, name, m));
     if let Some(&first) = original.first() {
         let message = match path {
             None => format!(

@@ -598,6 +598,28 @@ fn readable(s: &str) -> bool {
     good * 100 >= total * 90
 }
 
+/// The readable text a base64 or hex blob of at least [`MIN_BLOB`] bytes decodes to.
+fn decode_blob(run: &str) -> Option<String> {
+    if run.len() < MIN_BLOB {
+        return None;
+    }
+    let decoded = if run.bytes().all(|c| c.is_ascii_hexdigit()) && run.len() % 2 == 0 {
+        (0..run.len())
+            .step_by(2)
+            .map(|k| u8::from_str_radix(&run[k..k + 2], 16).ok())
+            .collect::<Option<Vec<u8>>>()
+    } else {
+        let trimmed = run.trim_end_matches('=');
+        base64::engine::general_purpose::STANDARD_NO_PAD
+            .decode(trimmed)
+            .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(trimmed))
+            .ok()
+    };
+    decoded
+        .and_then(|d| String::from_utf8(d).ok())
+        .filter(|s| readable(s))
+}
+
 /// Appends the readable decodings of base64 and hex blobs, each on its own line.
 fn append_blobs(b: &mut Builder) {
     let text = &b.text;
@@ -614,28 +636,21 @@ fn append_blobs(b: &mut Builder) {
         while i < bytes.len() && is_b64(bytes[i]) {
             i += 1;
         }
-        let run = &text[start..i];
-        if run.len() < MIN_BLOB {
-            continue;
-        }
-        let decoded = if run.bytes().all(|c| c.is_ascii_hexdigit()) && run.len() % 2 == 0 {
-            (0..run.len())
-                .step_by(2)
-                .map(|k| u8::from_str_radix(&run[k..k + 2], 16).ok())
-                .collect::<Option<Vec<u8>>>()
-        } else {
-            let trimmed = run.trim_end_matches('=');
-            base64::engine::general_purpose::STANDARD_NO_PAD
-                .decode(trimmed)
-                .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(trimmed))
-                .ok()
-        };
-        if let Some(s) = decoded.and_then(|d| String::from_utf8(d).ok()) {
-            if readable(&s) {
-                let from = b.from(start).0;
-                let to = b.from(i - 1).1;
-                found.push((s, (from, to)));
+        // A blob given as a value (`telemetry=SU1QT1JU…`: MCPGoat's base64 challenge, round
+        // 23) is read from after the last `=` inside the run when the whole does not decode.
+        let mut start = start;
+        let mut decoded = decode_blob(&text[start..i]);
+        if decoded.is_none() {
+            let run = &text[start..i];
+            if let Some(p) = run.trim_end_matches('=').rfind('=') {
+                start += p + 1;
+                decoded = decode_blob(&text[start..i]);
             }
+        }
+        if let Some(s) = decoded {
+            let from = b.from(start).0;
+            let to = b.from(i - 1).1;
+            found.push((s, (from, to)));
         }
     }
     // Hex bytes written apart ("5b 61 64 6d …", SlowMist's MasterMCP): pairs separated by

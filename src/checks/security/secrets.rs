@@ -94,6 +94,8 @@ pub(super) fn solicits(
         // name on the original's list still reports, as a warning.
         if setter
             || scalar_non_text(v)
+            || enumerated(v)
+            || names_a_switch(k, v)
             || resource_secret(name, k, v)
             || public_token(v)
             || free_key(v)
@@ -197,6 +199,9 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "query",
     "preview",
     "purchase",
+    // A packet listener's handle (DrissionPage's `listener_token`: "Optional token returned
+    // by network_listen_start"; benign 23).
+    "listener",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -292,6 +297,8 @@ pub(super) const SETTER_VERBS: &[&str] = &[
     "setup",
     // `wp_switch_auth_method` (WordPress).
     "switch",
+    // `activate_license`: the licence's activation token (React Native AI Debugger, benign 23).
+    "activate",
 ];
 /// What such a verb sets a credential of: an account, the credential itself, or a resource
 /// that carries its own secret.
@@ -355,6 +362,18 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "totp",
     "2fa",
     "mfa",
+    // Accounts of a hosting panel created with their password (Beget's `ftp_add`,
+    // `mail_create` "Добавить почтовый ящик", `mysql_add`, `mysql_add_access`; benign 23),
+    // an exchange connector set up with its credentials (Hummingbot's `setup_connector`) and
+    // a licence activated with its token.
+    "ftp",
+    "mysql",
+    "mail",
+    "access",
+    "connector",
+    "connectors",
+    "license",
+    "licence",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -379,9 +398,10 @@ fn registers_own_login(tool: &str, prop: &str, schema: &Value) -> bool {
             "password" | "passwd" | "passphrase" | "credential" | "credentials"
         )
     });
+    // `signup_algochains` ("Create a new AlgoChains account with email + password"; benign 23).
     let signs_up = w
-        .last()
-        .is_some_and(|v| matches!(v.as_str(), "register" | "signup"));
+        .iter()
+        .any(|v| matches!(v.as_str(), "register" | "signup"));
     let creates = w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
         && w.iter().any(|o| {
             matches!(
@@ -477,9 +497,22 @@ fn opens_connection(tool: &str, props: &serde_json::Map<String, Value>) -> bool 
 /// `url`, and `username`/`password` "for basic auth"; session 23's capture). A fetcher's
 /// optional token beside a `url` still fails: it adds nothing.
 fn adds_endpoint(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
-    let adds = identifier_parts(tool)
+    // Hummingbot's `configure_server` (`host`, `port`, `username`, `password`: "Update the
+    // server config and reconnect"; benign 23): configuring the connection itself. GNS3's
+    // `gns3_bulk_configure_nodes` configures nodes and logs in to its server on the call.
+    let w = identifier_parts(tool);
+    let configures_link = w
         .iter()
-        .any(|v| matches!(v.as_str(), "add" | "register" | "create"));
+        .any(|v| matches!(v.as_str(), "configure" | "setup"))
+        && w.iter().any(|v| {
+            matches!(
+                v.as_str(),
+                "server" | "servers" | "connection" | "connections" | "endpoint" | "endpoints"
+            )
+        });
+    let adds = configures_link
+        || w.iter()
+            .any(|v| matches!(v.as_str(), "add" | "register" | "create"));
     adds && props.keys().any(|k| {
         identifier_parts(k)
             .last()
@@ -750,12 +783,52 @@ fn pagination_token(prop: &str, schema: &Value) -> bool {
 
 /// A public or publishable token (Mapbox's `pk.*` "public access token", meant for browser
 /// URLs): the model sees it, but it is no secret; a warning, as a setter's.
+/// A token that opens what was shared publicly ("The unique access token that grants
+/// permission to view the public dashboard": Grafana's public dashboards, whose token is in
+/// their public URL; benign 23) is one too: it grants what anyone with the link sees.
 fn public_token(schema: &Value) -> bool {
-    description_words(schema).windows(3).any(|w| {
+    let d = description_words(schema);
+    d.windows(3).any(|w| {
         matches!(w[0].as_str(), "public" | "publishable")
             && (matches!(w[1].as_str(), "token" | "key")
                 || matches!(w[2].as_str(), "token" | "key"))
+    }) || d.windows(4).any(|w| {
+        matches!(w[0].as_str(), "view" | "query" | "access" | "open")
+            && matches!(w[1].as_str(), "the" | "this" | "a")
+            && w[2] == "public"
+            && matches!(
+                w[3].as_str(),
+                "dashboard" | "dashboards" | "page" | "link" | "snapshot" | "report" | "board"
+            )
     })
+}
+
+/// A switch named for what it adds to the answer (`include_sip_credentials`: pywa's phone
+/// number settings, an untyped property; benign 23): unless declared a string, it says
+/// whether to include the credentials, it does not carry them.
+fn names_a_switch(prop: &str, schema: &Value) -> bool {
+    let declared_text = match schema.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    !declared_text
+        && identifier_parts(prop).first().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "include" | "with" | "show" | "return" | "redact" | "mask" | "hide" | "expose"
+            )
+        })
+}
+
+/// A property whose values an `enum` or `const` lists (react-native-ai-debugger's `auth`:
+/// `"auto" | "none"`; benign 23): it picks a mode, the model cannot put a secret in it.
+fn enumerated(schema: &Value) -> bool {
+    schema.get("const").is_some()
+        || schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| !e.is_empty())
 }
 
 /// A key its description says is free to get ("Get a free key at: https://…", BioMCP's NCI
