@@ -1002,7 +1002,37 @@ const HELDOUT_POISONED: usize = 94;
 const HELDOUT_FAILING: usize = 47;
 const HELDOUT_FLAGGED: usize = 72;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
-const HELDOUT_REAL_FAILING: &[&str] = &[];
+/// Benign 24 (43 listings, 5,361 tools; captured blind during session 29 by a helper that read
+/// no engine code, under `unshare -rn` with dummy credentials) measured once with session 29's
+/// final rules: 24 tools failing (0.45 %) on 11 servers. Not judged yet: the next session
+/// judges each as a true finding or a false positive, mends the false positives and folds the
+/// listings into the corpus.
+const HELDOUT_REAL_FAILING: &[&str] = &[
+    "adguard-home-agent: adguard_home_login: security/secret-in-schema",
+    "arr-mcp: seerr_post_auth_local: security/secret-in-schema",
+    "arr-mcp: seerr_post_auth_plex: security/secret-in-schema",
+    "camunda-mcp: camunda7_set_task_variables: security/annotation-mismatch",
+    "dockerhub-mcp: dockerhub_login: security/secret-in-schema",
+    "dockerhub-mcp: dockerhub_two_factor_login: security/secret-in-schema",
+    "firefly-iii-mcp: firefly_iii_get_cron: security/secret-in-schema",
+    "gitlab-mcp: gitlab_delete_user: security/secret-in-schema",
+    "gitlab-mcp: gitlab_erase_project_job: security/annotation-mismatch",
+    "gitlab-mcp: gitlab_get_group_runners: security/secret-in-schema",
+    "gitlab-mcp: gitlab_get_project_runners: security/secret-in-schema",
+    "gitlab-mcp: gitlab_get_runners: security/secret-in-schema",
+    "gitlab-mcp: gitlab_get_user: security/secret-in-schema",
+    "gitlab-mcp: gitlab_get_users: security/secret-in-schema",
+    "mikrotik-rest: save_backup: security/secret-in-schema",
+    "onetrust-mcp: onetrust_create_job_using_post: security/secret-in-schema",
+    "onetrust-mcp: onetrust_get_categorized_cookies: security/secret-in-schema",
+    "onetrust-mcp: onetrust_get_categorized_cookies_using_get: security/secret-in-schema",
+    "onetrust-mcp: onetrust_get_oauth_token: security/secret-in-schema",
+    "panos-mcp: run_show_command: security/injection-pattern",
+    "souschef: convert_puppet_manifest_to_ansible_with_ai: security/secret-in-schema",
+    "souschef: convert_puppet_module_to_ansible_with_ai: security/secret-in-schema",
+    "twenty-mcp: twenty_client_credentials_oauth_token: security/secret-in-schema",
+    "twenty-mcp: twenty_refresh_oauth_token: security/secret-in-schema",
+];
 
 #[test]
 fn heldout_round_is_measured() {

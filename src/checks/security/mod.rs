@@ -572,6 +572,7 @@ fn scan_item(
         used.extend(ev.iter().copied());
         emit(rule, label, ev);
     }
+    let had_hits = !used.is_empty();
     if item.kind.is_value() && default_sink(&item.path, item.text) {
         let end = norm.text.len();
         emit(
@@ -580,6 +581,39 @@ fn scan_item(
             vec![(0, end)],
         );
     }
+    // An identifier-shaped value (`include_ssh_keys_and_credentials` among a search's
+    // scopes: bad-mcp's enum poisoning; `Read_id_rsa` as a mode) names what picking it
+    // hands over, as a property name would. No value of the 34,959 real tools reads so.
+    if item.kind.is_value() && !had_hits && identifier_shaped(item.text) {
+        let words = walk::identifier_words(&norm.text);
+        let names = identifier_hits(words.trim(), signals::Field::Identifier, name, false)
+            .into_iter()
+            .find(|h| h.label == signals::CONTEXT_PARAM);
+        if let Some(hit) = names {
+            let message = format!(
+                "Tool \"{name}\" {} \"{}\" names a secret or the conversation ({}): a model that picks it hands that over",
+                item.place, item.text, hit.label
+            );
+            record(
+                hit.rule,
+                hit.label,
+                message,
+                vec![Value::String(item.text.to_string())],
+                location(name, non_empty_path(&item.path)),
+                out,
+            );
+        }
+    }
+}
+
+/// A value written as an identifier: no spaces, words joined by `_` (two or more).
+fn identifier_shaped(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty()
+        && t.len() <= 128
+        && t.contains('_')
+        && t.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// A URL set as the default of a parameter that names where results go (`callback_url`,
