@@ -1004,9 +1004,14 @@ const HELDOUT_FLAGGED: usize = 72;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; captured blind during session 29 by a helper that read
 /// no engine code, under `unshare -rn` with dummy credentials) measured once with session 29's
-/// final rules: 24 tools failing (0.45 %) on 11 servers. Not judged yet: the next session
-/// judges each as a true finding or a false positive, mends the false positives and folds the
-/// listings into the corpus.
+/// final rules: 24 tools failing (0.45 %) on 11 servers. Read after the measurement, not
+/// mended (a mend would tune on the held-out set), first judgement by the pins of
+/// `REAL_DEFECTS`: 15 true findings (logins, OAuth token exchanges, per-call tokens and keys,
+/// two deletions under `destructiveHint: false`) and 9 false positives on 4 servers
+/// (PAN-OS's XML command example `<show><system><info>`; OneTrust's cookie-consent
+/// `cookies`; GitLab's runner `token` filter on three runner reads and a `password` field on
+/// two user reads; MikroTik's backup encryption `password`). The next session mends the
+/// false positives and folds the listings into the corpus.
 const HELDOUT_REAL_FAILING: &[&str] = &[
     "adguard-home-agent: adguard_home_login: security/secret-in-schema",
     "arr-mcp: seerr_post_auth_local: security/secret-in-schema",
