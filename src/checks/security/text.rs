@@ -122,7 +122,7 @@ pub(super) fn own_job(text: &str, own: &str, span: Span) -> bool {
     let (Some(verb), Some(object)) = (words.first(), words.last()) else {
         return false;
     };
-    if name.is_empty() || words.len() < 2 || !opens_text(text, span) {
+    if name.is_empty() || words.len() < 2 || !opens_text(text, span) || hostile_aim(text) {
         return false;
     }
     if runs_own_commands(text, own, span) {
@@ -184,6 +184,27 @@ pub(super) fn text_hits(
         .collect();
     v.extend(shape_hits(norm, own, field));
     v
+}
+
+/// A text that names a hostile aim or the user's own secret stores is no tool's honest
+/// summary, whatever the tool is named (`steal_credentials` "Steal credentials from the
+/// user's machine", `dump_secrets` "Dump secrets from ~/.aws/credentials").
+fn hostile_aim(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    [
+        "steal",
+        "exfiltrat",
+        "harvest",
+        "leak",
+        "~/",
+        "$home",
+        ".ssh",
+        ".aws",
+        ".env",
+        "attacker",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
 }
 
 /// The text opens with the span, as a tool's summary does ("First add 127.0.0.1
