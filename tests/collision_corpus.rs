@@ -69,9 +69,13 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// Play Console's 15 (over the ceiling, held apart below): 9,755 raw, 474 findings. Session
 /// 29's 58 listings (benign 23, captured blind in session 28 and judged; 2,137 tools) add 24
 /// raw pairs and 15 findings, none over the per-server ceiling (pywa's 146 tools 7, Grafana's
-/// 218 3): 9,779 raw, 489 findings.
-const BEFORE_TOTAL: usize = 9779;
-const CEILING_TOTAL: usize = 489;
+/// 218 3): 9,779 raw, 489 findings. Session 30's 43 listings (benign 24, captured blind in
+/// session 29, held out, then judged; 5,361 tools) add 17,250 raw pairs (16,185 of them on
+/// CISO Assistant's 1,567 generated tools, which report none) and 49 findings: OpenBao's
+/// client getters and setters 15 (`Address` / `SetAddress`, over the ceiling, held apart
+/// below): 27,029 raw, 538 findings.
+const BEFORE_TOTAL: usize = 27029;
+const CEILING_TOTAL: usize = 538;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[
@@ -80,6 +84,7 @@ const OVER_CEILING: &[(&str, usize)] = &[
     ("jellyfin-mcp", 21),
     ("claude-flow-cli", 21),
     ("google-play-console-mcp", 15),
+    ("openbao-mcp", 15),
 ];
 
 /// What the lint reported before #13: one warning per pair whose raw descriptions score at or

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2162;
 const MIN_POISONED_SOURCES: usize = 385;
-const MIN_BENIGN: usize = 34959;
-const MIN_BENIGN_SERVERS: usize = 849;
+const MIN_BENIGN: usize = 40320;
+const MIN_BENIGN_SERVERS: usize = 892;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -750,7 +750,6 @@ const REAL_DEFECTS: &[&str] = &[
     "stealth-chrome: vision_ocr: security/secret-in-schema",
     "terminal-mcp: session_interact: security/secret-in-schema",
     "terminal-mcp: session_send: security/secret-in-schema",
-    "vaultwarden-mcp: vaultwarden_list_policies_token: security/secret-in-schema",
     // Session 27's blind capture (benign 22, 47 listings), measured before its mends and
     // judged: credentials through the model on each call (a network simulator's server
     // password on every one of its 36 tools, a local database's password on every query, a
@@ -841,6 +840,27 @@ const REAL_DEFECTS: &[&str] = &[
     "pywa-mcp: get_flow_request_handler: security/secret-in-schema",
     "pywa-mcp: on_flow_request: security/secret-in-schema",
     "trust-mcp: trust_verify: security/secret-in-schema",
+    // Session 30 folded benign 24 in (43 listings, 5,361 tools; held out by session 29 at 24
+    // tools failing, its 9 false positives mended in session 30), judged by the pins above:
+    // logins and a two-factor login (AdGuard Home, Seerr's local and Plex logins, Docker
+    // Hub); OAuth token exchanges that take the client secret (OneTrust, Twenty); per-call
+    // tokens and keys (Firefly III's cron `cli_token`, OneTrust's job `token`, SousChef's
+    // AI `api_key`); Camunda's "delete task variables" and GitLab's job erase under
+    // `destructiveHint: false`.
+    "adguard-home-agent: adguard_home_login: security/secret-in-schema",
+    "arr-mcp: seerr_post_auth_local: security/secret-in-schema",
+    "arr-mcp: seerr_post_auth_plex: security/secret-in-schema",
+    "camunda-mcp: camunda7_set_task_variables: security/annotation-mismatch",
+    "dockerhub-mcp: dockerhub_login: security/secret-in-schema",
+    "dockerhub-mcp: dockerhub_two_factor_login: security/secret-in-schema",
+    "firefly-iii-mcp: firefly_iii_get_cron: security/secret-in-schema",
+    "gitlab-mcp: gitlab_erase_project_job: security/annotation-mismatch",
+    "onetrust-mcp: onetrust_create_job_using_post: security/secret-in-schema",
+    "onetrust-mcp: onetrust_get_oauth_token: security/secret-in-schema",
+    "souschef: convert_puppet_manifest_to_ansible_with_ai: security/secret-in-schema",
+    "souschef: convert_puppet_module_to_ansible_with_ai: security/secret-in-schema",
+    "twenty-mcp: twenty_client_credentials_oauth_token: security/secret-in-schema",
+    "twenty-mcp: twenty_refresh_oauth_token: security/secret-in-schema",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -1002,42 +1022,11 @@ const HELDOUT_POISONED: usize = 94;
 const HELDOUT_FAILING: usize = 47;
 const HELDOUT_FLAGGED: usize = 72;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
-/// Benign 24 (43 listings, 5,361 tools; captured blind during session 29 by a helper that read
-/// no engine code, under `unshare -rn` with dummy credentials) measured once with session 29's
-/// final rules: 24 tools failing (0.45 %) on 11 servers. Read after the measurement, not
-/// mended (a mend would tune on the held-out set), first judgement by the pins of
-/// `REAL_DEFECTS`: 15 true findings (logins, OAuth token exchanges, per-call tokens and keys,
-/// two deletions under `destructiveHint: false`) and 9 false positives on 4 servers
-/// (PAN-OS's XML command example `<show><system><info>`; OneTrust's cookie-consent
-/// `cookies`; GitLab's runner `token` filter on three runner reads and a `password` field on
-/// two user reads; MikroTik's backup encryption `password`). The next session mends the
-/// false positives and folds the listings into the corpus.
-const HELDOUT_REAL_FAILING: &[&str] = &[
-    "adguard-home-agent: adguard_home_login: security/secret-in-schema",
-    "arr-mcp: seerr_post_auth_local: security/secret-in-schema",
-    "arr-mcp: seerr_post_auth_plex: security/secret-in-schema",
-    "camunda-mcp: camunda7_set_task_variables: security/annotation-mismatch",
-    "dockerhub-mcp: dockerhub_login: security/secret-in-schema",
-    "dockerhub-mcp: dockerhub_two_factor_login: security/secret-in-schema",
-    "firefly-iii-mcp: firefly_iii_get_cron: security/secret-in-schema",
-    "gitlab-mcp: gitlab_delete_user: security/secret-in-schema",
-    "gitlab-mcp: gitlab_erase_project_job: security/annotation-mismatch",
-    "gitlab-mcp: gitlab_get_group_runners: security/secret-in-schema",
-    "gitlab-mcp: gitlab_get_project_runners: security/secret-in-schema",
-    "gitlab-mcp: gitlab_get_runners: security/secret-in-schema",
-    "gitlab-mcp: gitlab_get_user: security/secret-in-schema",
-    "gitlab-mcp: gitlab_get_users: security/secret-in-schema",
-    "mikrotik-rest: save_backup: security/secret-in-schema",
-    "onetrust-mcp: onetrust_create_job_using_post: security/secret-in-schema",
-    "onetrust-mcp: onetrust_get_categorized_cookies: security/secret-in-schema",
-    "onetrust-mcp: onetrust_get_categorized_cookies_using_get: security/secret-in-schema",
-    "onetrust-mcp: onetrust_get_oauth_token: security/secret-in-schema",
-    "panos-mcp: run_show_command: security/injection-pattern",
-    "souschef: convert_puppet_manifest_to_ansible_with_ai: security/secret-in-schema",
-    "souschef: convert_puppet_module_to_ansible_with_ai: security/secret-in-schema",
-    "twenty-mcp: twenty_client_credentials_oauth_token: security/secret-in-schema",
-    "twenty-mcp: twenty_refresh_oauth_token: security/secret-in-schema",
-];
+/// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
+/// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
+/// servers were mended first (docs/decisions.md, "Benign 24 judged …"), its 15 true findings
+/// are pinned in `REAL_DEFECTS`.
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {

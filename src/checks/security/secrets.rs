@@ -113,6 +113,8 @@ pub(super) fn solicits(
             || inspects_value(name, k)
             || says_it_sets(name, &about_words)
             || confirms_with_token(name, k)
+            || encrypts_output(name, v, props)
+            || (optional && !harvest && one_of_many_fields(v, props))
         {
             warn.push(k);
         } else {
@@ -539,6 +541,12 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
     let Some(noun) = p.last() else {
         return false;
     };
+    // An OpenAPI operation id's tail names the method, not the object
+    // (`onetrust_get_categorized_cookies_using_get`).
+    let mut w = w;
+    if w.len() >= 4 && w[w.len() - 2] == "using" {
+        w.truncate(w.len() - 2);
+    }
     let by_noun = w.windows(2).any(|x| x[0] == "by" && &x[1] == noun);
     let verb = |v: &String| {
         matches!(
@@ -557,8 +565,12 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
     };
     // The verb starts the name or stands before its noun after a server prefix
     // (`respira_redeem_token` takes the one-time `token` it redeems).
+    // Or it stands second, after a server prefix, with one qualifier before the noun
+    // (`onetrust_get_categorized_cookies` takes the `cookies` it sorts; benign 24).
     let managed = w.last() == Some(noun)
-        && (w.first().is_some_and(verb) || w.len() >= 2 && verb(&w[w.len() - 2]));
+        && (w.first().is_some_and(verb)
+            || w.len() >= 2 && verb(&w[w.len() - 2])
+            || w.len() == 4 && verb(&w[1]));
     w.len() >= 3 && (by_noun || managed)
 }
 
@@ -975,15 +987,48 @@ fn description_words(schema: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The password encrypts a file the tool writes (MikroTik's `save_backup`: `password`
+/// beside `dont_encrypt`; benign 24): the tool's name names the file and the property or a
+/// sibling says it encrypts.
+fn encrypts_output(tool: &str, schema: &Value, props: &serde_json::Map<String, Value>) -> bool {
+    let writes_file = identifier_parts(tool).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "backup" | "backups" | "archive" | "zip" | "export" | "snapshot"
+        )
+    });
+    let encrypt = |words: &[String]| {
+        words
+            .iter()
+            .any(|w| matches!(w.as_str(), "encrypt" | "encrypted" | "encryption"))
+    };
+    writes_file
+        && (encrypt(&description_words(schema))
+            || props.keys().any(|k| encrypt(&identifier_parts(k))))
+}
+
+/// One undescribed, optional field among many of a generated schema (GitLab's
+/// `gitlab_get_users` and `gitlab_delete_user` list their model's 30 fields, `password`
+/// among them; benign 24). A solicitation names the secret or asks few things: no published
+/// attack's schema has more than 10 properties.
+fn one_of_many_fields(schema: &Value, props: &serde_json::Map<String, Value>) -> bool {
+    props.len() >= 15 && schema.get("description").is_none()
+}
+
 /// Kinds of secret that belong to a resource, not to the user: a pipeline *trigger* token,
 /// a *webhook*'s or a *signing* token, an *upload*'s secret.
 const RESOURCE_SECRETS: &[&str] = &[
     "trigger",
+    "triggers",
     "webhook",
+    "webhooks",
     "signing",
     "upload",
     "deploy",
     "runner",
+    // A listing of runners filters by their registration token (GitLab's
+    // `gitlab_get_runners`; benign 24).
+    "runners",
     "registration",
     "invitation",
     "invite",
