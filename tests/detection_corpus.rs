@@ -1014,19 +1014,46 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 ///
 /// Session 29 folded round 23 (74 attacks of 21 sources, held out by session 27 at 57 failing
 /// and 66 failing or warning; 66 failing after session 29's shapes for its misses) into the
-/// corpus, and holds out round 24: 94 attacks of 21 sources, gathered during session 29 by two
+/// corpus, and held out round 24: 94 attacks of 21 sources, gathered during session 29 by two
 /// helpers that read no engine code (a 22nd source they brought repeats five entries of the
-/// corpus and was left out). Measured once, with session 29's final rules, after they were
-/// written: 47 failing, 72 failing or warning.
-const HELDOUT_POISONED: usize = 94;
-const HELDOUT_FAILING: usize = 47;
-const HELDOUT_FLAGGED: usize = 72;
+/// corpus and was left out). Measured with session 29's final rules, after they were written:
+/// 47 failing, 72 failing or warning. Session 30 wrote no rule from its misses and keeps it
+/// held out (folding it in would take shapes for 41 of its 47 misses to keep the 95 % floor).
+///
+/// Session 30 adds round 25: 24 attacks of 8 sources, gathered during session 30 by two
+/// helpers that read no engine code (few new sources remain: nearly every published poisoned
+/// definition they found was already in the corpus). Measured once, with session 30's final
+/// rules, after they were written: round 25 alone 15 failing (62.5 %), 23 failing or warning
+/// (95.8 %); rounds 24 and 25 together 62 / 118 failing, 95 / 118 failing or warning.
+const HELDOUT_POISONED: usize = 118;
+const HELDOUT_FAILING: usize = 62;
+const HELDOUT_FLAGGED: usize = 95;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
 /// servers were mended first (docs/decisions.md, "Benign 24 judged …"), its 15 true findings
 /// are pinned in `REAL_DEFECTS`.
-const HELDOUT_REAL_FAILING: &[&str] = &[];
+/// Benign 25 (49 listings, 1,560 tools: 16 npm and 33 PyPI packages, captured blind during
+/// session 30 by two helpers that read no engine code, each server under `unshare -rn` with
+/// dummy credentials, no tool called) measured once with session 30's final rules: 8 tools
+/// failing (0.51 %) on 6 servers. Read after the measurement, not mended; first judgement by
+/// the pins of `REAL_DEFECTS`: 2 true findings (Instagram's login with the account's password;
+/// agent-lsp's `destroy_session` under `destructiveHint: false`) and 6 false positives on 4
+/// servers (0.38 %): HeroUI's docs link after "visit" read as a sink and its "This tool
+/// replaces get_component_info" as shadowing; watsonx's "then use user_id" as shadowing;
+/// Keboola's "permanently theirs" read as a deletion and "the tool will truncate the data"
+/// (its SELECT tool's output limit) as a mutation; Yandex Mail's own security warning ("can read any file … and exfiltrate it via
+/// email") as exfiltration.
+const HELDOUT_REAL_FAILING: &[&str] = &[
+    "@heroui/react-mcp: get_component_docs: security/tool-shadowing",
+    "@heroui/react-mcp: list_components: security/injection-pattern",
+    "Instagram Control: instagram_login_with_credentials: security/secret-in-schema",
+    "Keboola MCP Server: create_project: security/annotation-mismatch",
+    "Keboola MCP Server: query_data: security/annotation-mismatch",
+    "WXDI MCP Server: search_user_groups_roles: security/tool-shadowing",
+    "Yandex Mail: send_email: security/injection-pattern",
+    "agent-lsp: destroy_session: security/annotation-mismatch",
+];
 
 #[test]
 fn heldout_round_is_measured() {
