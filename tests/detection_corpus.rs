@@ -710,7 +710,8 @@ const REAL_DEFECTS: &[&str] = &[
     // credentials through the model on each call (an offensive-security toolkit's target
     // passwords and scanner keys, a stealth browser's captcha and vision API keys and
     // imported cookies, a network checker's service passwords, SSH and terminal logins, a
-    // swarm's hive token, a backup's password, a vault invite token); `destructiveHint:
+    // swarm's hive token, a backup's password; Vaultwarden's invite token, pinned here until
+    // session 30 read it as an invitation's own secret, now warns); `destructiveHint:
     // false` on what the tool itself calls irreversible; "read-only" beside a switch that
     // turns writing on; a conversation's earlier messages sent to a scanner; a tool that
     // demands to be called before every answer (flagged by design, as Webflow's guide is).
