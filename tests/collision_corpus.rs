@@ -73,9 +73,11 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// session 29, held out, then judged; 5,361 tools) add 17,250 raw pairs (16,185 of them on
 /// CISO Assistant's 1,567 generated tools, which report none) and 49 findings: OpenBao's
 /// client getters and setters 15 (`Address` / `SetAddress`, over the ceiling, held apart
-/// below): 27,029 raw, 538 findings.
-const BEFORE_TOTAL: usize = 27029;
-const CEILING_TOTAL: usize = 538;
+/// below): 27,029 raw, 538 findings. Session 31's 49 listings (benign 25, captured blind in
+/// session 30, held out, then judged; 1,560 tools) add 35 raw pairs and 12 findings, none over
+/// the per-server ceiling (Vuetify's 4, Keboola's 3): 27,064 raw, 550 findings.
+const BEFORE_TOTAL: usize = 27064;
+const CEILING_TOTAL: usize = 550;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[

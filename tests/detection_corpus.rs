@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2162;
 const MIN_POISONED_SOURCES: usize = 385;
-const MIN_BENIGN: usize = 40320;
-const MIN_BENIGN_SERVERS: usize = 892;
+const MIN_BENIGN: usize = 41880;
+const MIN_BENIGN_SERVERS: usize = 941;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -862,6 +862,12 @@ const REAL_DEFECTS: &[&str] = &[
     "souschef: convert_puppet_module_to_ansible_with_ai: security/secret-in-schema",
     "twenty-mcp: twenty_client_credentials_oauth_token: security/secret-in-schema",
     "twenty-mcp: twenty_refresh_oauth_token: security/secret-in-schema",
+    // Session 31 folded benign 25 in (49 listings, 1,560 tools; held out by session 30 at 8
+    // tools failing, its 6 false positives mended in session 31): Instagram's login takes
+    // the account's password; agent-lsp declares `destroy_session` with
+    // `destructiveHint: false`.
+    "Instagram Control: instagram_login_with_credentials: security/secret-in-schema",
+    "agent-lsp: destroy_session: security/annotation-mismatch",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -1034,27 +1040,11 @@ const HELDOUT_FLAGGED: usize = 95;
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
 /// servers were mended first (docs/decisions.md, "Benign 24 judged …"), its 15 true findings
 /// are pinned in `REAL_DEFECTS`.
-/// Benign 25 (49 listings, 1,560 tools: 16 npm and 33 PyPI packages, captured blind during
-/// session 30 by two helpers that read no engine code, each server under `unshare -rn` with
-/// dummy credentials, no tool called) measured once with session 30's final rules: 8 tools
-/// failing (0.51 %) on 6 servers. Read after the measurement, not mended; first judgement by
-/// the pins of `REAL_DEFECTS`: 2 true findings (Instagram's login with the account's password;
-/// agent-lsp's `destroy_session` under `destructiveHint: false`) and 6 false positives on 4
-/// servers (0.38 %): HeroUI's docs link after "visit" read as a sink and its "This tool
-/// replaces get_component_info" as shadowing; watsonx's "then use user_id" as shadowing;
-/// Keboola's "permanently theirs" read as a deletion and "the tool will truncate the data"
-/// (its SELECT tool's output limit) as a mutation; Yandex Mail's own security warning ("can read any file … and exfiltrate it via
-/// email") as exfiltration.
-const HELDOUT_REAL_FAILING: &[&str] = &[
-    "@heroui/react-mcp: get_component_docs: security/tool-shadowing",
-    "@heroui/react-mcp: list_components: security/injection-pattern",
-    "Instagram Control: instagram_login_with_credentials: security/secret-in-schema",
-    "Keboola MCP Server: create_project: security/annotation-mismatch",
-    "Keboola MCP Server: query_data: security/annotation-mismatch",
-    "WXDI MCP Server: search_user_groups_roles: security/tool-shadowing",
-    "Yandex Mail: send_email: security/injection-pattern",
-    "agent-lsp: destroy_session: security/annotation-mismatch",
-];
+/// Benign 25 (49 listings, 1,560 tools; held out by session 30 at 8 tools failing on 6
+/// servers) was judged and folded into `benign/` in session 31: its 6 false positives on 4
+/// servers were mended first (docs/decisions.md, "Benign 25 judged …"), its 2 true findings
+/// are pinned in `REAL_DEFECTS`. No real listing is held out until the next blind capture.
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {

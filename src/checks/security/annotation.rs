@@ -883,12 +883,21 @@ impl<'t> Text<'t> {
 
     /// "collections that stay permanently on their profile" (instamcp's
     /// `instagram_highlights`, benign 22): how long a thing lasts, not a change the tool makes.
+    /// "makes the project permanently theirs" (Keboola's `create_project`, benign 25): whose
+    /// a thing is from then on.
     fn lasting(&self, s: usize, i: usize) -> bool {
+        let words = &self.sentences[s];
         i > 0
             && matches!(
-                self.sentences[s][i - 1].lower,
+                words[i - 1].lower,
                 "stay" | "stays" | "remain" | "remains" | "kept" | "live" | "lives" | "visible"
             )
+            || words.get(i + 1).is_some_and(|w| {
+                matches!(
+                    w.lower,
+                    "theirs" | "yours" | "ours" | "his" | "hers" | "owned" | "assigned"
+                )
+            })
     }
 
     /// The first unnegated "permanently", quoted, unless it is what may happen to the items
@@ -1084,7 +1093,11 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
         let object = text.object(s, i, 5);
-        if !mutates(w.lower, &object) || text.negated(s, i) || makes_artifact(w.lower, &object) {
+        if !mutates(w.lower, &object)
+            || text.negated(s, i)
+            || makes_artifact(w.lower, &object)
+            || truncates_to_limit(w.lower, &text.sentences[s])
+        {
             continue;
         }
         // "It changes only the session's tool registry … and does not change GitLab
@@ -1119,7 +1132,10 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     }
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
-        if base_in(w.lower, DESTRUCTION).is_some() && !text.negated(s, i) {
+        if base_in(w.lower, DESTRUCTION).is_some()
+            && !text.negated(s, i)
+            && !truncates_to_limit(w.lower, &text.sentences[s])
+        {
             let ws: Vec<&str> = text.sentences[s].iter().map(|w| w.lower).collect();
             // A cache tool's prose ("already purges what it changed") purges its caches,
             // unless it names data as the object.
@@ -1147,6 +1163,30 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
             &["irreversibly"],
         ])
     })
+}
+
+/// "The tool will truncate the data if those limits are exceeded" (Keboola's `query_data`,
+/// benign 25): a result cut to a size limit, not a table emptied. The sentence names the
+/// limit.
+fn truncates_to_limit(verb: &str, sentence: &[Word]) -> bool {
+    base_in(verb, &["truncate"]).is_some()
+        && sentence.iter().any(|w| {
+            matches!(
+                w.lower,
+                "limit"
+                    | "limits"
+                    | "exceed"
+                    | "exceeds"
+                    | "exceeded"
+                    | "maximum"
+                    | "max"
+                    | "characters"
+                    | "chars"
+                    | "bytes"
+                    | "tokens"
+                    | "length"
+            )
+        })
 }
 
 /// Verbs that make something last: "permanently" beside one of them keeps, not destroys.

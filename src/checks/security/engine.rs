@@ -35,6 +35,7 @@ use regex::{Regex, RegexSet};
 use regex_automata::util::iter::Searcher;
 use regex_automata::Input;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 /// The shadow form of a pattern: the meta regex without the bounded backtracker and the
@@ -75,16 +76,44 @@ fn settle<C>(held: &mut Option<C>, before: usize, usage: impl Fn(&C) -> usize) {
     }
 }
 
+/// Lazy-DFA caches per automaton: one per thread that scans (a large surface's tools are
+/// scanned on both cores, `super::scan_surface`). With one cache, two threads would wait on
+/// each other for every pattern they both run, the gate first.
+pub const SLOTS: usize = 2;
+
+thread_local! {
+    static SLOT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The cache slot of this thread.
+fn slot() -> usize {
+    SLOT.with(Cell::get)
+}
+
+/// Runs `f` with this thread's searches on cache slot `i` (`i < SLOTS`).
+pub fn in_slot<R>(i: usize, f: impl FnOnce() -> R) -> R {
+    assert!(i < SLOTS, "cache slot {i} of {SLOTS}");
+    let before = SLOT.replace(i);
+    let r = f();
+    SLOT.set(before);
+    r
+}
+
+/// One empty cache slot per thread that may scan.
+fn empty_slots<C>() -> [Mutex<Option<C>>; SLOTS] {
+    std::array::from_fn(|_| Mutex::new(None))
+}
+
 /// `\s` in the shadow patterns.
 const SHADOW_WS: &str = r"[\t\n\x0B\x0C\r \x86]";
 
 /// A compiled form whose lazy-DFA caches [`trim`] can give back.
 trait Held: Send + Sync {
-    /// Heap bytes its caches have grown by since they were made (an empty cache of a large
-    /// automaton already holds tens of KiB: that is not counted).
-    fn cache_bytes(&self) -> usize;
-    /// Replaces its caches with empty ones (the old ones are freed).
-    fn fresh_caches(&self);
+    /// Heap bytes its caches in `slot` have grown by since they were made (an empty cache of
+    /// a large automaton already holds tens of KiB: that is not counted).
+    fn cache_bytes(&self, slot: usize) -> usize;
+    /// Replaces its caches in `slot` with empty ones (the old ones are freed).
+    fn fresh_caches(&self, slot: usize);
 }
 
 /// Every compiled form made since the last [`Scope`] closed: the only strong references
@@ -152,18 +181,29 @@ pub fn pin() {
 /// in docs/benchmarks.md.
 pub const TRIM_AT: usize = 2 * 1024 * 1024;
 
-/// Empties every cache when they hold more than `limit` bytes in all: called between the
-/// texts of a scan, it bounds what the caches keep to about `limit` plus one text's growth.
+/// Empties every cache of this thread's slot when they hold more than `limit` bytes in
+/// all: called between the texts of a scan, it bounds what the caches keep to about `limit`
+/// plus one text's growth per scanning thread. Another thread's caches are its own business:
+/// emptied under it, they would be built again mid-listing.
 pub fn trim(limit: usize) {
     let k = kept();
-    if k.live.iter().map(|h| h.cache_bytes()).sum::<usize>() > limit {
-        for h in &k.live {
-            h.fresh_caches();
-        }
+    if trim_slot(&k.live, slot(), limit) {
         // Rare (once per `limit` of growth) and cheap next to the states that filled the
         // caches: without it the freed caches stay resident beside the ones regrown.
         crate::heap::release_freed();
     }
+}
+
+/// Empties the caches of `slot` in `live` when they hold more than `limit` bytes in all;
+/// says whether it did.
+fn trim_slot(live: &[Arc<dyn Held>], slot: usize, limit: usize) -> bool {
+    let over = live.iter().map(|h| h.cache_bytes(slot)).sum::<usize>() > limit;
+    if over {
+        for h in live {
+            h.fresh_caches(slot);
+        }
+    }
+    over
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -174,22 +214,29 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// emptied), so [`trim`] can free it.
 struct Shadow {
     re: ShadowRegex,
-    /// `None` after [`trim`] until a text needs it again: most patterns run on few texts
-    /// (the gate lets them through), and an empty cache of a large automaton already holds
-    /// tens of KiB, ~0.5 MiB for all of them.
-    cache: Mutex<Option<regex_automata::meta::Cache>>,
+    /// One per [`SLOTS`]; `None` after [`trim`] until a text needs it again: most patterns
+    /// run on few texts (the gate lets them through), and an empty cache of a large
+    /// automaton already holds tens of KiB, ~0.5 MiB for all of them.
+    caches: [Mutex<Option<regex_automata::meta::Cache>>; SLOTS],
     /// What an empty cache holds.
     empty: usize,
 }
 
+impl Shadow {
+    /// This thread's cache.
+    fn cache(&self) -> &Mutex<Option<regex_automata::meta::Cache>> {
+        &self.caches[slot()]
+    }
+}
+
 impl Held for Shadow {
-    fn cache_bytes(&self) -> usize {
-        lock(&self.cache)
+    fn cache_bytes(&self, slot: usize) -> usize {
+        lock(&self.caches[slot])
             .as_ref()
             .map_or(0, |c| c.memory_usage().saturating_sub(self.empty))
     }
-    fn fresh_caches(&self) {
-        drop(lock(&self.cache).take());
+    fn fresh_caches(&self, slot: usize) {
+        drop(lock(&self.caches[slot]).take());
     }
 }
 
@@ -198,28 +245,28 @@ impl Held for Shadow {
 macro_rules! held_without_caches {
     ($($t:ty),*) => {$(
         impl Held for $t {
-            fn cache_bytes(&self) -> usize {
+            fn cache_bytes(&self, _: usize) -> usize {
                 0
             }
-            fn fresh_caches(&self) {}
+            fn fresh_caches(&self, _: usize) {}
         }
     )*};
 }
 held_without_caches!(Regex, RegexSet, BytesSet);
 
 impl Held for Option<Vec<GateGroup>> {
-    fn cache_bytes(&self) -> usize {
+    fn cache_bytes(&self, slot: usize) -> usize {
         self.iter()
             .flatten()
             .filter_map(|g| {
-                let c = lock(&g.cache);
+                let c = lock(&g.caches[slot]);
                 c.as_ref().map(|c| c.memory_usage().saturating_sub(g.empty))
             })
             .sum()
     }
-    fn fresh_caches(&self) {
+    fn fresh_caches(&self, slot: usize) {
         for g in self.iter().flatten() {
-            drop(lock(&g.cache).take());
+            drop(lock(&g.caches[slot]).take());
         }
     }
 }
@@ -393,11 +440,9 @@ impl Pattern {
                 .expect("static pattern");
             let cache = re.create_cache();
             let empty = cache.memory_usage();
-            Shadow {
-                re,
-                cache: Mutex::new(Some(cache)),
-                empty,
-            }
+            let caches = empty_slots();
+            *lock(&caches[slot()]) = Some(cache);
+            Shadow { re, caches, empty }
         })
     }
 
@@ -411,7 +456,7 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let mut held = lock(&c.cache);
+                let mut held = lock(c.cache());
                 let cache = held.get_or_insert_with(|| c.re.create_cache());
                 let before = cache.memory_usage();
                 let mut it = Searcher::new(Input::new(s.as_ref()));
@@ -441,7 +486,7 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let before = lock(&c.cache)
+                let before = lock(c.cache())
                     .as_ref()
                     .map_or(c.empty, |c| c.memory_usage());
                 let mut it = Searcher::new(Input::new(s.as_ref()));
@@ -449,7 +494,7 @@ impl Pattern {
                 for _ in 0..limit {
                     // The cache is released before `f` runs: `f` may match this pattern too.
                     let m = {
-                        let mut held = lock(&c.cache);
+                        let mut held = lock(c.cache());
                         let cache = held.get_or_insert_with(|| c.re.create_cache());
                         it.advance(|i| Ok(c.re.search_with(cache, i)))
                     };
@@ -460,7 +505,7 @@ impl Pattern {
                     }
                 }
                 settle(
-                    &mut lock(&c.cache),
+                    &mut lock(c.cache()),
                     before,
                     regex_automata::meta::Cache::memory_usage,
                 );
@@ -479,7 +524,7 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let mut held = lock(&c.cache);
+                let mut held = lock(c.cache());
                 let cache = held.get_or_insert_with(|| c.re.create_cache());
                 let before = cache.memory_usage();
                 let m = c.re.search_with(cache, &Input::new(s.as_ref()));
@@ -495,7 +540,7 @@ impl Pattern {
         match &hay.shadow {
             Some(s) => {
                 let c = self.shadow();
-                let mut held = lock(&c.cache);
+                let mut held = lock(c.cache());
                 let cache = held.get_or_insert_with(|| c.re.create_cache());
                 let before = cache.memory_usage();
                 let mut caps = c.re.create_captures();
@@ -608,8 +653,8 @@ const GATE_GROUP: usize = 7;
 /// One lazy DFA of the gate and the index of its first pattern.
 struct GateGroup {
     dfa: regex_automata::hybrid::dfa::DFA,
-    /// `None` after [`trim`] until the next text (see [`Shadow`]).
-    cache: std::sync::Mutex<Option<regex_automata::hybrid::dfa::Cache>>,
+    /// One per [`SLOTS`]; `None` after [`trim`] until the next text (see [`Shadow`]).
+    caches: [Mutex<Option<regex_automata::hybrid::dfa::Cache>>; SLOTS],
     /// What an empty cache holds.
     empty: usize,
     first: usize,
@@ -656,7 +701,7 @@ impl Gate {
         let input = regex_automata::Input::new(s.as_ref());
         let mut bits = 0u64;
         for g in groups {
-            let mut held = lock(&g.cache);
+            let mut held = lock(&g.caches[slot()]);
             let cache = held.get_or_insert_with(|| g.dfa.create_cache());
             let before = cache.memory_usage();
             let mut hits = regex_automata::PatternSet::new(g.dfa.pattern_len());
@@ -708,9 +753,11 @@ fn build_gate_group(patterns: &[String], first: usize) -> Option<GateGroup> {
         .ok()?;
     let cache = dfa.create_cache();
     let empty = cache.memory_usage();
+    let caches = empty_slots();
+    *lock(&caches[slot()]) = Some(cache);
     Some(GateGroup {
         dfa,
-        cache: std::sync::Mutex::new(Some(cache)),
+        caches,
         empty,
         first,
     })
@@ -925,6 +972,34 @@ mod tests {
         out
     }
 
+    /// Past its limit a slot's caches are emptied, and only that slot's: the other thread
+    /// of a parallel scan keeps its states (#12's bound per thread, #13's speed).
+    #[test]
+    fn trim_empties_one_slots_caches_past_its_limit() {
+        let pat = r"\b(?:send|post|write)\w*(?:[^.\n]|\.\S){0,160}\b(?:to|into|in)\b(?:[^.\n]){0,80}\bcell\b";
+        let p = Pattern::new(pat, pat.to_string());
+        assert!(!in_slot(0, || p.spans(&Hay::new("send the shape to a cell"))).is_empty());
+        assert!(!in_slot(1, || p.spans(&Hay::new("post the edge into a cell"))).is_empty());
+        let c = p.shadow();
+        let live: Vec<Arc<dyn Held>> = vec![c.clone()];
+        let used = c.cache_bytes(1);
+        assert!(used > 0, "the search grew slot 1's cache");
+        assert!(
+            !trim_slot(&live, 1, used),
+            "at the limit nothing is emptied"
+        );
+        assert!(lock(&c.caches[1]).is_some());
+        assert!(trim_slot(&live, 1, used - 1));
+        assert!(
+            lock(&c.caches[1]).is_none(),
+            "past it, slot 1's caches are emptied"
+        );
+        assert!(lock(&c.caches[0]).is_some(), "slot 0's are not");
+        // Emptied, the slot still searches: a fresh cache is made on need.
+        assert!(!in_slot(1, || p.spans(&Hay::new("write it in a cell"))).is_empty());
+        assert!(lock(&c.caches[1]).is_some());
+    }
+
     /// A long text frees the caches it grew (draw.io's 34 KB description broke #12's bound);
     /// short texts keep them warm, so ordinary listings do not rebuild states per text.
     #[test]
@@ -934,15 +1009,15 @@ mod tests {
         let p = Pattern::new(pat, pat.to_string());
         assert!(!p.spans(&Hay::new("send the shape to a cell")).is_empty());
         let c = p.shadow();
-        assert!(lock(&c.cache).is_some(), "a short text keeps its cache");
+        assert!(lock(c.cache()).is_some(), "a short text keeps its cache");
         assert!(!p.spans(&Hay::new(&long)).is_empty());
-        assert!(lock(&c.cache).is_none(), "the long text's growth was kept");
+        assert!(lock(c.cache()).is_none(), "the long text's growth was kept");
         assert!(p.find(&Hay::new(&long)).is_some());
-        assert!(lock(&c.cache).is_none());
+        assert!(lock(c.cache()).is_none());
         assert!(p
             .first_where(&Hay::new(&long), 1000, |_| None::<()>)
             .is_none());
-        assert!(lock(&c.cache).is_none());
+        assert!(lock(c.cache()).is_none());
 
         // Gaps in the gate are opened up, so its automata grow on the mix of several.
         let gate_pats: Vec<String> = [
@@ -961,10 +1036,13 @@ mod tests {
         assert!(gate.which(&Hay::new("send the shape to a cell")).on(0));
         let groups = gate.groups();
         let group = &groups.as_deref().expect("gate builds")[0];
-        assert!(lock(&group.cache).is_some(), "a short text keeps its cache");
+        assert!(
+            lock(&group.caches[0]).is_some(),
+            "a short text keeps its cache"
+        );
         assert!(gate.which(&Hay::new(&long)).on(0));
         assert!(
-            lock(&group.cache).is_none(),
+            lock(&group.caches[0]).is_none(),
             "the long text's growth was kept"
         );
     }

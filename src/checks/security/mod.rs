@@ -86,7 +86,7 @@ pub fn check_surface_text(
     scan_surface(listing.as_deref(), other, instructions)
 }
 
-fn scan_surface<T: ToolItem>(
+fn scan_surface<T: ToolItem + Sync>(
     listing: Result<&[T], &String>,
     other: &OtherSurface,
     instructions: Option<&Value>,
@@ -107,26 +107,11 @@ fn scan_surface<T: ToolItem>(
     };
     let mut out = Vec::new();
     let mut names = Vec::with_capacity(tools.len());
-    // Tools are also referred to by their titles ("first call the `Get Node.js Build
-    // Settings from Archive` endpoint": Hostinger's API server).
     let mut titles = Vec::new();
-    for item in tools {
-        let tool = item.value();
-        if let Some(n) = tool.get("name").and_then(Value::as_str) {
-            names.push(n.to_string());
-        }
-        let title = tool.get("title").and_then(Value::as_str);
-        let annotated = tool.pointer("/annotations/title").and_then(Value::as_str);
-        titles.extend(
-            [title, annotated]
-                .into_iter()
-                .flatten()
-                .filter(|t| t.split_whitespace().count() >= 2)
-                .map(str::to_string),
-        );
-        check_tool(&tool, &mut out);
-        drop(tool);
-        engine::trim(engine::TRIM_AT);
+    for t in scan_tools(tools) {
+        names.extend(t.name);
+        titles.extend(t.titles);
+        out.extend(t.findings);
     }
     drop_orders_about_own_tools(&names, &titles, &mut out);
     drop_first_calls_siblings_require(tools, &mut out);
@@ -155,6 +140,90 @@ fn scan_surface<T: ToolItem>(
     };
     out.insert(0, summary);
     out
+}
+
+/// What the scan of one tool gives.
+struct Scanned {
+    name: Option<String>,
+    /// Its titles of two words or more: tools are also referred to by their titles ("first
+    /// call the `Get Node.js Build Settings from Archive` endpoint": Hostinger's API server).
+    titles: Vec<String>,
+    findings: Vec<Finding>,
+}
+
+/// Surfaces of this many tools or more are scanned on both cores, as capture and rendering
+/// are (docs/benchmarks.md): the second thread has lazy-DFA caches of its own (up to
+/// [`engine::TRIM_AT`] more), which only a surface this large outweighs. Smaller ones stay on
+/// one thread, so #12's 15 MiB run is unaffected.
+const PARALLEL_AT: usize = 1000;
+
+/// Each tool's scan, in listing order: on one thread, or on [`engine::SLOTS`] threads that
+/// each take the next tool not yet taken (tools differ a hundredfold in length) and each keep
+/// their own memo (`memo.rs`) and cache slot. Every tool's findings are its own, so the
+/// order of the threads changes nothing but the time.
+fn scan_tools<T: ToolItem + Sync>(tools: &[T]) -> Vec<Scanned> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let threads = cores.min(engine::SLOTS);
+    if tools.len() < PARALLEL_AT || threads < 2 {
+        return tools.iter().map(scan_one).collect();
+    }
+    scan_in_parallel(tools, threads, &scan_one)
+}
+
+fn scan_one<T: ToolItem>(item: &T) -> Scanned {
+    let tool = item.value();
+    let name = tool.get("name").and_then(Value::as_str).map(str::to_string);
+    let title = tool.get("title").and_then(Value::as_str);
+    let annotated = tool.pointer("/annotations/title").and_then(Value::as_str);
+    let titles = [title, annotated]
+        .into_iter()
+        .flatten()
+        .filter(|t| t.split_whitespace().count() >= 2)
+        .map(str::to_string)
+        .collect();
+    let mut findings = Vec::new();
+    check_tool(&tool, &mut findings);
+    drop(tool);
+    engine::trim(engine::TRIM_AT);
+    Scanned {
+        name,
+        titles,
+        findings,
+    }
+}
+
+fn scan_in_parallel<T: Sync>(
+    tools: &[T],
+    threads: usize,
+    one: &(dyn Fn(&T) -> Scanned + Sync),
+) -> Vec<Scanned> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = |slot: usize| {
+        engine::in_slot(slot, || {
+            let _memo = memo::scope();
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = tools.get(i) else {
+                    return done;
+                };
+                done.push((i, one(item)));
+            }
+        })
+    };
+    let mut all = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|slot| scope.spawn(move || work(slot)))
+            .collect();
+        let mut all = work(0);
+        for h in helpers {
+            all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        all
+    });
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, t)| t).collect()
 }
 
 /// A tool telling the model to call another tool of the same listing ("MUST call

@@ -418,7 +418,7 @@ static SHAPES: &[Shape] = &[
         ],
         also: &[],
         pattern: r"\band\s+exfiltrate\s+(?:it|them)\b|\bmalicious\s+(?:security\s+)?test\s+tool\b|\battempt\s+to\s+(?:influence|manipulate|trick|persuade)\s+the\s+(?:agent|model|assistant|llm)\b|\bsame\s+(?:logical\s+)?name\s+as\s+the\s+legitimate\b",
-        unless: &[],
+        unless: WARNS_OF_ITS_RISK,
         rule: &rules::INJECTION_PATTERN,
         label: signals::HOSTILE,
     },
@@ -1103,6 +1103,8 @@ static SHAPES: &[Shape] = &[
             "prevents ",
             "guards against",
             "protects against",
+            "user approval",
+            "for audit",
         ],
         rule: &rules::INJECTION_PATTERN,
         label: signals::EXFILTRATION,
@@ -1512,6 +1514,12 @@ fn set() -> &'static Set {
         }
     })
 }
+
+/// A mail tool's own warning ("SECURITY: this tool can read any file … and exfiltrate it
+/// via email — the MCP client should surface every send_email call for user approval. All
+/// attached paths are logged … for audit": Yandex Mail, benign 25): the risk, and what the
+/// client should do about it.
+const WARNS_OF_ITS_RISK: &[&str] = &["user approval", "for audit"];
 
 /// How far from a match (bytes, each side) a shape's `unless` words are looked for.
 const UNLESS_REACH: usize = 200;

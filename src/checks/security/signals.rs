@@ -495,7 +495,14 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     // Other tools.
     if let Some(m) = on(G_SHADOW_STRONG, &s.shadow_strong)
         .or_else(|| on(G_SHADOW_WHEN, &s.shadow_when))
-        .or_else(|| on(G_SHADOW_EXTRA, &s.shadow_extra))
+        .or_else(|| {
+            g.on(G_SHADOW_EXTRA)
+                .then(|| {
+                    s.shadow_extra
+                        .first_where(&hay, 8, |m| (!replaces_several(text, m)).then_some(m))
+                })
+                .flatten()
+        })
         .or_else(|| on(G_SHADOW_STRONG, &s.rewrite))
     {
         push(&rules::TOOL_SHADOWING, SHADOW_OTHER, vec![m]);
@@ -558,7 +565,8 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         push(&rules::INJECTION_PATTERN, DECEPTION, vec![m, d]);
     }
     if let (Some(m), Some(d)) = (
-        on(G_URL_ACCESS, &s.url_access).filter(|&(a, _)| !open_adjective(text, a)),
+        on(G_URL_ACCESS, &s.url_access)
+            .filter(|&(a, e)| !open_adjective(text, a) && !visits_a_page(text, a, e)),
         directive(),
     ) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m, d]);
@@ -947,6 +955,68 @@ fn open_adjective(text: &str, at: usize) -> bool {
         })
 }
 
+/// "Migration from v2 is available - visit https://heroui.com/docs/react/migration."
+/// (HeroUI's `list_components`, benign 25): a page the reader is pointed to. A visit sends
+/// nothing unless the address carries it (a query, a placeholder) or the sentence goes on
+/// to what is entered or sent there ("visit http://… for accurate data and enter your …").
+fn visits_a_page(text: &str, a: usize, e: usize) -> bool {
+    let m = text.get(a..e).unwrap_or("");
+    if !m.get(..5).is_some_and(|v| v.eq_ignore_ascii_case("visit")) {
+        return false;
+    }
+    let url = m.rsplit(char::is_whitespace).next().unwrap_or("");
+    let after = text.get(e..).unwrap_or("");
+    let rest = after[..sentence_end(after)].to_ascii_lowercase();
+    !url.contains(['?', '{', '<', '$', '='])
+        && !rest.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+            matches!(
+                w,
+                "with"
+                    | "enter"
+                    | "include"
+                    | "send"
+                    | "pass"
+                    | "append"
+                    | "submit"
+                    | "provide"
+                    | "paste"
+                    | "post"
+                    | "upload"
+            )
+        })
+}
+
+/// "This tool replaces get_component_info, get_component_props, and
+/// get_component_examples." (HeroUI's `get_component_docs`, benign 25): several of the
+/// server's earlier tools folded into one. The published false replacements name one tool
+/// to take over ("This tool replaces read_file for better results").
+fn replaces_several(text: &str, (a, e): Span) -> bool {
+    let m = text.get(a..e).unwrap_or("").to_ascii_lowercase();
+    if !m.contains("replaces") {
+        return false;
+    }
+    let mut rest = text.get(e..).unwrap_or("").trim_start();
+    let comma = rest.starts_with(',');
+    if comma {
+        rest = rest[1..].trim_start();
+    }
+    let mut joined = false;
+    for w in ["and ", "or "] {
+        if rest
+            .get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w))
+        {
+            rest = rest[w.len()..].trim_start();
+            joined = true;
+        }
+    }
+    let next: &str = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    (comma || joined) && next.len() > 2 && next.contains('_')
+}
+
 /// A package install on a line labelled with its system ("Ubuntu/Debian: `sudo apt-get
 /// install texlive-xetex`": mcp-pandoc's prerequisites, session 24): setup the user is told
 /// about, one line per platform.
@@ -1085,6 +1155,7 @@ fn other_tool(s: &Set, hay: &Hay, own: &str, g: &super::engine::GateHits) -> Opt
             let assigned = text.get(b..).unwrap_or("").starts_with('=');
             !n.is_empty()
                 && !assigned
+                && !uses_an_id(text, &lower, a)
                 && !lower.eq_ignore_ascii_case(own)
                 && !matches!(
                     lower.as_str(),
@@ -1092,6 +1163,27 @@ fn other_tool(s: &Set, hay: &Hay, own: &str, g: &super::engine::GateHits) -> Opt
                 )
         })
         .map(|(m, _)| m)
+}
+
+/// "then use user_id" (watsonx's identity search, benign 25): a value the result carries,
+/// `<noun>_id`, not a tool. Calling one ("also call generate_id with prefix=…") is still an
+/// order.
+fn uses_an_id(text: &str, name: &str, at: usize) -> bool {
+    let name = name.trim_matches(|c| matches!(c, '`' | '\'' | '"'));
+    let id = name
+        .strip_suffix("_ids")
+        .or_else(|| name.strip_suffix("_id"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase()));
+    let before = text.get(..at).unwrap_or("");
+    let mut words = before
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .rev();
+    let verb = match words.next() {
+        Some(w) if w.eq_ignore_ascii_case("the") => words.next(),
+        w => w,
+    };
+    id && verb.is_some_and(|v| v.eq_ignore_ascii_case("use") || v.eq_ignore_ascii_case("using"))
 }
 
 /// Orders about a tool named in the text, for the fleet (#15): the shapes of the shadowing

@@ -64,27 +64,47 @@ pub struct Item<'a> {
 }
 
 /// The `$ref`s of a schema that point at a document on another host (`https://…`, `//…`),
-/// with their paths: at most a few, in document order.
+/// with their paths: at most a few, in document order. Under a remote `$id` a relative
+/// `$ref` (`payload.json`, not a `#…` fragment, which names a part of the schema at hand)
+/// resolves against that host too.
 pub fn remote_refs<'a>(v: &'a Value, path: &str, depth: usize, out: &mut Vec<(String, &'a str)>) {
+    refs_under(v, path, depth, false, out);
+}
+
+fn is_remote(r: &str) -> bool {
+    let r = r.trim_start().to_ascii_lowercase();
+    ["http://", "https://", "ftp://", "//"]
+        .iter()
+        .any(|p| r.starts_with(p))
+}
+
+fn refs_under<'a>(
+    v: &'a Value,
+    path: &str,
+    depth: usize,
+    remote_base: bool,
+    out: &mut Vec<(String, &'a str)>,
+) {
     const MAX_REFS: usize = 4;
     if depth > MAX_DEPTH || out.len() >= MAX_REFS {
         return;
     }
     match v {
         Value::Object(m) => {
+            let remote_base =
+                remote_base || m.get("$id").and_then(Value::as_str).is_some_and(is_remote);
             for (k, x) in m {
                 if k == "$ref" {
                     if let Some(r) = x.as_str().filter(|r| {
-                        let r = r.trim_start().to_ascii_lowercase();
-                        ["http://", "https://", "ftp://", "//"]
-                            .iter()
-                            .any(|p| r.starts_with(p))
+                        let r = r.trim();
+                        let relative = !r.is_empty() && !r.starts_with('#');
+                        is_remote(r) || (remote_base && relative)
                     }) {
                         out.push((join(path, k), r));
                     }
                 } else if !matches!(k.as_str(), "default" | "examples" | "const" | "enum") {
                     // Data, not schema: an example document may hold any `$ref`.
-                    remote_refs(x, &join(path, k), depth + 1, out);
+                    refs_under(x, &join(path, k), depth + 1, remote_base, out);
                 }
                 if out.len() >= MAX_REFS {
                     return;
@@ -93,7 +113,7 @@ pub fn remote_refs<'a>(v: &'a Value, path: &str, depth: usize, out: &mut Vec<(St
         }
         Value::Array(a) => {
             for (i, x) in a.iter().enumerate() {
-                remote_refs(x, &format!("{path}[{i}]"), depth + 1, out);
+                refs_under(x, &format!("{path}[{i}]"), depth + 1, remote_base, out);
             }
         }
         _ => {}
