@@ -1032,9 +1032,15 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// definition they found was already in the corpus). Measured once, with session 30's final
 /// rules, after they were written: round 25 alone 15 failing (62.5 %), 23 failing or warning
 /// (95.8 %); rounds 24 and 25 together 62 / 118 failing, 95 / 118 failing or warning.
-const HELDOUT_POISONED: usize = 118;
-const HELDOUT_FAILING: usize = 62;
-const HELDOUT_FLAGGED: usize = 95;
+///
+/// Session 31 adds round 26: 6 attacks of 5 sources, gathered during session 31 by a helper
+/// that read no engine code (it aimed for 40 of 15 and reports the public record nearly
+/// exhausted). Measured once, with session 31's final rules, after they were written: 4
+/// failing, all 6 failing or warning; rounds 24-26 together 66 / 124 failing, 101 / 124
+/// failing or warning.
+const HELDOUT_POISONED: usize = 124;
+const HELDOUT_FAILING: usize = 66;
+const HELDOUT_FLAGGED: usize = 101;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
@@ -1043,8 +1049,60 @@ const HELDOUT_FLAGGED: usize = 95;
 /// Benign 25 (49 listings, 1,560 tools; held out by session 30 at 8 tools failing on 6
 /// servers) was judged and folded into `benign/` in session 31: its 6 false positives on 4
 /// servers were mended first (docs/decisions.md, "Benign 25 judged …"), its 2 true findings
-/// are pinned in `REAL_DEFECTS`. No real listing is held out until the next blind capture.
-const HELDOUT_REAL_FAILING: &[&str] = &[];
+/// are pinned in `REAL_DEFECTS`.
+/// Benign 26 (96 listings, 2,266 tools: 70 npm and 26 PyPI packages, captured blind during
+/// session 31 by two helpers that read no engine code, each server under `unshare -rn` with
+/// dummy credentials, no tool called; three more listings left out as repeats: a Cutter bridge
+/// sharing five tools with its Ghidra twin, PrimeVue's tools identical to PrimeNG's, and
+/// text2image sharing two with nano-banana) measured once with session 31's final rules: 35
+/// tools failing (1.5 %) on 14 servers. Read after the measurement, not mended; first
+/// judgement by the pins of `REAL_DEFECTS`: 25 true findings (clawnch's Molten API key on
+/// each of 8 calls; Flow Nexus' login and its chat tool's `conversation_history`; JPStock's
+/// per-call key twice; a requirements extractor's per-call key; an Active Directory server's 8
+/// logins, two Kali crackers and a JWT cracker, as `hydra_attack` was judged; web components'
+/// "MUST be called first before using any other tool", the issue's own line-jumping example)
+/// and 10 false positives on 7 servers (0.44 %): clawnch's crypto `token` address, an
+/// orchestrator's task `claimToken` twice, Lynx's CDP method `DOM.pushNodesByBackendIdsToFrontend`
+/// read as a mutation, two agent builders' `systemPrompt` of the agent they edit, Pencil's
+/// `credentialNames` (names, not secrets) twice, Google Places' billing `sessionToken`, and
+/// UIDB's init that saves its API key.
+const HELDOUT_REAL_FAILING: &[&str] = &[
+    "@pencil/mcp-server: add_agent_tool: security/injection-pattern",
+    "@pencil/mcp-server: update_agent: security/injection-pattern",
+    "@pencil/mcp-server: update_agent_tool: security/injection-pattern",
+    "ACTIVE DIRECTORY MCP: bloodhound_ingest: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: certipy_scan: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: command_execution: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: dump_ntds_dit: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: dump_sam_hashes: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: enumerate_domain_users: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: spider_smb_shares: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: use_module: security/secret-in-schema",
+    "Flow Nexus Complete: seraphina_chat: security/injection-pattern",
+    "Flow Nexus Complete: user_login: security/secret-in-schema",
+    "JPStock Agent: auth_usage: security/secret-in-schema",
+    "JPStock Agent: usage_key: security/secret-in-schema",
+    "Lynx DevTool: DOM_pushNodesByBackendIdsToFrontend: security/annotation-mismatch",
+    "clawnch-mcp-server: clawnch_claim_fees: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_accept_match: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_ack_events: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_check_events: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_get_matches: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_list_intents: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_reject_match: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_send_message: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_status: security/secret-in-schema",
+    "kali-mcp: hydra_attack: security/secret-in-schema",
+    "mcp-requirements-extractor: extract_requirements: security/secret-in-schema",
+    "nobody-pentest-ultra: hydra_brute: security/secret-in-schema",
+    "nobody-pentest-ultra: jwt_tool: security/secret-in-schema",
+    "orchestrator-tools: updateAgentDefinition: security/injection-pattern",
+    "orchestrator: resolve_task: security/secret-in-schema",
+    "orchestrator: resolve_team_task: security/secret-in-schema",
+    "roberto-mcp: google_places_details: security/secret-in-schema",
+    "uidb-mcp-server: uidb_init: security/secret-in-schema",
+    "web-components-factory-design-system: get_design_system_overview: security/injection-pattern",
+];
 
 #[test]
 fn heldout_round_is_measured() {
