@@ -75,9 +75,12 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// client getters and setters 15 (`Address` / `SetAddress`, over the ceiling, held apart
 /// below): 27,029 raw, 538 findings. Session 31's 49 listings (benign 25, captured blind in
 /// session 30, held out, then judged; 1,560 tools) add 35 raw pairs and 12 findings, none over
-/// the per-server ceiling (Vuetify's 4, Keboola's 3): 27,064 raw, 550 findings.
-const BEFORE_TOTAL: usize = 27064;
-const CEILING_TOTAL: usize = 550;
+/// the per-server ceiling (Vuetify's 4, Keboola's 3): 27,064 raw, 550 findings. Its 96
+/// listings of benign 26 (captured blind in session 31, held out, measured, then judged;
+/// 2,266 tools) add 11 raw pairs and 9 findings, at most 2 on a server: 27,075 raw, 559
+/// findings.
+const BEFORE_TOTAL: usize = 27075;
+const CEILING_TOTAL: usize = 559;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2162;
 const MIN_POISONED_SOURCES: usize = 385;
-const MIN_BENIGN: usize = 41880;
-const MIN_BENIGN_SERVERS: usize = 941;
+const MIN_BENIGN: usize = 44146;
+const MIN_BENIGN_SERVERS: usize = 1037;
 
 /// Number of leave-sources-out folds.
 const FOLDS: u64 = 4;
@@ -584,7 +584,12 @@ fn measures_current_security_family() {
 /// session 10, the 6 of the 17 listings captured blind in session 12 in session 13; an
 /// entry here would be one real tool's known failure, pinned exactly: a new failure on a
 /// real tool goes red, and so does an entry that stops failing (remove it).
-const KNOWN_FALSE_POSITIVES: &[&str] = &[];
+/// Session 31 folded benign 26 in with one: roberto-mcp's `google_places_details` takes an
+/// undescribed `sessionToken`, which for Google's Places API groups autocomplete calls for
+/// billing and is no credential. No rule tells it from a session's credential without naming
+/// the vendor (docs/decisions.md, "Benign 26 …").
+const KNOWN_FALSE_POSITIVES: &[&str] =
+    &["roberto-mcp: google_places_details: security/secret-in-schema"];
 
 /// Real tools whose failure is a true finding, pinned exactly like the above: ms-365's
 /// `download-bytes-to-file` "Write[s] … to a local file" and declares `readOnlyHint: true`
@@ -868,6 +873,38 @@ const REAL_DEFECTS: &[&str] = &[
     // `destructiveHint: false`.
     "Instagram Control: instagram_login_with_credentials: security/secret-in-schema",
     "agent-lsp: destroy_session: security/annotation-mismatch",
+    // Session 31 folded benign 26 in (96 listings, 2,266 tools; held out at 35 tools failing,
+    // 9 of its 10 false positives mended in session 31, the tenth pinned above): clawnch's
+    // Molten API key on each call; Flow Nexus' login and its chat tool's
+    // `conversation_history`; JPStock's and a requirements extractor's per-call keys; an
+    // Active Directory server's logins; Kali's and nobody-pentest's crackers, as
+    // `hydra_attack` was judged; web components' "MUST be called first before using any
+    // other tool", the issue's own line-jumping example.
+    "ACTIVE DIRECTORY MCP: bloodhound_ingest: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: certipy_scan: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: command_execution: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: dump_ntds_dit: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: dump_sam_hashes: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: enumerate_domain_users: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: spider_smb_shares: security/secret-in-schema",
+    "ACTIVE DIRECTORY MCP: use_module: security/secret-in-schema",
+    "Flow Nexus Complete: seraphina_chat: security/injection-pattern",
+    "Flow Nexus Complete: user_login: security/secret-in-schema",
+    "JPStock Agent: auth_usage: security/secret-in-schema",
+    "JPStock Agent: usage_key: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_accept_match: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_ack_events: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_check_events: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_get_matches: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_list_intents: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_reject_match: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_send_message: security/secret-in-schema",
+    "clawnch-mcp-server: clawnch_molten_status: security/secret-in-schema",
+    "kali-mcp: hydra_attack: security/secret-in-schema",
+    "mcp-requirements-extractor: extract_requirements: security/secret-in-schema",
+    "nobody-pentest-ultra: hydra_brute: security/secret-in-schema",
+    "nobody-pentest-ultra: jwt_tool: security/secret-in-schema",
+    "web-components-factory-design-system: get_design_system_overview: security/injection-pattern",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -1050,59 +1087,11 @@ const HELDOUT_FLAGGED: usize = 101;
 /// servers) was judged and folded into `benign/` in session 31: its 6 false positives on 4
 /// servers were mended first (docs/decisions.md, "Benign 25 judged …"), its 2 true findings
 /// are pinned in `REAL_DEFECTS`.
-/// Benign 26 (96 listings, 2,266 tools: 70 npm and 26 PyPI packages, captured blind during
-/// session 31 by two helpers that read no engine code, each server under `unshare -rn` with
-/// dummy credentials, no tool called; three more listings left out as repeats: a Cutter bridge
-/// sharing five tools with its Ghidra twin, PrimeVue's tools identical to PrimeNG's, and
-/// text2image sharing two with nano-banana) measured once with session 31's final rules: 35
-/// tools failing (1.5 %) on 14 servers. Read after the measurement, not mended; first
-/// judgement by the pins of `REAL_DEFECTS`: 25 true findings (clawnch's Molten API key on
-/// each of 8 calls; Flow Nexus' login and its chat tool's `conversation_history`; JPStock's
-/// per-call key twice; a requirements extractor's per-call key; an Active Directory server's 8
-/// logins, two Kali crackers and a JWT cracker, as `hydra_attack` was judged; web components'
-/// "MUST be called first before using any other tool", the issue's own line-jumping example)
-/// and 10 false positives on 7 servers (0.44 %): clawnch's crypto `token` address, an
-/// orchestrator's task `claimToken` twice, Lynx's CDP method `DOM.pushNodesByBackendIdsToFrontend`
-/// read as a mutation, two agent builders' `systemPrompt` of the agent they edit, Pencil's
-/// `credentialNames` (names, not secrets) twice, Google Places' billing `sessionToken`, and
-/// UIDB's init that saves its API key.
-const HELDOUT_REAL_FAILING: &[&str] = &[
-    "@pencil/mcp-server: add_agent_tool: security/injection-pattern",
-    "@pencil/mcp-server: update_agent: security/injection-pattern",
-    "@pencil/mcp-server: update_agent_tool: security/injection-pattern",
-    "ACTIVE DIRECTORY MCP: bloodhound_ingest: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: certipy_scan: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: command_execution: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: dump_ntds_dit: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: dump_sam_hashes: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: enumerate_domain_users: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: spider_smb_shares: security/secret-in-schema",
-    "ACTIVE DIRECTORY MCP: use_module: security/secret-in-schema",
-    "Flow Nexus Complete: seraphina_chat: security/injection-pattern",
-    "Flow Nexus Complete: user_login: security/secret-in-schema",
-    "JPStock Agent: auth_usage: security/secret-in-schema",
-    "JPStock Agent: usage_key: security/secret-in-schema",
-    "Lynx DevTool: DOM_pushNodesByBackendIdsToFrontend: security/annotation-mismatch",
-    "clawnch-mcp-server: clawnch_claim_fees: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_accept_match: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_ack_events: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_check_events: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_get_matches: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_list_intents: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_reject_match: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_send_message: security/secret-in-schema",
-    "clawnch-mcp-server: clawnch_molten_status: security/secret-in-schema",
-    "kali-mcp: hydra_attack: security/secret-in-schema",
-    "mcp-requirements-extractor: extract_requirements: security/secret-in-schema",
-    "nobody-pentest-ultra: hydra_brute: security/secret-in-schema",
-    "nobody-pentest-ultra: jwt_tool: security/secret-in-schema",
-    "orchestrator-tools: updateAgentDefinition: security/injection-pattern",
-    "orchestrator: resolve_task: security/secret-in-schema",
-    "orchestrator: resolve_team_task: security/secret-in-schema",
-    "roberto-mcp: google_places_details: security/secret-in-schema",
-    "uidb-mcp-server: uidb_init: security/secret-in-schema",
-    "web-components-factory-design-system: get_design_system_overview: security/injection-pattern",
-];
+/// Benign 26 (96 listings, 2,266 tools; held out by session 31 at 35 tools failing on 14
+/// servers: 25 true, 10 false positives on 7 servers) was mended (9 of the 10) and folded
+/// into `benign/` in session 31, after its measurement. No real listing is held out until
+/// the next blind capture.
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {

@@ -1097,6 +1097,7 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
             || text.negated(s, i)
             || makes_artifact(w.lower, &object)
             || truncates_to_limit(w.lower, &text.sentences[s])
+            || shows_for_inspection(w.lower, &text.sentences[s])
         {
             continue;
         }
@@ -1185,6 +1186,19 @@ fn truncates_to_limit(verb: &str, sentence: &[Word]) -> bool {
                     | "bytes"
                     | "tokens"
                     | "length"
+            )
+        })
+}
+
+/// "Push backend node IDs to the frontend for inspection." (Lynx DevTool's
+/// `DOM_pushNodesByBackendIdsToFrontend`, a Chrome DevTools Protocol method; benign 26): a
+/// push or send to a viewer, for someone to look at.
+fn shows_for_inspection(verb: &str, sentence: &[Word]) -> bool {
+    base_in(verb, &["push", "send", "post"]).is_some()
+        && sentence.windows(2).any(|w| {
+            matches!(
+                (w[0].lower, w[1].lower),
+                ("for", "inspection" | "viewing" | "display" | "preview") | ("to", "inspect")
             )
         })
 }

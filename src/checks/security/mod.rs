@@ -538,12 +538,38 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
             })
         })
     };
+    let tool_names_agent = || about.is_some_and(|d| walk::identifier_parts(d).iter().any(agent));
     match own.or_else(docstring) {
+        // "New system prompt", "Updated system prompt" (Pencil's `update_agent`, an
+        // orchestrator's `updateAgentDefinition`; benign 26): a description that names only
+        // the slot leaves it to the tool's description.
+        Some(d) if names_only_the_slot(d) => tool_names_agent(),
         Some(d) => walk::identifier_parts(d).iter().any(agent),
         // Undescribed (Discourse's `discourse_ai_create_agent`): the tool's description
         // says what it creates.
-        None => about.is_some_and(|d| walk::identifier_parts(d).iter().any(agent)),
+        None => tool_names_agent(),
     }
+}
+
+/// A property description with no word beyond the slot's name and "new" / "updated".
+fn names_only_the_slot(d: &str) -> bool {
+    let words = walk::identifier_parts(d);
+    !words.is_empty()
+        && words.iter().all(|w| {
+            matches!(
+                w.as_str(),
+                "new"
+                    | "updated"
+                    | "the"
+                    | "a"
+                    | "optional"
+                    | "system"
+                    | "prompt"
+                    | "instructions"
+                    | "instruction"
+                    | "message"
+            )
+        })
 }
 
 /// `system_prompt`, `systemMessage`, `system_instructions`: the name of a prompt slot.

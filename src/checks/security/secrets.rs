@@ -98,6 +98,8 @@ pub(super) fn solicits(
             || names_a_switch(k, v)
             || resource_secret(name, k, v)
             || public_token(v)
+            || asset_token(k, v)
+            || kept_for_later(v)
             || free_key(v)
             || unlocks_content(v)
             || selects_stored(k, v)
@@ -204,6 +206,9 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     // A packet listener's handle (DrissionPage's `listener_token`: "Optional token returned
     // by network_listen_start"; benign 23).
     "listener",
+    // A task's lease ("Claim token received when claiming the task": an orchestrator's
+    // `claimToken`, from its `claim_next_task`; benign 26).
+    "claim",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -813,6 +818,33 @@ fn public_token(schema: &Value) -> bool {
                 "dashboard" | "dashboards" | "page" | "link" | "snapshot" | "report" | "board"
             )
     })
+}
+
+/// A token that is an asset on a chain ("Token address (0x...) on Robinhood Chain to claim
+/// fees for": clawnch's `clawnch_claim_fees`, benign 26): its contract's address, public by
+/// nature. A warning, as a public token's.
+fn asset_token(prop: &str, schema: &Value) -> bool {
+    let named = identifier_parts(prop).last().is_some_and(|w| w == "token");
+    let d = description_words(schema);
+    named
+        && d.windows(2)
+            .any(|w| matches!(w[0].as_str(), "token" | "contract" | "mint") && w[1] == "address")
+}
+
+/// A key the tool keeps for the server's later calls ("UIDB API key for this project (from
+/// portal). Saved locally for future sync.": UIDB's `uidb_init`, benign 26): set once, as
+/// a setter's. A warning.
+fn kept_for_later(schema: &Value) -> bool {
+    let d = description_words(schema);
+    let kept = d
+        .iter()
+        .any(|w| matches!(w.as_str(), "saved" | "stored" | "persisted"));
+    let later = d
+        .windows(2)
+        .any(|w| (w[0] == "saved" || w[0] == "stored" || w[0] == "persisted") && w[1] == "locally")
+        || d.windows(2)
+            .any(|w| w[0] == "for" && matches!(w[1].as_str(), "future" | "later" | "subsequent"));
+    kept && later
 }
 
 /// A switch named for what it adds to the answer (`include_sip_credentials`: pywa's phone

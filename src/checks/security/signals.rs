@@ -588,7 +588,14 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
             }
         }
     }
-    if let Some(m) = on(G_SECRET_ASK, &s.secret_ask) {
+    if let Some(m) = g
+        .on(G_SECRET_ASK)
+        .then(|| {
+            s.secret_ask
+                .first_where(&hay, 8, |m| (!code_context(text, m)).then_some(m))
+        })
+        .flatten()
+    {
         push(&rules::INJECTION_PATTERN, SECRET_ASK, vec![m]);
     }
     if let Some(m) = private(on(G_SECRET_PATH, &s.secret_supply)) {
@@ -953,6 +960,28 @@ fn open_adjective(text: &str, at: usize) -> bool {
                 .get(..5)
                 .is_some_and(|b| b.eq_ignore_ascii_case(b"open "))
         })
+}
+
+/// "Names of workspace credentials to auto-inject into the code block context.credentials"
+/// (Pencil's agent tools, benign 26): a variable of the code the tool runs, not the model's
+/// context ("pair(result, context.cloud_key)" has no code word before it).
+fn code_context(text: &str, (a, e): Span) -> bool {
+    let m = text.get(a..e).unwrap_or("");
+    m.get(..8)
+        .is_some_and(|p| p.eq_ignore_ascii_case("context."))
+        && text
+            .get(..a)
+            .unwrap_or("")
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| !w.is_empty())
+            .rev()
+            .take(3)
+            .any(|w| {
+                matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "code" | "block" | "script" | "function" | "handler"
+                )
+            })
 }
 
 /// "Migration from v2 is available - visit https://heroui.com/docs/react/migration."
