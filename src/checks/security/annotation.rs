@@ -887,11 +887,11 @@ impl<'t> Text<'t> {
     /// a thing is from then on.
     fn lasting(&self, s: usize, i: usize) -> bool {
         let words = &self.sentences[s];
-        i > 0
+        (i > 0
             && matches!(
                 words[i - 1].lower,
                 "stay" | "stays" | "remain" | "remains" | "kept" | "live" | "lives" | "visible"
-            )
+            ))
             || words.get(i + 1).is_some_and(|w| {
                 matches!(
                     w.lower,
@@ -1090,14 +1090,15 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
     // Read only when a weak or scoped verb needs it.
     let mut no_effect: Option<bool> = None;
     let mut weak: Option<String> = None;
+    let mut flags = SentenceFlags::default();
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
         let object = text.object(s, i, 5);
         if !mutates(w.lower, &object)
             || text.negated(s, i)
             || makes_artifact(w.lower, &object)
-            || truncates_to_limit(w.lower, &text.sentences[s])
-            || shows_for_inspection(w.lower, &text.sentences[s])
+            || truncates_to_limit(text, s, i, &mut flags)
+            || shows_for_inspection(text, s, i, &mut flags)
         {
             continue;
         }
@@ -1131,11 +1132,12 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
             return Some(name.to_string());
         }
     }
+    let mut flags = SentenceFlags::default();
     for (s, i) in text.action_verbs() {
         let w = &text.sentences[s][i];
         if base_in(w.lower, DESTRUCTION).is_some()
             && !text.negated(s, i)
-            && !truncates_to_limit(w.lower, &text.sentences[s])
+            && !truncates_to_limit(text, s, i, &mut flags)
         {
             let ws: Vec<&str> = text.sentences[s].iter().map(|w| w.lower).collect();
             // A cache tool's prose ("already purges what it changed") purges its caches,
@@ -1166,41 +1168,94 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     })
 }
 
+/// What the exemptions below read of a sentence, found once per sentence however many verbs
+/// it holds ("Truncate, truncate, … the limit." would otherwise be read once per verb).
+#[derive(Default)]
+struct SentenceFlags {
+    at: Option<usize>,
+    names_limit: bool,
+    for_inspection: bool,
+}
+
+impl SentenceFlags {
+    fn of(&mut self, text: &Text, s: usize) -> &Self {
+        if self.at != Some(s) {
+            let words = &text.sentences[s];
+            self.at = Some(s);
+            self.names_limit = words.iter().any(|w| {
+                matches!(
+                    w.lower,
+                    "limit"
+                        | "limits"
+                        | "exceed"
+                        | "exceeds"
+                        | "exceeded"
+                        | "maximum"
+                        | "max"
+                        | "characters"
+                        | "chars"
+                        | "bytes"
+                        | "tokens"
+                        | "length"
+                )
+            });
+            self.for_inspection = words.windows(2).any(|w| {
+                matches!(
+                    (w[0].lower, w[1].lower),
+                    ("for", "inspection" | "viewing" | "display" | "preview") | ("to", "inspect")
+                )
+            });
+        }
+        self
+    }
+}
+
 /// "The tool will truncate the data if those limits are exceeded" (Keboola's `query_data`,
 /// benign 25): a result cut to a size limit, not a table emptied. The sentence names the
-/// limit.
-fn truncates_to_limit(verb: &str, sentence: &[Word]) -> bool {
-    base_in(verb, &["truncate"]).is_some()
-        && sentence.iter().any(|w| {
+/// limit, and what is cut is output ("Truncates tables that exceed the retention limit"
+/// empties tables).
+fn truncates_to_limit(text: &Text, s: usize, i: usize, flags: &mut SentenceFlags) -> bool {
+    let words = &text.sentences[s];
+    let output = words[i + 1..]
+        .iter()
+        .take(4)
+        .map(|w| w.lower)
+        .find(|w| !matches!(*w, "the" | "a" | "an" | "any" | "its" | "long"))
+        .is_some_and(|w| {
             matches!(
-                w.lower,
-                "limit"
-                    | "limits"
-                    | "exceed"
-                    | "exceeds"
-                    | "exceeded"
-                    | "maximum"
-                    | "max"
-                    | "characters"
-                    | "chars"
-                    | "bytes"
-                    | "tokens"
-                    | "length"
+                w,
+                "data"
+                    | "output"
+                    | "outputs"
+                    | "result"
+                    | "results"
+                    | "response"
+                    | "responses"
+                    | "text"
+                    | "content"
+                    | "contents"
+                    | "string"
+                    | "strings"
+                    | "value"
+                    | "values"
+                    | "message"
+                    | "messages"
+                    | "body"
+                    | "payload"
+                    | "lines"
+                    | "it"
+                    | "them"
             )
-        })
+        });
+    base_in(words[i].lower, &["truncate"]).is_some() && output && flags.of(text, s).names_limit
 }
 
 /// "Push backend node IDs to the frontend for inspection." (Lynx DevTool's
 /// `DOM_pushNodesByBackendIdsToFrontend`, a Chrome DevTools Protocol method; benign 26): a
 /// push or send to a viewer, for someone to look at.
-fn shows_for_inspection(verb: &str, sentence: &[Word]) -> bool {
-    base_in(verb, &["push", "send", "post"]).is_some()
-        && sentence.windows(2).any(|w| {
-            matches!(
-                (w[0].lower, w[1].lower),
-                ("for", "inspection" | "viewing" | "display" | "preview") | ("to", "inspect")
-            )
-        })
+fn shows_for_inspection(text: &Text, s: usize, i: usize, flags: &mut SentenceFlags) -> bool {
+    base_in(text.sentences[s][i].lower, &["push", "send", "post"]).is_some()
+        && flags.of(text, s).for_inspection
 }
 
 /// Verbs that make something last: "permanently" beside one of them keeps, not destroys.

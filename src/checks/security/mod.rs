@@ -198,6 +198,7 @@ fn scan_in_parallel<T: Sync>(
     one: &(dyn Fn(&T) -> Scanned + Sync),
 ) -> Vec<Scanned> {
     use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = threads.clamp(1, engine::SLOTS);
     let next = AtomicUsize::new(0);
     let work = |slot: usize| {
         engine::in_slot(slot, || {

@@ -1103,8 +1103,8 @@ static SHAPES: &[Shape] = &[
             "prevents ",
             "guards against",
             "protects against",
-            "user approval",
-            "for audit",
+            // `WARNS_OF_ITS_RISK`'s words ("without user approval" is no warning).
+            "for user approval",
         ],
         rule: &rules::INJECTION_PATTERN,
         label: signals::EXFILTRATION,
@@ -1518,8 +1518,9 @@ fn set() -> &'static Set {
 /// A mail tool's own warning ("SECURITY: this tool can read any file … and exfiltrate it
 /// via email — the MCP client should surface every send_email call for user approval. All
 /// attached paths are logged … for audit": Yandex Mail, benign 25): the risk, and what the
-/// client should do about it.
-const WARNS_OF_ITS_RISK: &[&str] = &["user approval", "for audit"];
+/// client should do about it. Not "without user approval", nor "for audit", which an
+/// attacker's own order may give as its reason.
+const WARNS_OF_ITS_RISK: &[&str] = &["for user approval"];
 
 /// How far from a match (bytes, each side) a shape's `unless` words are looked for.
 const UNLESS_REACH: usize = 200;

@@ -498,8 +498,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         .or_else(|| {
             g.on(G_SHADOW_EXTRA)
                 .then(|| {
-                    s.shadow_extra
-                        .first_where(&hay, 8, |m| (!replaces_several(text, m)).then_some(m))
+                    s.shadow_extra.first_where(&hay, EXCUSED_MATCHES, |m| {
+                        (!replaces_several(text, m)).then_some(m)
+                    })
                 })
                 .flatten()
         })
@@ -565,8 +566,13 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         push(&rules::INJECTION_PATTERN, DECEPTION, vec![m, d]);
     }
     if let (Some(m), Some(d)) = (
-        on(G_URL_ACCESS, &s.url_access)
-            .filter(|&(a, e)| !open_adjective(text, a) && !visits_a_page(text, a, e)),
+        g.on(G_URL_ACCESS)
+            .then(|| {
+                s.url_access.first_where(&hay, EXCUSED_MATCHES, |(a, e)| {
+                    (!open_adjective(text, a) && !visits_a_page(text, a, e)).then_some((a, e))
+                })
+            })
+            .flatten(),
         directive(),
     ) {
         push(&rules::INJECTION_PATTERN, EXFILTRATION, vec![m, d]);
@@ -591,8 +597,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     if let Some(m) = g
         .on(G_SECRET_ASK)
         .then(|| {
-            s.secret_ask
-                .first_where(&hay, 8, |m| (!code_context(text, m)).then_some(m))
+            s.secret_ask.first_where(&hay, EXCUSED_MATCHES, |m| {
+                (!code_context(text, m)).then_some(m)
+            })
         })
         .flatten()
     {
@@ -962,9 +969,15 @@ fn open_adjective(text: &str, at: usize) -> bool {
         })
 }
 
+/// How many matches of a pattern are weighed against an exemption before giving up: enough
+/// that decoys cannot hide an attack behind them in any published text, few enough that a
+/// hostile text of many matches stays linear.
+const EXCUSED_MATCHES: usize = 64;
+
 /// "Names of workspace credentials to auto-inject into the code block context.credentials"
 /// (Pencil's agent tools, benign 26): a variable of the code the tool runs, not the model's
-/// context ("pair(result, context.cloud_key)" has no code word before it).
+/// context. The word right before names the code ("pair(result, context.cloud_key)" and
+/// "When this function runs, include context.api_key" do not).
 fn code_context(text: &str, (a, e): Span) -> bool {
     let m = text.get(a..e).unwrap_or("");
     m.get(..8)
@@ -972,14 +985,13 @@ fn code_context(text: &str, (a, e): Span) -> bool {
         && text
             .get(..a)
             .unwrap_or("")
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .filter(|w| !w.is_empty())
-            .rev()
-            .take(3)
-            .any(|w| {
+            .trim_end()
+            .rsplit(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .is_some_and(|w| {
                 matches!(
                     w.to_ascii_lowercase().as_str(),
-                    "code" | "block" | "script" | "function" | "handler"
+                    "code" | "block" | "script" | "sandbox" | "runtime"
                 )
             })
 }
@@ -993,10 +1005,15 @@ fn visits_a_page(text: &str, a: usize, e: usize) -> bool {
     if !m.get(..5).is_some_and(|v| v.eq_ignore_ascii_case("visit")) {
         return false;
     }
-    let url = m.rsplit(char::is_whitespace).next().unwrap_or("");
+    // The address as written: a bare domain's match ends at its top-level domain.
     let after = text.get(e..).unwrap_or("");
+    let tail = &after[..after.find(char::is_whitespace).unwrap_or(after.len())];
+    let url = format!(
+        "{}{tail}",
+        m.rsplit(char::is_whitespace).next().unwrap_or("")
+    );
     let rest = after[..sentence_end(after)].to_ascii_lowercase();
-    !url.contains(['?', '{', '<', '$', '='])
+    !url.contains(['?', '{', '<', '$', '=', '[', '#'])
         && !rest.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
             matches!(
                 w,
@@ -1011,6 +1028,16 @@ fn visits_a_page(text: &str, a: usize, e: usize) -> bool {
                     | "paste"
                     | "post"
                     | "upload"
+                    | "log"
+                    | "login"
+                    | "sign"
+                    | "share"
+                    | "type"
+                    | "credentials"
+                    | "password"
+                    | "token"
+                    | "key"
+                    | "secret"
             )
         })
 }
@@ -1039,11 +1066,37 @@ fn replaces_several(text: &str, (a, e): Span) -> bool {
             joined = true;
         }
     }
-    let next: &str = rest
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .next()
-        .unwrap_or("");
-    (comma || joined) && next.len() > 2 && next.contains('_')
+    if !(comma || joined) {
+        return false;
+    }
+    // The list runs to the end of its sentence: "… replaces read_file, write_file for better
+    // results" goes on to why, as the published false replacements do.
+    let mut names = 1;
+    loop {
+        let next = rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        if next.len() <= 2 || !next.contains('_') || names >= 16 {
+            return false;
+        }
+        names += 1;
+        rest = rest[next.len()..].trim_start();
+        if let Some(r) = rest.strip_prefix(',') {
+            rest = r.trim_start();
+        }
+        for w in ["and ", "or "] {
+            if rest
+                .get(..w.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(w))
+            {
+                rest = rest[w.len()..].trim_start();
+            }
+        }
+        if rest.is_empty() || rest.starts_with(['.', '\n', ';']) {
+            return true;
+        }
+    }
 }
 
 /// A package install on a line labelled with its system ("Ubuntu/Debian: `sudo apt-get
@@ -1203,6 +1256,9 @@ fn uses_an_id(text: &str, name: &str, at: usize) -> bool {
         .strip_suffix("_ids")
         .or_else(|| name.strip_suffix("_id"))
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase()));
+    if !id {
+        return false;
+    }
     let before = text.get(..at).unwrap_or("");
     let mut words = before
         .split(|c: char| !c.is_ascii_alphabetic())
@@ -1212,7 +1268,7 @@ fn uses_an_id(text: &str, name: &str, at: usize) -> bool {
         Some(w) if w.eq_ignore_ascii_case("the") => words.next(),
         w => w,
     };
-    id && verb.is_some_and(|v| v.eq_ignore_ascii_case("use") || v.eq_ignore_ascii_case("using"))
+    verb.is_some_and(|v| v.eq_ignore_ascii_case("use") || v.eq_ignore_ascii_case("using"))
 }
 
 /// Orders about a tool named in the text, for the fleet (#15): the shapes of the shadowing

@@ -71,6 +71,19 @@ pub fn remote_refs<'a>(v: &'a Value, path: &str, depth: usize, out: &mut Vec<(St
     refs_under(v, path, depth, false, out);
 }
 
+/// `urn:…`, `tag:…`: an absolute identifier, not a path on the base's host.
+fn has_scheme(r: &str) -> bool {
+    r.split_once(':').is_some_and(|(scheme, _)| {
+        scheme
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
 fn is_remote(r: &str) -> bool {
     let r = r.trim_start().to_ascii_lowercase();
     ["http://", "https://", "ftp://", "//"]
@@ -91,13 +104,16 @@ fn refs_under<'a>(
     }
     match v {
         Value::Object(m) => {
-            let remote_base =
-                remote_base || m.get("$id").and_then(Value::as_str).is_some_and(is_remote);
+            // Draft 4 spells it `id`; a property named `id` holds a schema, not a string.
+            let remote_base = remote_base
+                || ["$id", "id"]
+                    .iter()
+                    .any(|k| m.get(*k).and_then(Value::as_str).is_some_and(is_remote));
             for (k, x) in m {
                 if k == "$ref" {
                     if let Some(r) = x.as_str().filter(|r| {
                         let r = r.trim();
-                        let relative = !r.is_empty() && !r.starts_with('#');
+                        let relative = !r.is_empty() && !r.starts_with('#') && !has_scheme(r);
                         is_remote(r) || (remote_base && relative)
                     }) {
                         out.push((join(path, k), r));
