@@ -50,6 +50,19 @@ pub(super) fn annotation(
     if read_only && !http_get {
         if let Some((ev, strong)) = mutation_evidence(name, &text) {
             out.push(read_only_finding(name, description, &ev, strong));
+        } else if hint("destructiveHint") == Some(&Value::Bool(true)) {
+            // The two hints contradict each other: a client that trusts the first approves
+            // a tool its own author says may destroy data (round 24's vague `execute`; no
+            // real listing of the corpus declares both).
+            out.push(
+                rules::ANNOTATION_MISMATCH
+                    .fail(format!(
+                        "Tool \"{name}\" has readOnlyHint=true and destructiveHint=true: a read-only tool destroys nothing"
+                    ))
+                    .expected("readOnlyHint should be false for a tool that may destroy data")
+                    .actual(json!({"readOnlyHint": true, "destructiveHint": true}))
+                    .location(name),
+            );
         }
     }
     // MCP: destructiveHint is meaningful only when readOnlyHint is false.
@@ -79,8 +92,14 @@ pub(super) fn annotation(
             );
         }
     }
+    // A tool that declares `readOnlyHint: false` says itself that it writes: "read-only" in
+    // its prose is about something else ("reach for this for … read-only endpoints": navi's
+    // API passthrough, whose writes need `confirm` and a server flag; benign 27).
+    let declares_writes = hint("readOnlyHint") == Some(&Value::Bool(false));
     let claim = if read_only {
         Some("readOnlyHint=true".to_string())
+    } else if declares_writes {
+        None
     } else {
         text.read_only_claim()
     };
@@ -603,6 +622,18 @@ struct Word<'t> {
     under_negation: bool,
 }
 
+/// The line just ended (its last word has no punctuation after it, and is not code) goes on
+/// in `rest`, which starts with a lower-case word after its indentation.
+fn wrapped_line(sentences: &[Vec<Word<'_>>], rest: &str) -> bool {
+    let bare = sentences
+        .last()
+        .and_then(|s| s.last())
+        .is_some_and(|w| w.punct_after.is_none() && !w.code);
+    bare && rest
+        .trim_start_matches([' ', '\t'])
+        .starts_with(|c: char| c.is_ascii_lowercase())
+}
+
 struct Text<'t> {
     raw: &'t str,
     sentences: Vec<Vec<Word<'t>>>,
@@ -659,7 +690,11 @@ impl<'t> Text<'t> {
             let c = raw[i..].chars().next().unwrap_or(' ');
             let next = raw[i + c.len_utf8()..].chars().next();
             let ends = match c {
-                '\n' | ';' => true,
+                // A docstring wrapped mid-sentence ("a failed download never\ntruncates a
+                // file"; "— Graph silently\ndrops a reminder": Outlook's Graph server, benign
+                // 27) runs on: a line that ends in a bare word and goes on in lower case.
+                '\n' => !wrapped_line(&sentences, &raw[i + 1..]),
+                ';' => true,
                 '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
                 _ => false,
             };
@@ -896,6 +931,9 @@ impl<'t> Text<'t> {
                 matches!(
                     w.lower,
                     "theirs" | "yours" | "ours" | "his" | "hers" | "owned" | "assigned"
+                    // "permanently change classification for FUTURE messages" (Outlook's
+                    // inbox override, benign 27): a standing rule, nothing destroyed.
+                    | "change" | "changes" | "set" | "sets"
                 )
             })
     }
@@ -1491,6 +1529,41 @@ mod tests {
         let mut out = Vec::new();
         annotation(obj, name, desc, &mut out);
         out
+    }
+
+    /// Session 32: both hints at once; a wrapped docstring line; a tool that declares writes.
+    #[test]
+    fn contradictory_hints_wrapped_lines_and_declared_writes() {
+        let fs = run(
+            json!({"name": "execute", "description": "Run an action. The name is intentionally vague.",
+            "annotations": {"readOnlyHint": true, "destructiveHint": true}}),
+        );
+        assert_eq!(fs.len(), 1, "{fs:?}");
+        assert_eq!(fs[0].status, crate::model::Status::Fail);
+        assert!(fs[0].message.contains("destructiveHint=true"));
+        // Only the read-only claim: nothing to contradict.
+        assert!(
+            run(json!({"name": "list_files", "description": "Lists files.",
+            "annotations": {"readOnlyHint": true, "destructiveHint": false}}))
+            .is_empty()
+        );
+        // The negation runs across a wrapped line; a bare line break still ends a list item.
+        let dl = |d: &str| {
+            run(json!({"name": "download_attachment", "description": d,
+            "annotations": {"destructiveHint": false}}))
+        };
+        assert!(dl("Download an attachment.\nThe write is atomic, so a failed download never\ntruncates a file already staged there.").is_empty());
+        assert_eq!(dl("Download an attachment.\nWARNING: this overwrites the existing contents and cannot be\nundone.").len(), 1);
+        assert_eq!(dl("Download an attachment.\nErases the old logs.").len(), 1);
+        // A tool that declares readOnlyHint=false says itself that it writes.
+        let passthrough = |hints: Value| {
+            run(json!({"name": "explore_api",
+            "description": "Raw API passthrough. Reach for this for status polling and read-only endpoints.",
+            "inputSchema": {"type": "object", "properties": {"write_mode": {"type": "boolean"}}},
+            "annotations": hints}))
+        };
+        assert!(passthrough(json!({"readOnlyHint": false})).is_empty());
+        assert_eq!(passthrough(json!({})).len(), 1);
     }
 
     #[test]

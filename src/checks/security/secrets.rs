@@ -113,6 +113,7 @@ pub(super) fn solicits(
             || opens_connection(name, props)
             || named_by_tool(name, k)
             || inspects_value(name, k)
+            || issued_by_a_call(k, v)
             || says_it_sets(name, &about_words)
             || confirms_with_token(name, k)
             || encrypts_output(name, v, props)
@@ -577,6 +578,54 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
             || w.len() >= 2 && verb(&w[w.len() - 2])
             || w.len() == 4 && verb(&w[1]));
     w.len() >= 3 && (by_noun || managed)
+}
+
+/// A token another call hands out ("Pipeline token returned from upload_data", "Explained
+/// token from explain()", "Credentials token from get_volcengine_session_info()": Datris'
+/// and Volcengine's workflow handles, benign 27): the model carries it from one call to the
+/// next, so it warns rather than fails, as a token the tool sets does.
+fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
+    let ends_token = identifier_parts(prop).last().is_some_and(|w| w == "token");
+    let Some(about) = schema.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let about = about.to_ascii_lowercase();
+    let returned = [
+        "returned from ",
+        "returned by ",
+        "issued by ",
+        "handed out by ",
+    ]
+    .iter()
+    .any(|p| about.contains(p));
+    // "token from <call>": a snake_case name or a call written out.
+    let from_call = about.match_indices("token from ").any(|(i, p)| {
+        let next = about[i + p.len()..]
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .next()
+            .unwrap_or("");
+        next.ends_with("()")
+            || (next.contains('_')
+                && next
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
+    });
+    // "UUID for a single ingestion job": the job's id. "Optional client session token; if
+    // omitted, one is generated" (a places autocomplete's billing session): no credential
+    // is made up by the server when left out.
+    let an_id = about.starts_with("uuid ");
+    let generated = [
+        "if omitted, one is generated",
+        "if omitted, a new one is generated",
+    ]
+    .iter()
+    .any(|p| about.contains(p));
+    // A login's token stays a credential, whichever call returns it ("AAL2 access token
+    // from verify_mfa response": algochains).
+    let login = identifier_parts(prop)
+        .iter()
+        .any(|w| matches!(w.as_str(), "access" | "auth" | "bearer" | "refresh" | "api"));
+    ends_token && (((returned || from_call) && !login) || an_id || generated)
 }
 
 /// The tool inspects the secret as data (session 25's blind capture: `jwt_decode`'s
@@ -1285,6 +1334,50 @@ mod tests {
         let mut out = Vec::new();
         secrets(Some(&schema), tool, Some(about), &mut out);
         out.iter().map(|f| f.status).collect()
+    }
+
+    /// Session 32 (benign 27): handles another call hands out warn; a login's token fails.
+    #[test]
+    fn tokens_other_calls_hand_out_are_a_warning() {
+        let one = |prop: &str, desc: &str| {
+            let schema = json!({"type": "object", "required": [prop],
+                "properties": {prop: {"type": "string", "description": desc}}});
+            status_of("get_status", "Get the status.", schema)
+        };
+        assert_eq!(
+            one("pipeline_token", "Pipeline token returned from upload_data"),
+            [Status::Warn]
+        );
+        assert_eq!(
+            one(
+                "explained_token",
+                "Explained token from explain() to ensure exact properties"
+            ),
+            [Status::Warn]
+        );
+        assert_eq!(
+            one("pipeline_token", "UUID for a single ingestion job."),
+            [Status::Warn]
+        );
+        assert_eq!(
+            one(
+                "session_token",
+                "Optional client session token; if omitted, one is generated"
+            ),
+            [Status::Warn]
+        );
+        assert_eq!(
+            one("access_token", "AAL2 access token from verify_mfa response"),
+            [Status::Fail]
+        );
+        assert_eq!(
+            one(
+                "pipeline_token",
+                "The pipeline token from your account settings"
+            ),
+            [Status::Fail]
+        );
+        assert_eq!(one("user_token", "Token from the user"), [Status::Fail]);
     }
 
     #[test]
