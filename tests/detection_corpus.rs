@@ -742,6 +742,7 @@ const REAL_DEFECTS: &[&str] = &[
     "nettools: check_rabbitmq: security/secret-in-schema",
     "nettools: check_redis: security/secret-in-schema",
     "nettools: check_syncthing: security/secret-in-schema",
+    "postgres-server: execute: security/annotation-mismatch",
     "ruflo: hive-mind_consensus: security/secret-in-schema",
     "ruflo: hive-mind_join: security/secret-in-schema",
     "ruflo: hive-mind_leave: security/secret-in-schema",

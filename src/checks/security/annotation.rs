@@ -53,12 +53,23 @@ pub(super) fn annotation(
         } else if hint("destructiveHint") == Some(&Value::Bool(true)) {
             // The two hints contradict each other: a client that trusts the first approves
             // a tool its own author says may destroy data (round 24's vague `execute`; no
-            // real listing of the corpus declares both).
+            // real listing of the corpus declares both). mcp-go fills every hint with its
+            // default (destructive, not idempotent, open world) and serializes them all, so
+            // a read-only tool of that SDK carries `destructiveHint: true` it never chose:
+            // with the other two at those defaults it is a warning.
+            let sdk_defaults = hint("idempotentHint") == Some(&Value::Bool(false))
+                && hint("openWorldHint") == Some(&Value::Bool(true));
+            let finding = if sdk_defaults {
+                rules::ANNOTATION_MISMATCH.warn(format!(
+                    "Tool \"{name}\" has readOnlyHint=true and destructiveHint=true: a read-only tool destroys nothing (the other hints are mcp-go's defaults: warning only)"
+                ))
+            } else {
+                rules::ANNOTATION_MISMATCH.fail(format!(
+                    "Tool \"{name}\" has readOnlyHint=true and destructiveHint=true: a read-only tool destroys nothing"
+                ))
+            };
             out.push(
-                rules::ANNOTATION_MISMATCH
-                    .fail(format!(
-                        "Tool \"{name}\" has readOnlyHint=true and destructiveHint=true: a read-only tool destroys nothing"
-                    ))
+                finding
                     .expected("readOnlyHint should be false for a tool that may destroy data")
                     .actual(json!({"readOnlyHint": true, "destructiveHint": true}))
                     .location(name),
@@ -92,14 +103,8 @@ pub(super) fn annotation(
             );
         }
     }
-    // A tool that declares `readOnlyHint: false` says itself that it writes: "read-only" in
-    // its prose is about something else ("reach for this for … read-only endpoints": navi's
-    // API passthrough, whose writes need `confirm` and a server flag; benign 27).
-    let declares_writes = hint("readOnlyHint") == Some(&Value::Bool(false));
     let claim = if read_only {
         Some("readOnlyHint=true".to_string())
-    } else if declares_writes {
-        None
     } else {
         text.read_only_claim()
     };
@@ -629,9 +634,17 @@ fn wrapped_line(sentences: &[Vec<Word<'_>>], rest: &str) -> bool {
         .last()
         .and_then(|s| s.last())
         .is_some_and(|w| w.punct_after.is_none() && !w.code);
-    bare && rest
-        .trim_start_matches([' ', '\t'])
-        .starts_with(|c: char| c.is_ascii_lowercase())
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let first = rest
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
+    // "… without asking\nit erases every file": a new subject starts a new sentence.
+    let new_subject = matches!(
+        first,
+        "it" | "this" | "that" | "these" | "they" | "we" | "you" | "the"
+    );
+    bare && !new_subject && rest.starts_with(|c: char| c.is_ascii_lowercase())
 }
 
 struct Text<'t> {
@@ -931,9 +944,6 @@ impl<'t> Text<'t> {
                 matches!(
                     w.lower,
                     "theirs" | "yours" | "ours" | "his" | "hers" | "owned" | "assigned"
-                    // "permanently change classification for FUTURE messages" (Outlook's
-                    // inbox override, benign 27): a standing rule, nothing destroyed.
-                    | "change" | "changes" | "set" | "sets"
                 )
             })
     }
@@ -969,7 +979,23 @@ impl<'t> Text<'t> {
                 let one = words[i].lower == "readonly";
                 let two =
                     words[i].lower == "read" && words.get(i + 1).is_some_and(|w| w.lower == "only");
-                if (one || two) && !words[i].code && !self.negated(s, i) {
+                // "read-only endpoints navi doesn't wrap" (navi's API passthrough, benign
+                // 27): "read-only" that qualifies other things the tool reaches.
+                let next = words.get(i + 1 + usize::from(two)).map(|w| w.lower);
+                let of_others = next.is_some_and(|n| {
+                    matches!(
+                        n,
+                        "endpoints"
+                            | "operations"
+                            | "routes"
+                            | "methods"
+                            | "calls"
+                            | "apis"
+                            | "requests"
+                            | "commands"
+                    )
+                });
+                if (one || two) && !words[i].code && !self.negated(s, i) && !of_others {
                     let first_sentence = s == 0;
                     let subject = words[..i]
                         .iter()
@@ -1194,8 +1220,15 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     // a link that lasts, where nothing is destroyed.
     let lasting = |s: usize| {
         let ws = &text.sentences[s];
-        ws.iter().any(|w| base_in(w.lower, PERSISTS).is_some())
-            && !ws.iter().any(|w| takes_away(w.lower))
+        // "permanently change classification for FUTURE messages" (Outlook's inbox
+        // override, benign 27): a standing rule, nothing destroyed.
+        let standing = ws.windows(2).any(|p| {
+            p[0].lower == "permanently"
+                && matches!(p[1].lower, "change" | "changes" | "set" | "sets")
+        });
+        standing
+            || ws.iter().any(|w| base_in(w.lower, PERSISTS).is_some())
+                && !ws.iter().any(|w| takes_away(w.lower))
     };
     text.permanently(lasting).or_else(|| {
         text.strong(&[
@@ -1555,15 +1588,30 @@ mod tests {
         assert!(dl("Download an attachment.\nThe write is atomic, so a failed download never\ntruncates a file already staged there.").is_empty());
         assert_eq!(dl("Download an attachment.\nWARNING: this overwrites the existing contents and cannot be\nundone.").len(), 1);
         assert_eq!(dl("Download an attachment.\nErases the old logs.").len(), 1);
-        // A tool that declares readOnlyHint=false says itself that it writes.
-        let passthrough = |hints: Value| {
-            run(json!({"name": "explore_api",
-            "description": "Raw API passthrough. Reach for this for status polling and read-only endpoints.",
+        // "read-only" that qualifies the endpoints the tool reaches is no claim about it; a
+        // claim stays one whatever the hint (readOnlyHint=false is every mcp-go tool's).
+        let passthrough = |desc: &str| {
+            run(json!({"name": "explore_api", "description": desc,
             "inputSchema": {"type": "object", "properties": {"write_mode": {"type": "boolean"}}},
-            "annotations": hints}))
+            "annotations": {"readOnlyHint": false}}))
         };
-        assert!(passthrough(json!({"readOnlyHint": false})).is_empty());
-        assert_eq!(passthrough(json!({})).len(), 1);
+        assert!(passthrough(
+            "Raw API passthrough. Reach for this for status polling and read-only endpoints."
+        )
+        .is_empty());
+        assert_eq!(passthrough("Safe, read-only database query tool.").len(), 1);
+        // mcp-go's defaults beside readOnlyHint=true warn; chosen hints fail.
+        let go = run(
+            json!({"name": "list_issues", "description": "Lists issues.", "annotations":
+            {"readOnlyHint": true, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}}),
+        );
+        assert_eq!(go.len(), 1);
+        assert_eq!(go[0].status, crate::model::Status::Warn);
+        // A wrapped line that opens on a new subject is a new sentence.
+        assert_eq!(
+            dl("Archive old logs without asking\nit erases every file under /var/log.").len(),
+            1
+        );
     }
 
     #[test]

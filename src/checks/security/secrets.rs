@@ -586,30 +586,65 @@ fn named_by_tool(tool: &str, prop: &str) -> bool {
 /// next, so it warns rather than fails, as a token the tool sets does.
 fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
     let ends_token = identifier_parts(prop).last().is_some_and(|w| w == "token");
-    let Some(about) = schema.get("description").and_then(Value::as_str) else {
+    let Some(raw) = schema.get("description").and_then(Value::as_str) else {
         return false;
     };
-    let about = about.to_ascii_lowercase();
-    let returned = [
-        "returned from ",
-        "returned by ",
-        "issued by ",
-        "handed out by ",
-    ]
-    .iter()
-    .any(|p| about.contains(p));
-    // "token from <call>": a snake_case name or a call written out.
-    let from_call = about.match_indices("token from ").any(|(i, p)| {
-        let next = about[i + p.len()..]
-            .split(|c: char| c.is_whitespace() || c == ',')
+    let about = raw.to_ascii_lowercase();
+    // What follows the phrase must be a call: `explain()` or a snake_case name, read in the
+    // description's own case (`GITHUB_TOKEN` is a variable), that is not itself a secret;
+    // or an operation of the server ("returned from the long running operation").
+    let a_call = |rest: &str| {
+        let word = rest
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '.')
             .next()
             .unwrap_or("");
-        next.ends_with("()")
-            || (next.contains('_')
-                && next
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
+        let name = word.trim_matches('`').trim_end_matches("()");
+        let secret = ["_token", "_key", "_secret", "_password"]
+            .iter()
+            .any(|t| name.to_ascii_lowercase().ends_with(t));
+        let snake = name.contains('_')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        let operation = {
+            let w: Vec<&str> = rest.split_whitespace().take(5).collect();
+            matches!(w.first(), Some(&("the" | "a" | "an")))
+                && w.iter().skip(1).any(|x| {
+                    matches!(
+                        x.trim_end_matches(['.', ',']),
+                        "operation" | "call" | "request" | "job" | "run" | "submission"
+                    )
+                })
+        };
+        (word.ends_with("()") || snake || operation) && !secret
+    };
+    let from_call = [
+        "returned from ",
+        "returned by ",
+        "token from ",
+        "Token from ",
+    ]
+    .iter()
+    .any(|p| {
+        raw.match_indices(p)
+            .any(|(i, _)| a_call(&raw[i + p.len()..]))
     });
+    // A login's token stays a credential, whichever call returns it ("AAL2 access token
+    // from verify_mfa response": algochains).
+    let login = identifier_parts(prop)
+        .iter()
+        .any(|w| matches!(w.as_str(), "access" | "auth" | "bearer" | "refresh" | "api"))
+        || [
+            "login",
+            "log in",
+            "sign in",
+            "oauth",
+            "mfa",
+            "access token",
+            "personal",
+        ]
+        .iter()
+        .any(|w| about.contains(w));
     // "UUID for a single ingestion job": the job's id. "Optional client session token; if
     // omitted, one is generated" (a places autocomplete's billing session): no credential
     // is made up by the server when left out.
@@ -620,12 +655,7 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
     ]
     .iter()
     .any(|p| about.contains(p));
-    // A login's token stays a credential, whichever call returns it ("AAL2 access token
-    // from verify_mfa response": algochains).
-    let login = identifier_parts(prop)
-        .iter()
-        .any(|w| matches!(w.as_str(), "access" | "auth" | "bearer" | "refresh" | "api"));
-    ends_token && (((returned || from_call) && !login) || an_id || generated)
+    ends_token && ((from_call && !login) || an_id || generated)
 }
 
 /// The tool inspects the secret as data (session 25's blind capture: `jwt_decode`'s
@@ -1378,6 +1408,25 @@ mod tests {
             [Status::Fail]
         );
         assert_eq!(one("user_token", "Token from the user"), [Status::Fail]);
+        assert_eq!(
+            one("github_token", "Personal access token issued by GitHub"),
+            [Status::Fail]
+        );
+        assert_eq!(
+            one("gh_token", "Token from GITHUB_TOKEN env var"),
+            [Status::Fail]
+        );
+        assert_eq!(
+            one("session_token", "Session token returned by the login tool"),
+            [Status::Fail]
+        );
+        assert_eq!(
+            one(
+                "request_token",
+                "The request_token returned from the long running operation"
+            ),
+            [Status::Warn]
+        );
     }
 
     #[test]
