@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2162;
 const MIN_POISONED_SOURCES: usize = 385;
-const MIN_BENIGN: usize = 44146;
+const MIN_BENIGN: usize = 46753;
 const MIN_BENIGN_SERVERS: usize = 1037;
 
 /// Number of leave-sources-out folds.
@@ -908,6 +908,15 @@ const REAL_DEFECTS: &[&str] = &[
     "nobody-pentest-ultra: hydra_brute: security/secret-in-schema",
     "nobody-pentest-ultra: jwt_tool: security/secret-in-schema",
     "web-components-factory-design-system: get_design_system_overview: security/injection-pattern",
+    // Session 33 folded benign 27 in (64 listings, 2,607 tools; held out by session 32 at 22
+    // tools failing on 11 servers, its 18 false positives mended in session 32): a per-call
+    // secret for the source URL (an Azure Blob SAS); readOnlyHint=true on a tool that pushes
+    // the inventory into a knowledge graph; destructiveHint=false on an irreversible cluster
+    // upgrade.
+    "fabric-dw: import_table_from_url: security/secret-in-schema",
+    "fabric-dw: load_table_from_url: security/secret-in-schema",
+    "tunnel-manager-mcp: tunnel_ingest_hosts: security/annotation-mismatch",
+    "vmware-vks: upgrade_tkc_cluster: security/annotation-mismatch",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -1105,16 +1114,9 @@ const HELDOUT_FLAGGED: usize = 115;
 /// Benign 27 (64 listings, 2,607 tools; 7 npm and 57 PyPI packages captured blind during
 /// session 32) was measured once with session 32's rules after the round 24-26 shapes: 22
 /// tools failing on 11 servers, 4 true and 18 false positives on 8 servers (docs/decisions.md,
-/// "Benign 27"). The mends written after that leave the 4 true findings, pinned here.
-const HELDOUT_REAL_FAILING: &[&str] = &[
-    // A per-call secret for the source URL (an Azure Blob SAS).
-    "fabric-dw: import_table_from_url: security/secret-in-schema",
-    "fabric-dw: load_table_from_url: security/secret-in-schema",
-    // readOnlyHint=true on a tool that pushes the inventory into a knowledge graph.
-    "tunnel-manager-mcp: tunnel_ingest_hosts: security/annotation-mismatch",
-    // destructiveHint=false on an irreversible cluster upgrade.
-    "vmware-vks: upgrade_tkc_cluster: security/annotation-mismatch",
-];
+/// "Benign 27"). Session 33 folded it into `benign/`, its 4 true findings pinned in
+/// `REAL_DEFECTS`. No real listing is held out until the next blind capture.
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {
