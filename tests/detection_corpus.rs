@@ -1095,10 +1095,13 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// the corpus at 2,161 / 2,286 (94.5 %), under the 95 % floor. Session 32 adds round 27: 2
 /// attacks of 2 sources (its gatherer aimed for 40 of 15 and found nearly every published
 /// sample already taken), measured once with session 32's rules after those shapes: 1
-/// failing, both failing or warning.
-const HELDOUT_POISONED: usize = 126;
-const HELDOUT_FAILING: usize = 106;
-const HELDOUT_FLAGGED: usize = 115;
+/// failing, both failing or warning. Session 33 adds round 28: 21 attacks of 4 sources (a
+/// rule set's test strings, the MCP security interest group's drift corpus, a scanner's
+/// examples, a guard benchmark's lab fixtures), gathered blind and measured once with session
+/// 32's final rules before any change of session 33: 15 failing, 20 failing or warning.
+const HELDOUT_POISONED: usize = 147;
+const HELDOUT_FAILING: usize = 121;
+const HELDOUT_FLAGGED: usize = 135;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
