@@ -618,17 +618,15 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
         };
         (word.ends_with("()") || snake || operation) && !secret
     };
-    let from_call = [
-        "returned from ",
-        "returned by ",
-        "token from ",
-        "Token from ",
-    ]
-    .iter()
-    .any(|p| {
-        raw.match_indices(p)
-            .any(|(i, _)| a_call(&raw[i + p.len()..]))
-    });
+    // Lower-casing ASCII keeps every offset, so the call is read in the text's own case.
+    let lower = raw.to_ascii_lowercase();
+    let from_call = ["returned from ", "returned by ", "token from "]
+        .iter()
+        .any(|p| {
+            lower
+                .match_indices(p)
+                .any(|(i, _)| a_call(&raw[i + p.len()..]))
+        });
     // A login's token stays a credential, whichever call returns it ("AAL2 access token
     // from verify_mfa response": algochains).
     let login = identifier_parts(prop)
