@@ -1099,9 +1099,10 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// rule set's test strings, the MCP security interest group's drift corpus, a scanner's
 /// examples, a guard benchmark's lab fixtures), gathered blind and measured once with session
 /// 32's final rules before any change of session 33: 15 failing, 20 failing or warning. The
-/// same session then wrote shapes for its 6 misses (all 21 fail since).
+/// same session then wrote shapes for its 6 misses (all 21 fail since) and for round 27's
+/// DVMCP hint (a server-qualified tool called with `include_sensitive=true`).
 const HELDOUT_POISONED: usize = 147;
-const HELDOUT_FAILING: usize = 127;
+const HELDOUT_FAILING: usize = 128;
 const HELDOUT_FLAGGED: usize = 136;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11

@@ -35,10 +35,10 @@ pub const CONCEALMENT: &str = "hides the action from the user";
 const Q: &str = r#"['"`‘’“”]"#;
 /// A reference to a tool by name: quoted or code-formatted, a snake_case identifier, or
 /// "the X tool/function". The group `t` holds the name.
-const TOOLREF: &str = r#"(?:{Q}(?P<t>[\w .:/-]{1,60}?){Q}|(?P<t2>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b|the\s+(?P<t3>[\w-]+)\s+(?:tool|function)\b)"#;
+const TOOLREF: &str = r#"(?:{Q}(?P<t>[\w .:/-]{1,60}?){Q}|(?P<t2>(?:[A-Za-z][A-Za-z0-9]*\.)?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b|the\s+(?P<t3>[\w-]+)\s+(?:tool|function)\b)"#;
 /// [`TOOLREF`], or a call written out in code format (`` `verify(scope='mail')` ``): the
 /// group `t` holds the name.
-const TOOLCALL: &str = r#"(?:{Q}(?P<t>[\w .:/-]{1,60}?)(?:\([^()\n]{0,120}\))?{Q}|(?P<t2>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b|the\s+(?P<t3>[\w-]+)\s+(?:tool|function)\b)"#;
+const TOOLCALL: &str = r#"(?:{Q}(?P<t>[\w .:/-]{1,60}?)(?:\([^()\n]{0,120}\))?{Q}|(?P<t2>(?:[A-Za-z][A-Za-z0-9]*\.)?[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b|the\s+(?P<t3>[\w-]+)\s+(?:tool|function)\b)"#;
 const DET: &str = r"(?:(?:the|its|their|this|that|all|full|entire|complete|raw|whole|every|each|of|your|exact|verbatim|current)\s+)*";
 const EMAIL: &str = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+";
 const URL: &str = r#"(?:https?|ftp|wss?)://[^\s'"`<>)\]]+"#;
