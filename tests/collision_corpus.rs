@@ -81,9 +81,11 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// findings. Session 33's 64 listings (benign 27, captured blind in session 32, held out,
 /// measured, then judged; 2,607 tools) add 544 raw pairs (422 on Sigma's 257 tools) and 41
 /// findings, none over the per-server ceiling (Vultr's 320 tools 9, Smartsheet's 7): 27,619
-/// raw, 600 findings.
-const BEFORE_TOTAL: usize = 27619;
-const CEILING_TOTAL: usize = 600;
+/// raw, 600 findings. Its 135 listings of benign 28 (captured blind in session 33, held out,
+/// measured, then judged; 4,172 tools) add 205 raw pairs and 32 findings, none over the
+/// per-server ceiling (GreyMatter's 147 tools 8, FRED's 5): 27,824 raw, 632 findings.
+const BEFORE_TOTAL: usize = 27824;
+const CEILING_TOTAL: usize = 632;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[

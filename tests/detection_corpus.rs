@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2162;
 const MIN_POISONED_SOURCES: usize = 385;
-const MIN_BENIGN: usize = 46753;
+const MIN_BENIGN: usize = 50925;
 const MIN_BENIGN_SERVERS: usize = 1037;
 
 /// Number of leave-sources-out folds.
@@ -917,6 +917,60 @@ const REAL_DEFECTS: &[&str] = &[
     "fabric-dw: load_table_from_url: security/secret-in-schema",
     "tunnel-manager-mcp: tunnel_ingest_hosts: security/annotation-mismatch",
     "vmware-vks: upgrade_tkc_cluster: security/annotation-mismatch",
+    // Session 33 folded benign 28 in (135 listings, 4,172 tools; measured blind in the same
+    // session at 66 tools failing on 13 servers, its 17 false positives mended first): each
+    // call takes the account's API key or access token (Bing Webmaster's `apikey`,
+    // OptionContext's `api_key`, a Microsoft 365 server's Graph `access_token` on 36 tools,
+    // a Drupal migration server's source-site `auth`, `token`, `password`).
+    "OptionContext MCP Server: get_historical_data: security/secret-in-schema",
+    "bing-webmaster-mcp: get_crawl_issues: security/secret-in-schema",
+    "bing-webmaster-mcp: get_page_stats: security/secret-in-schema",
+    "bing-webmaster-mcp: get_query_stats: security/secret-in-schema",
+    "bing-webmaster-mcp: get_user_sites: security/secret-in-schema",
+    "bing-webmaster-mcp: submit_urls: security/secret-in-schema",
+    "drupal-mcp-server: analyze_d7_site: security/secret-in-schema",
+    "drupal-mcp-server: analyze_d9_site: security/secret-in-schema",
+    "drupal-mcp-server: analyze_source_site: security/secret-in-schema",
+    "drupal-mcp-server: inventory_content_types: security/secret-in-schema",
+    "drupal-mcp-server: inventory_modules: security/secret-in-schema",
+    "drupal-mcp-server: run_migration: security/secret-in-schema",
+    "drupal-mcp-server: run_migration_wave: security/secret-in-schema",
+    "microsoft365-mcp: create_draft: security/secret-in-schema",
+    "microsoft365-mcp: delete_event: security/secret-in-schema",
+    "microsoft365-mcp: extract_file: security/secret-in-schema",
+    "microsoft365-mcp: extract_mail_attachment: security/secret-in-schema",
+    "microsoft365-mcp: get_direct_reports: security/secret-in-schema",
+    "microsoft365-mcp: get_group_drive: security/secret-in-schema",
+    "microsoft365-mcp: get_item: security/secret-in-schema",
+    "microsoft365-mcp: get_list_items: security/secret-in-schema",
+    "microsoft365-mcp: get_manager: security/secret-in-schema",
+    "microsoft365-mcp: get_me: security/secret-in-schema",
+    "microsoft365-mcp: get_message: security/secret-in-schema",
+    "microsoft365-mcp: get_my_drive: security/secret-in-schema",
+    "microsoft365-mcp: get_site: security/secret-in-schema",
+    "microsoft365-mcp: get_site_by_path: security/secret-in-schema",
+    "microsoft365-mcp: get_user: security/secret-in-schema",
+    "microsoft365-mcp: get_user_drive: security/secret-in-schema",
+    "microsoft365-mcp: list_attachments: security/secret-in-schema",
+    "microsoft365-mcp: list_drives: security/secret-in-schema",
+    "microsoft365-mcp: list_events: security/secret-in-schema",
+    "microsoft365-mcp: list_group_members: security/secret-in-schema",
+    "microsoft365-mcp: list_groups: security/secret-in-schema",
+    "microsoft365-mcp: list_items: security/secret-in-schema",
+    "microsoft365-mcp: list_mail_folders: security/secret-in-schema",
+    "microsoft365-mcp: list_messages: security/secret-in-schema",
+    "microsoft365-mcp: list_my_drive_items: security/secret-in-schema",
+    "microsoft365-mcp: list_sharepoint_lists: security/secret-in-schema",
+    "microsoft365-mcp: list_sites: security/secret-in-schema",
+    "microsoft365-mcp: list_users: security/secret-in-schema",
+    "microsoft365-mcp: move_message: security/secret-in-schema",
+    "microsoft365-mcp: read_file: security/secret-in-schema",
+    "microsoft365-mcp: reply_to_message: security/secret-in-schema",
+    "microsoft365-mcp: search_files: security/secret-in-schema",
+    "microsoft365-mcp: search_query: security/secret-in-schema",
+    "microsoft365-mcp: send_mail: security/secret-in-schema",
+    "microsoft365-mcp: test_token: security/secret-in-schema",
+    "microsoft365-mcp: update_event: security/secret-in-schema",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -1124,75 +1178,12 @@ const HELDOUT_FLAGGED: usize = 136;
 /// Benign 28 (135 listings, 4,172 tools: PyPI packages captured blind during session 33 by
 /// two helpers that read no engine code, each server under `unshare -rn` with dummy
 /// credentials, no tool called) measured once with session 33's rules after the round 28
-/// shapes and their review: 66 tools failing (1.58 %) on 13 servers, pinned here as measured.
-const HELDOUT_REAL_FAILING: &[&str] = &[
-    "OptionContext MCP Server: get_historical_data: security/secret-in-schema",
-    "bing-webmaster-mcp: get_crawl_issues: security/secret-in-schema",
-    "bing-webmaster-mcp: get_page_stats: security/secret-in-schema",
-    "bing-webmaster-mcp: get_query_stats: security/secret-in-schema",
-    "bing-webmaster-mcp: get_user_sites: security/secret-in-schema",
-    "bing-webmaster-mcp: submit_urls: security/secret-in-schema",
-    "callrail-mcp: get_call_recording: security/annotation-mismatch",
-    "callrail-mcp: update_tracker: security/annotation-mismatch",
-    "dataverse_mcp: dataverse_list_privileges: security/annotation-mismatch",
-    "dataverse_mcp: dataverse_retrieve_principal_access: security/annotation-mismatch",
-    "drupal-mcp-server: analyze_d7_site: security/secret-in-schema",
-    "drupal-mcp-server: analyze_d9_site: security/secret-in-schema",
-    "drupal-mcp-server: analyze_source_site: security/secret-in-schema",
-    "drupal-mcp-server: inventory_content_types: security/secret-in-schema",
-    "drupal-mcp-server: inventory_modules: security/secret-in-schema",
-    "drupal-mcp-server: run_migration: security/secret-in-schema",
-    "drupal-mcp-server: run_migration_wave: security/secret-in-schema",
-    "ecfr: compare_versions: security/annotation-mismatch",
-    "facebook-automata-mcp: set_facebook_credentials: security/injection-pattern",
-    "faostat: faostat_setup: security/secret-in-schema",
-    "grp-mcp: create_financial_calendar: security/annotation-mismatch",
-    "grp-mcp: create_or_update_entity: security/annotation-mismatch",
-    "grp-mcp: diagnose_save_error: security/annotation-mismatch",
-    "grp-mcp: screen_submit: security/annotation-mismatch",
-    "grp-mcp: ui_update_grid_row: security/annotation-mismatch",
-    "microsoft365-mcp: create_draft: security/secret-in-schema",
-    "microsoft365-mcp: delete_event: security/secret-in-schema",
-    "microsoft365-mcp: extract_file: security/secret-in-schema",
-    "microsoft365-mcp: extract_mail_attachment: security/secret-in-schema",
-    "microsoft365-mcp: get_direct_reports: security/secret-in-schema",
-    "microsoft365-mcp: get_group_drive: security/secret-in-schema",
-    "microsoft365-mcp: get_item: security/secret-in-schema",
-    "microsoft365-mcp: get_list_items: security/secret-in-schema",
-    "microsoft365-mcp: get_manager: security/secret-in-schema",
-    "microsoft365-mcp: get_me: security/secret-in-schema",
-    "microsoft365-mcp: get_message: security/secret-in-schema",
-    "microsoft365-mcp: get_my_drive: security/secret-in-schema",
-    "microsoft365-mcp: get_site: security/secret-in-schema",
-    "microsoft365-mcp: get_site_by_path: security/secret-in-schema",
-    "microsoft365-mcp: get_user: security/secret-in-schema",
-    "microsoft365-mcp: get_user_drive: security/secret-in-schema",
-    "microsoft365-mcp: list_attachments: security/secret-in-schema",
-    "microsoft365-mcp: list_drives: security/secret-in-schema",
-    "microsoft365-mcp: list_events: security/secret-in-schema",
-    "microsoft365-mcp: list_group_members: security/secret-in-schema",
-    "microsoft365-mcp: list_groups: security/secret-in-schema",
-    "microsoft365-mcp: list_items: security/secret-in-schema",
-    "microsoft365-mcp: list_mail_folders: security/secret-in-schema",
-    "microsoft365-mcp: list_messages: security/secret-in-schema",
-    "microsoft365-mcp: list_my_drive_items: security/secret-in-schema",
-    "microsoft365-mcp: list_sharepoint_lists: security/secret-in-schema",
-    "microsoft365-mcp: list_sites: security/secret-in-schema",
-    "microsoft365-mcp: list_users: security/secret-in-schema",
-    "microsoft365-mcp: move_message: security/secret-in-schema",
-    "microsoft365-mcp: read_file: security/secret-in-schema",
-    "microsoft365-mcp: reply_to_message: security/secret-in-schema",
-    "microsoft365-mcp: search_files: security/secret-in-schema",
-    "microsoft365-mcp: search_query: security/secret-in-schema",
-    "microsoft365-mcp: send_mail: security/secret-in-schema",
-    "microsoft365-mcp: test_token: security/secret-in-schema",
-    "microsoft365-mcp: update_event: security/secret-in-schema",
-    "office-worker: pdf_manipulate: security/secret-in-schema",
-    "office-worker: render_document: security/secret-in-schema",
-    "office-worker: sign_pdf: security/secret-in-schema",
-    "signal-mcp: finish_change_number: security/annotation-mismatch",
-    "unifi-access-mcp: access_tool_index: security/annotation-mismatch",
-];
+/// shapes and their review: 66 tools failing (1.58 %) on 13 servers. Judged in the same
+/// session: 49 true (per-call API keys and access tokens on 4 servers), 17 false positives on
+/// 9 servers (0.41 %), all mended (docs/decisions.md, "Benign 28"); then folded into
+/// `benign/`, the 49 pinned in `REAL_DEFECTS`. No real listing is held out until the next
+/// blind capture.
+const HELDOUT_REAL_FAILING: &[&str] = &[];
 
 #[test]
 fn heldout_round_is_measured() {

@@ -447,6 +447,13 @@ const URL_KINDS: &[&str] = &[
     // "Query metadata and current URL of an active browser session" (wavexis, benign 21):
     // the page a session is on, read back.
     "current",
+    // "Get the recording URL for a call" (CallRail, benign 28): a media link handed back.
+    "recording",
+    "audio",
+    "media",
+    "file",
+    "image",
+    "thumbnail",
 ];
 
 /// Verbs that only read: a name that starts with one names a read ("get-update-status").
@@ -674,8 +681,13 @@ impl<'t> Text<'t> {
                     .as_bytes()
                     .windows(2)
                     .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
-                let ident =
-                    before == Some(b'_') || matches!(after, Some(b'_' | b'(' | b'=')) || camel;
+                // "Returns 'changes' (each paragraph that was added …)" (eCFR's
+                // `compare_versions`, benign 28): a word in single quotes names a field.
+                let quoted = before == Some(b'\'') && after == Some(b'\'');
+                let ident = before == Some(b'_')
+                    || matches!(after, Some(b'_' | b'(' | b'='))
+                    || camel
+                    || quoted;
                 let negates = w.ends_with(['n', 'N'])
                     && (raw[i..].starts_with("'t") || raw[i..].starts_with("\u{2019}t"));
                 let punct_after = raw[i..]
@@ -908,9 +920,26 @@ impl<'t> Text<'t> {
     fn strong(&self, phrases: &[&[&str]]) -> Option<String> {
         phrases.iter().find_map(|p| {
             self.phrase_hits(p)
-                .find(|&(s, i)| !self.negated(s, i))
+                .find(|&(s, i)| !self.negated(s, i) && !self.excepted(s, i + p.len()))
                 .map(|(s, i)| self.quote(s, i, p.len() + 1).to_string())
         })
+    }
+
+    /// The phrase ending before word `end` is qualified by "except" or "unless" ("this cannot
+    /// be undone except by another change-number round": Signal's `finish_change_number`,
+    /// benign 28): it names the way back.
+    fn excepted(&self, s: usize, end: usize) -> bool {
+        self.sentences[s]
+            .get(end)
+            .is_some_and(|w| matches!(w.lower, "except" | "unless"))
+    }
+
+    /// "To permanently remove, contact CallRail support." (CallRail's `update_tracker`,
+    /// benign 28): the sentence sends the reader to someone else for the action.
+    fn pointed_elsewhere(&self, s: usize) -> bool {
+        let w = &self.sentences[s];
+        w.first().is_some_and(|x| x.lower == "to")
+            && w.iter().any(|x| matches!(x.lower, "contact" | "ask"))
     }
 
     /// Word `i` of sentence `s` follows "can be", "may be", "could be" or "might be" within
@@ -953,7 +982,9 @@ impl<'t> Text<'t> {
     /// weighed: reading each of many would be quadratic.
     fn permanently(&self, excused: impl Fn(usize) -> bool) -> Option<String> {
         self.phrase_hits(&["permanently"])
-            .find(|&(s, i)| !self.negated(s, i) && !self.lasting(s, i))
+            .find(|&(s, i)| {
+                !self.negated(s, i) && !self.lasting(s, i) && !self.pointed_elsewhere(s)
+            })
             .filter(|&(s, i)| !excused(s) && !self.possible(s, i))
             .map(|(s, i)| self.quote(s, i, 2).to_string())
     }
@@ -993,9 +1024,28 @@ impl<'t> Text<'t> {
                             | "apis"
                             | "requests"
                             | "commands"
+                            // "a read-only field or an invalid enum is rejected" (grp-mcp's
+                            // `screen_submit`, benign 28): the records it writes.
+                            | "field"
+                            | "fields"
+                            | "column"
+                            | "columns"
+                            | "attribute"
+                            | "attributes"
+                            | "property"
+                            | "properties"
+                            | "files"
                     )
                 });
-                if (one || two) && !words[i].code && !self.negated(s, i) && !of_others {
+                // "the target field is read-only for this row" (grp-mcp, benign 28).
+                let field_is = words[i.saturating_sub(3)..i].iter().any(|w| {
+                    matches!(
+                        w.lower,
+                        "field" | "fields" | "column" | "columns" | "attribute" | "attributes"
+                    )
+                });
+                if (one || two) && !words[i].code && !self.negated(s, i) && !of_others && !field_is
+                {
                     let first_sentence = s == 0;
                     let subject = words[..i]
                         .iter()
@@ -1535,8 +1585,19 @@ fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(Stri
         .filter(|t| t.contains('_') || t.bytes().any(|b| b.is_ascii_uppercase()))
         .find(|t| {
             // `t` is a slice of `raw`: the text after it is the rest of `raw`.
-            let end = t.as_ptr() as usize - raw.as_ptr() as usize + t.len();
-            switch(t) && !sibling_tool(tool, t, &raw[end..])
+            let start = t.as_ptr() as usize - raw.as_ptr() as usize;
+            let end = start + t.len();
+            // "1 ReadAccess · 2 WriteAccess" (Dataverse's access rights, benign 28): a
+            // PascalCase word names a value or a type, not a parameter.
+            let pascal = t.starts_with(|c: char| c.is_ascii_uppercase()) && !t.contains(['_', '-']);
+            // "Requires the instance's \"allow_write\": true" (grp-mcp, benign 28): the
+            // server's own setting, a precondition, not an argument the model passes.
+            let required = raw[..start]
+                .rsplit(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| !w.is_empty())
+                .take(4)
+                .any(|w| w.eq_ignore_ascii_case("requires") || w.eq_ignore_ascii_case("require"));
+            switch(t) && !pascal && !required && !sibling_tool(tool, t, &raw[..start], &raw[end..])
         })
         .map(|t| (t.to_string(), false))
 }
@@ -1544,11 +1605,19 @@ fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(Stri
 /// The identifier `ident`, followed in its text by `after`, names a sibling tool: three or
 /// more words, the first of them the tool's own first word (its server's prefix), and no
 /// value given to it (`=`, `:` or `(` right after).
-fn sibling_tool(tool: &str, ident: &str, after: &str) -> bool {
+/// Two words are enough after "use" or "call" ("After finding the right tool, use
+/// access_execute to run it": UniFi Access's `access_tool_index`, benign 28).
+fn sibling_tool(tool: &str, ident: &str, before: &str, after: &str) -> bool {
     let own = identifier_parts(tool);
     let parts = identifier_parts(ident);
     let valued = after.trim_start().starts_with(['=', ':', '(']);
-    own.len() >= 2 && parts.len() >= 3 && parts.first() == own.first() && !valued
+    let called = before
+        .trim_end()
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .is_some_and(|w| matches!(w.to_ascii_lowercase().as_str(), "use" | "call" | "invoke"));
+    let long = parts.len() >= 3 || (parts.len() == 2 && called);
+    own.len() >= 2 && long && parts.first() == own.first() && !valued
 }
 
 #[cfg(test)]
@@ -1565,6 +1634,102 @@ mod tests {
     }
 
     /// Session 32: both hints at once; a wrapped docstring line; a tool that declares writes.
+    /// Benign 28's annotation false positives (session 33), each beside an edge that still
+    /// fails.
+    #[test]
+    fn benign_28_hints_read_in_context() {
+        let hinted = |name: &str, desc: &str, hints: Value| {
+            run(json!({"name": name, "description": desc, "annotations": hints})).len()
+        };
+        let not_destructive = json!({"destructiveHint": false});
+        // Signal: the way back is named.
+        assert_eq!(hinted("finish_change_number", "On success the real account is moved to the new number; this cannot be undone except by another change-number round.", not_destructive.clone()), 0);
+        assert_eq!(
+            hinted(
+                "finish_change_number",
+                "On success the account is moved; this cannot be undone.",
+                not_destructive.clone()
+            ),
+            1
+        );
+        // CallRail: someone else does the deletion.
+        assert_eq!(hinted("update_tracker", "Update a tracker's settings. To disable a tracker, use delete_tracker. To permanently remove, contact CallRail support.", not_destructive.clone()), 0);
+        assert_eq!(
+            hinted(
+                "update_tracker",
+                "Update a tracker's settings. Old trackers are permanently removed.",
+                not_destructive
+            ),
+            1
+        );
+        // CallRail: a media link handed back.
+        let closed = json!({"openWorldHint": false, "readOnlyHint": true});
+        assert_eq!(
+            hinted(
+                "get_call_recording",
+                "Get the recording URL for a call.",
+                closed.clone()
+            ),
+            0
+        );
+        assert_eq!(
+            hinted(
+                "get_call_recording",
+                "Download the URL given and return its content.",
+                closed
+            ),
+            1
+        );
+        // eCFR: a result field named in quotes.
+        let read_only = json!({"readOnlyHint": true});
+        assert_eq!(hinted("compare_versions", "Compare two dates. Returns 'changes' (each paragraph that was added, removed or changed).", read_only.clone()), 0);
+        assert_eq!(
+            hinted(
+                "compare_versions",
+                "Compare two dates. Changes the older text to match the newer one.",
+                read_only.clone()
+            ),
+            1
+        );
+        // Dataverse: access rights listed as values; UniFi: a sibling tool after "use";
+        // grp-mcp: the instance's setting a write requires, a field that is read-only.
+        assert_eq!(
+            hinted(
+                "dataverse_list_privileges",
+                "List privileges. Rights: 1 ReadAccess · 2 WriteAccess · 4 AppendAccess.",
+                read_only.clone()
+            ),
+            0
+        );
+        assert_eq!(
+            hinted(
+                "access_tool_index",
+                "Index of tools. After finding the right tool, use access_execute to run it.",
+                read_only.clone()
+            ),
+            0
+        );
+        assert_eq!(
+            hinted(
+                "list_rows",
+                "Lists rows. Parameters: write_access (boolean, enables writes).",
+                read_only.clone()
+            ),
+            1
+        );
+        let no_hints = json!({});
+        assert_eq!(hinted("create_or_update_entity", "Writes an entity. Requires the instance's \"allow_write\": true (default is read-only).", no_hints.clone()), 0);
+        assert_eq!(hinted("screen_submit", "Drives a screen. Each set is checked: a read-only field is rejected up front. Requires allow_write.", no_hints.clone()), 0);
+        assert_eq!(
+            hinted(
+                "run_query",
+                "Runs a safe, read-only query. Parameters: query, allow_write (boolean).",
+                no_hints
+            ),
+            1
+        );
+    }
+
     #[test]
     fn contradictory_hints_wrapped_lines_and_declared_writes() {
         let fs = run(

@@ -61,6 +61,7 @@ pub(super) fn solicits(
         || http_client(&about_words)
         || about.is_some_and(manages_accounts)
         || sets_by_action(name, props)
+        || stores_own_login(name, &about_words)
         || (opens_as_setter(&about_words)
             && props.iter().filter(|(k, v)| secret_prop(k, v)).count() < 3);
     let required: Vec<&str> = schema
@@ -117,6 +118,7 @@ pub(super) fn solicits(
             || says_it_sets(name, &about_words)
             || confirms_with_token(name, k)
             || encrypts_output(name, v, props)
+            || document_password(name, k)
             || (optional && !harvest && one_of_many_fields(v, props))
         {
             warn.push(k);
@@ -1116,6 +1118,54 @@ fn encrypts_output(tool: &str, schema: &Value, props: &serde_json::Map<String, V
             || props.keys().any(|k| encrypt(&identifier_parts(k))))
 }
 
+/// The password or passphrase of the document the tool handles (office-worker's
+/// `pdf_manipulate` and `render_document`, `sign_pdf`'s key passphrase; benign 28): a
+/// file's lock, not an account's login.
+fn document_password(tool: &str, prop: &str) -> bool {
+    let document = identifier_parts(tool).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "pdf"
+                | "pdfs"
+                | "docx"
+                | "xlsx"
+                | "pptx"
+                | "document"
+                | "documents"
+                | "workbook"
+                | "spreadsheet"
+        )
+    });
+    document
+        && identifier_parts(prop)
+            .last()
+            .is_some_and(|p| matches!(p.as_str(), "password" | "passphrase"))
+}
+
+/// A setup tool that says it stores the service's login ("Validate and persist FAOSTAT
+/// credentials for automatic authentication across sessions": `faostat_setup`, benign 28):
+/// the credential is what the tool exists to set. Not a login tool: signing in with the
+/// account's password and keeping the session is still asking for it (algochains' `login_algochains`).
+fn stores_own_login(tool: &str, about: &[String]) -> bool {
+    let setup = identifier_parts(tool)
+        .iter()
+        .any(|w| matches!(w.as_str(), "setup" | "configure"));
+    let head = &about[..about.len().min(8)];
+    setup
+        && head.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "persist" | "persists" | "store" | "stores" | "save" | "saves"
+            )
+        })
+        && head.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "credential" | "credentials" | "password" | "token" | "login"
+            )
+        })
+}
+
 /// One undescribed, optional field among many of a generated schema (GitLab's
 /// `gitlab_get_users` and `gitlab_delete_user` list their model's 30 fields, `password`
 /// among them; benign 24). A solicitation names the secret or asks few things: no published
@@ -1365,6 +1415,44 @@ mod tests {
     }
 
     /// Session 32 (benign 27): handles another call hands out warn; a login's token fails.
+    /// Benign 28 (session 33): a document's password and a setup tool that stores its own
+    /// service's login warn; the same property elsewhere still fails.
+    #[test]
+    fn document_passwords_and_stored_logins_are_a_warning() {
+        let pw = json!({"type": "object", "properties": {"password": {"type": "string"}}});
+        assert_eq!(
+            status_of(
+                "pdf_manipulate",
+                "Manipulates PDF documents: merge, split, rotate.",
+                pw.clone()
+            ),
+            [Status::Warn]
+        );
+        let pp = json!({"type": "object", "properties": {"passphrase": {"type": "string"}, "key_pem": {"type": "string"}}});
+        assert_eq!(
+            status_of("sign_pdf", "Signs a PDF with a PAdES signature.", pp),
+            [Status::Warn]
+        );
+        assert_eq!(
+            status_of("get_weather", "Returns the weather.", pw.clone()),
+            [Status::Fail]
+        );
+        let key = json!({"type": "object", "properties": {"api_key": {"type": "string"}}});
+        assert_eq!(status_of("read_pdf", "Reads a PDF.", key), [Status::Fail]);
+        let login = json!({"type": "object", "required": ["username", "password"],
+            "properties": {"username": {"type": "string"}, "password": {"type": "string"}}});
+        assert_eq!(status_of("faostat_setup", "Validate and persist FAOSTAT credentials for automatic authentication across sessions.", login.clone()), [Status::Warn]);
+        assert_eq!(status_of("faostat_query", "Validate and persist FAOSTAT credentials for automatic authentication across sessions.", login.clone()), [Status::Fail]);
+        assert_eq!(
+            status_of(
+                "faostat_setup",
+                "Set up the FAOSTAT client and download the catalogue.",
+                login
+            ),
+            [Status::Fail]
+        );
+    }
+
     #[test]
     fn tokens_other_calls_hand_out_are_a_warning() {
         let one = |prop: &str, desc: &str| {
