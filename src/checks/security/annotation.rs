@@ -447,12 +447,9 @@ const URL_KINDS: &[&str] = &[
     // "Query metadata and current URL of an active browser session" (wavexis, benign 21):
     // the page a session is on, read back.
     "current",
-    // "Get the recording URL for a call" (CallRail, benign 28): a media link handed back.
+    // "Get the recording URL for a call" (CallRail, benign 28): a link handed back. Not
+    // "file" or "image": those are what a tool fetches.
     "recording",
-    "audio",
-    "media",
-    "file",
-    "image",
     "thumbnail",
 ];
 
@@ -682,8 +679,16 @@ impl<'t> Text<'t> {
                     .windows(2)
                     .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
                 // "Returns 'changes' (each paragraph that was added …)" (eCFR's
-                // `compare_versions`, benign 28): a word in single quotes names a field.
-                let quoted = before == Some(b'\'') && after == Some(b'\'');
+                // `compare_versions`, benign 28): a word in single quotes after "returns",
+                // "field" or "key", or before a gloss in brackets, names a field.
+                let prev = sentences
+                    .last()
+                    .and_then(|s| s.last())
+                    .map(|w: &Word| w.lower);
+                let quoted = before == Some(b'\'')
+                    && after == Some(b'\'')
+                    && (raw[i + 1..].starts_with(" (")
+                        || matches!(prev, Some("returns" | "field" | "fields" | "key" | "named")));
                 let ident = before == Some(b'_')
                     || matches!(after, Some(b'_' | b'(' | b'='))
                     || camel
@@ -920,26 +925,49 @@ impl<'t> Text<'t> {
     fn strong(&self, phrases: &[&[&str]]) -> Option<String> {
         phrases.iter().find_map(|p| {
             self.phrase_hits(p)
+                .find(|&(s, i)| !self.negated(s, i))
+                .map(|(s, i)| self.quote(s, i, p.len() + 1).to_string())
+        })
+    }
+
+    /// The phrase ending before word `end` goes on "except by another …" ("this cannot be
+    /// undone except by another change-number round": Signal's `finish_change_number`,
+    /// benign 28): it names the way back, the same action again.
+    fn excepted(&self, s: usize, end: usize) -> bool {
+        let w = &self.sentences[s];
+        let at = |k: usize| w.get(end + k).map(|x| x.lower);
+        at(0) == Some("except")
+            && at(1) == Some("by")
+            && matches!(
+                at(2),
+                Some("another" | "repeating" | "rerunning" | "running")
+            )
+    }
+
+    /// `strong` for a deletion's irreversibility: "cannot be undone except by another
+    /// change-number round" names the way back (only here: whatever needs undoing is still a
+    /// write under `readOnlyHint`).
+    fn strong_irreversible(&self, phrases: &[&[&str]]) -> Option<String> {
+        phrases.iter().find_map(|p| {
+            self.phrase_hits(p)
                 .find(|&(s, i)| !self.negated(s, i) && !self.excepted(s, i + p.len()))
                 .map(|(s, i)| self.quote(s, i, p.len() + 1).to_string())
         })
     }
 
-    /// The phrase ending before word `end` is qualified by "except" or "unless" ("this cannot
-    /// be undone except by another change-number round": Signal's `finish_change_number`,
-    /// benign 28): it names the way back.
-    fn excepted(&self, s: usize, end: usize) -> bool {
-        self.sentences[s]
-            .get(end)
-            .is_some_and(|w| matches!(w.lower, "except" | "unless"))
-    }
-
     /// "To permanently remove, contact CallRail support." (CallRail's `update_tracker`,
     /// benign 28): the sentence sends the reader to someone else for the action.
-    fn pointed_elsewhere(&self, s: usize) -> bool {
+    /// The word `i` sits in the short "To …," clause and the main clause opens on
+    /// contact/ask.
+    fn pointed_elsewhere(&self, s: usize, i: usize) -> bool {
         let w = &self.sentences[s];
+        let Some(comma) = w.iter().take(8).position(|x| x.punct_after == Some(',')) else {
+            return false;
+        };
         w.first().is_some_and(|x| x.lower == "to")
-            && w.iter().any(|x| matches!(x.lower, "contact" | "ask"))
+            && i <= comma
+            && w.get(comma + 1)
+                .is_some_and(|x| matches!(x.lower, "contact" | "ask"))
     }
 
     /// Word `i` of sentence `s` follows "can be", "may be", "could be" or "might be" within
@@ -983,7 +1011,7 @@ impl<'t> Text<'t> {
     fn permanently(&self, excused: impl Fn(usize) -> bool) -> Option<String> {
         self.phrase_hits(&["permanently"])
             .find(|&(s, i)| {
-                !self.negated(s, i) && !self.lasting(s, i) && !self.pointed_elsewhere(s)
+                !self.negated(s, i) && !self.lasting(s, i) && !self.pointed_elsewhere(s, i)
             })
             .filter(|&(s, i)| !excused(s) && !self.possible(s, i))
             .map(|(s, i)| self.quote(s, i, 2).to_string())
@@ -1032,18 +1060,17 @@ impl<'t> Text<'t> {
                             | "columns"
                             | "attribute"
                             | "attributes"
-                            | "property"
-                            | "properties"
-                            | "files"
                     )
                 });
                 // "the target field is read-only for this row" (grp-mcp, benign 28).
-                let field_is = words[i.saturating_sub(3)..i].iter().any(|w| {
-                    matches!(
-                        w.lower,
-                        "field" | "fields" | "column" | "columns" | "attribute" | "attributes"
-                    )
-                });
+                let field_is = i > 0
+                    && matches!(words[i - 1].lower, "is" | "are")
+                    && words[i.saturating_sub(4)..i - 1].iter().any(|w| {
+                        matches!(
+                            w.lower,
+                            "field" | "fields" | "column" | "columns" | "attribute" | "attributes"
+                        )
+                    });
                 if (one || two) && !words[i].code && !self.negated(s, i) && !of_others && !field_is
                 {
                     let first_sentence = s == 0;
@@ -1281,7 +1308,7 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
                 && !ws.iter().any(|w| takes_away(w.lower))
     };
     text.permanently(lasting).or_else(|| {
-        text.strong(&[
+        text.strong_irreversible(&[
             &["cannot", "be", "undone"],
             &["irreversible"],
             &["irreversibly"],
@@ -1589,15 +1616,32 @@ fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(Stri
             let end = start + t.len();
             // "1 ReadAccess · 2 WriteAccess" (Dataverse's access rights, benign 28): a
             // PascalCase word names a value or a type, not a parameter.
-            let pascal = t.starts_with(|c: char| c.is_ascii_uppercase()) && !t.contains(['_', '-']);
+            let rest = raw[end..].trim_start_matches(['"', '\'', '`']).trim_start();
+            let assigned = rest.starts_with(['=', ':']);
+            let pascal = t.starts_with(|c: char| c.is_ascii_uppercase())
+                && !t.contains(['_', '-'])
+                && !assigned;
             // "Requires the instance's \"allow_write\": true" (grp-mcp, benign 28): the
-            // server's own setting, a precondition, not an argument the model passes.
-            let required = raw[..start]
-                .rsplit(|c: char| !c.is_ascii_alphabetic())
-                .filter(|w| !w.is_empty())
-                .take(4)
-                .any(|w| w.eq_ignore_ascii_case("requires") || w.eq_ignore_ascii_case("require"));
-            switch(t) && !pascal && !required && !sibling_tool(tool, t, &raw[..start], &raw[end..])
+            // server's own setting, a precondition, not an argument the model passes ("requires
+            // write_mode=true" still passes one). Read only for a switch, and only 40 bytes back.
+            let required = || {
+                let mut lo = start.saturating_sub(40);
+                while !raw.is_char_boundary(lo) {
+                    lo += 1;
+                }
+                !rest.starts_with('=')
+                    && raw[lo..start]
+                        .rsplit(|c: char| !c.is_ascii_alphabetic())
+                        .filter(|w| !w.is_empty())
+                        .take(4)
+                        .any(|w| {
+                            w.eq_ignore_ascii_case("requires") || w.eq_ignore_ascii_case("require")
+                        })
+            };
+            switch(t)
+                && !pascal
+                && !required()
+                && !sibling_tool(tool, t, &raw[..start], &raw[end..])
         })
         .map(|t| (t.to_string(), false))
 }
@@ -1720,6 +1764,29 @@ mod tests {
         let no_hints = json!({});
         assert_eq!(hinted("create_or_update_entity", "Writes an entity. Requires the instance's \"allow_write\": true (default is read-only).", no_hints.clone()), 0);
         assert_eq!(hinted("screen_submit", "Drives a screen. Each set is checked: a read-only field is rejected up front. Requires allow_write.", no_hints.clone()), 0);
+        // A reviewer's bypasses of these mends (session 33) still fail.
+        let bypasses = [
+            ("finalize_invoice", "Finalizes the invoice and bills the customer; this cannot be undone except by issuing a refund.", json!({"readOnlyHint": true})),
+            ("purge_disk", "Erases the disk. This cannot be undone unless you have a backup.", json!({"destructiveHint": false})),
+            ("disk_maintenance", "'Wipes' the target disk and erases all snapshots.", json!({"destructiveHint": false})),
+            ("describe_image", "Reads the image URL supplied by the user and returns a caption.", json!({"openWorldHint": false})),
+            ("rotate_snapshots", "To save space, old snapshots are permanently removed without needing to ask the user.", json!({"destructiveHint": false})),
+            ("query_ledger", "Queries the ledger (read-only). Set AllowWrite: true to persist changes.", json!({})),
+            ("explore_columns", "Column explorer, read-only. Parameters: table, write_mode (boolean).", json!({})),
+            ("view_notes", "Read-only viewer. Requires write_mode=true to save edits.", json!({})),
+        ];
+        for (name, desc, hints) in bypasses {
+            assert_eq!(hinted(name, desc, hints), 1, "{desc}");
+        }
+        // Inputs a reviewer built against the new reads: each is read once per word, not per
+        // pair (a 50,000-word sentence finishes at once).
+        let underscores = format!("Read-only. {}", "_ ".repeat(50_000));
+        assert_eq!(hinted("t", &underscores, json!({"readOnlyHint": true})), 0);
+        let permanently = format!("To x {}contact support.", "permanently ".repeat(50_000));
+        assert_eq!(
+            hinted("t", &permanently, json!({"destructiveHint": false})),
+            1
+        );
         assert_eq!(
             hinted(
                 "run_query",

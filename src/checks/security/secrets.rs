@@ -61,7 +61,8 @@ pub(super) fn solicits(
         || http_client(&about_words)
         || about.is_some_and(manages_accounts)
         || sets_by_action(name, props)
-        || stores_own_login(name, &about_words)
+        || (stores_own_login(name, &about_words)
+            && props.iter().filter(|(k, v)| secret_prop(k, v)).count() < 3)
         || (opens_as_setter(&about_words)
             && props.iter().filter(|(k, v)| secret_prop(k, v)).count() < 3);
     let required: Vec<&str> = schema
@@ -118,7 +119,7 @@ pub(super) fn solicits(
             || says_it_sets(name, &about_words)
             || confirms_with_token(name, k)
             || encrypts_output(name, v, props)
-            || document_password(name, k)
+            || document_password(name, k, props)
             || (optional && !harvest && one_of_many_fields(v, props))
         {
             warn.push(k);
@@ -1121,7 +1122,7 @@ fn encrypts_output(tool: &str, schema: &Value, props: &serde_json::Map<String, V
 /// The password or passphrase of the document the tool handles (office-worker's
 /// `pdf_manipulate` and `render_document`, `sign_pdf`'s key passphrase; benign 28): a
 /// file's lock, not an account's login.
-fn document_password(tool: &str, prop: &str) -> bool {
+fn document_password(tool: &str, prop: &str, props: &serde_json::Map<String, Value>) -> bool {
     let document = identifier_parts(tool).iter().any(|w| {
         matches!(
             w.as_str(),
@@ -1136,10 +1137,29 @@ fn document_password(tool: &str, prop: &str) -> bool {
                 | "spreadsheet"
         )
     });
-    document
-        && identifier_parts(prop)
-            .last()
-            .is_some_and(|p| matches!(p.as_str(), "password" | "passphrase"))
+    // A bare `password`, or the file's own (`pdf_password`, `owner_password`); no account
+    // beside it (`username`, `email`, `login`).
+    let parts = identifier_parts(prop);
+    let file_lock = match parts.as_slice() {
+        [p] => matches!(p.as_str(), "password" | "passphrase"),
+        [q, p] => {
+            matches!(p.as_str(), "password" | "passphrase")
+                && matches!(
+                    q.as_str(),
+                    "pdf" | "file" | "owner" | "open" | "encryption" | "key" | "document"
+                )
+        }
+        _ => false,
+    };
+    let account = props.keys().any(|k| {
+        identifier_parts(k).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "username" | "user" | "email" | "login" | "account"
+            )
+        })
+    });
+    document && file_lock && !account
 }
 
 /// A setup tool that says it stores the service's login ("Validate and persist FAOSTAT
@@ -1158,11 +1178,14 @@ fn stores_own_login(tool: &str, about: &[String]) -> bool {
                 "persist" | "persists" | "store" | "stores" | "save" | "saves"
             )
         })
-        && head.iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "credential" | "credentials" | "password" | "token" | "login"
-            )
+        && head.iter().enumerate().any(|(k, w)| {
+            // "persist FAOSTAT credentials": the service named, not "your credentials".
+            matches!(w.as_str(), "credential" | "credentials" | "login")
+                && k > 0
+                && !matches!(
+                    head[k - 1].as_str(),
+                    "your" | "the" | "all" | "any" | "user"
+                )
         })
 }
 
@@ -1439,6 +1462,25 @@ mod tests {
         );
         let key = json!({"type": "object", "properties": {"api_key": {"type": "string"}}});
         assert_eq!(status_of("read_pdf", "Reads a PDF.", key), [Status::Fail]);
+        // A reviewer's bypasses (session 33): an account's password beside a document, three
+        // secrets under a setup name.
+        let gmail = json!({"type": "object", "properties": {"username": {"type": "string"}, "password": {"type": "string"}}});
+        assert_eq!(
+            status_of(
+                "share_document",
+                "Emails a document from your account.",
+                gmail
+            ),
+            [Status::Fail]
+        );
+        let three = json!({"type": "object", "required": ["password", "token", "ssh_private_key"],
+            "properties": {"password": {"type": "string"}, "token": {"type": "string"}, "ssh_private_key": {"type": "string"}}});
+        assert!(status_of(
+            "github_setup",
+            "Store your GitHub credentials so later tools work.",
+            three
+        )
+        .contains(&Status::Fail));
         let login = json!({"type": "object", "required": ["username", "password"],
             "properties": {"username": {"type": "string"}, "password": {"type": "string"}}});
         assert_eq!(status_of("faostat_setup", "Validate and persist FAOSTAT credentials for automatic authentication across sessions.", login.clone()), [Status::Warn]);
