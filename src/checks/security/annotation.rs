@@ -1685,116 +1685,51 @@ mod tests {
         let hinted = |name: &str, desc: &str, hints: Value| {
             run(json!({"name": name, "description": desc, "annotations": hints})).len()
         };
-        let not_destructive = json!({"destructiveHint": false});
-        // Signal: the way back is named.
-        assert_eq!(hinted("finish_change_number", "On success the real account is moved to the new number; this cannot be undone except by another change-number round.", not_destructive.clone()), 0);
-        assert_eq!(
-            hinted(
-                "finish_change_number",
-                "On success the account is moved; this cannot be undone.",
-                not_destructive.clone()
-            ),
-            1
-        );
-        // CallRail: someone else does the deletion.
-        assert_eq!(hinted("update_tracker", "Update a tracker's settings. To disable a tracker, use delete_tracker. To permanently remove, contact CallRail support.", not_destructive.clone()), 0);
-        assert_eq!(
-            hinted(
-                "update_tracker",
-                "Update a tracker's settings. Old trackers are permanently removed.",
-                not_destructive
-            ),
-            1
-        );
-        // CallRail: a media link handed back.
-        let closed = json!({"openWorldHint": false, "readOnlyHint": true});
-        assert_eq!(
-            hinted(
-                "get_call_recording",
-                "Get the recording URL for a call.",
-                closed.clone()
-            ),
-            0
-        );
-        assert_eq!(
-            hinted(
-                "get_call_recording",
-                "Download the URL given and return its content.",
-                closed
-            ),
-            1
-        );
-        // eCFR: a result field named in quotes.
-        let read_only = json!({"readOnlyHint": true});
-        assert_eq!(hinted("compare_versions", "Compare two dates. Returns 'changes' (each paragraph that was added, removed or changed).", read_only.clone()), 0);
-        assert_eq!(
-            hinted(
-                "compare_versions",
-                "Compare two dates. Changes the older text to match the newer one.",
-                read_only.clone()
-            ),
-            1
-        );
-        // Dataverse: access rights listed as values; UniFi: a sibling tool after "use";
-        // grp-mcp: the instance's setting a write requires, a field that is read-only.
-        assert_eq!(
-            hinted(
-                "dataverse_list_privileges",
-                "List privileges. Rights: 1 ReadAccess · 2 WriteAccess · 4 AppendAccess.",
-                read_only.clone()
-            ),
-            0
-        );
-        assert_eq!(
-            hinted(
-                "access_tool_index",
-                "Index of tools. After finding the right tool, use access_execute to run it.",
-                read_only.clone()
-            ),
-            0
-        );
-        assert_eq!(
-            hinted(
-                "list_rows",
-                "Lists rows. Parameters: write_access (boolean, enables writes).",
-                read_only.clone()
-            ),
-            1
-        );
-        let no_hints = json!({});
-        assert_eq!(hinted("create_or_update_entity", "Writes an entity. Requires the instance's \"allow_write\": true (default is read-only).", no_hints.clone()), 0);
-        assert_eq!(hinted("screen_submit", "Drives a screen. Each set is checked: a read-only field is rejected up front. Requires allow_write.", no_hints.clone()), 0);
-        // A reviewer's bypasses of these mends (session 33) still fail.
-        let bypasses = [
-            ("finalize_invoice", "Finalizes the invoice and bills the customer; this cannot be undone except by issuing a refund.", json!({"readOnlyHint": true})),
-            ("purge_disk", "Erases the disk. This cannot be undone unless you have a backup.", json!({"destructiveHint": false})),
-            ("disk_maintenance", "'Wipes' the target disk and erases all snapshots.", json!({"destructiveHint": false})),
-            ("describe_image", "Reads the image URL supplied by the user and returns a caption.", json!({"openWorldHint": false})),
-            ("rotate_snapshots", "To save space, old snapshots are permanently removed without needing to ask the user.", json!({"destructiveHint": false})),
-            ("query_ledger", "Queries the ledger (read-only). Set AllowWrite: true to persist changes.", json!({})),
-            ("explore_columns", "Column explorer, read-only. Parameters: table, write_mode (boolean).", json!({})),
-            ("view_notes", "Read-only viewer. Requires write_mode=true to save edits.", json!({})),
+        let not_destructive = || json!({"destructiveHint": false});
+        let read_only = || json!({"readOnlyHint": true});
+        let closed = || json!({"openWorldHint": false, "readOnlyHint": true});
+        let none = || json!({});
+        // (tool, description, hints, findings): each real wording silent beside an edge that
+        // still fails.
+        let cases = [
+            // Signal: the way back is named.
+            ("finish_change_number", "On success the real account is moved to the new number; this cannot be undone except by another change-number round.", not_destructive(), 0),
+            ("finish_change_number", "On success the account is moved; this cannot be undone.", not_destructive(), 1),
+            // CallRail: someone else does the deletion; a media link handed back.
+            ("update_tracker", "Update a tracker's settings. To disable a tracker, use delete_tracker. To permanently remove, contact CallRail support.", not_destructive(), 0),
+            ("update_tracker", "Update a tracker's settings. Old trackers are permanently removed.", not_destructive(), 1),
+            ("get_call_recording", "Get the recording URL for a call.", closed(), 0),
+            ("get_call_recording", "Download the URL given and return its content.", closed(), 1),
+            // eCFR: a result field named in quotes.
+            ("compare_versions", "Compare two dates. Returns 'changes' (each paragraph that was added, removed or changed).", read_only(), 0),
+            ("compare_versions", "Compare two dates. Changes the older text to match the newer one.", read_only(), 1),
+            // Dataverse: access rights listed as values; UniFi: a sibling tool after "use";
+            // grp-mcp: the instance's setting a write requires, a field that is read-only.
+            ("dataverse_list_privileges", "List privileges. Rights: 1 ReadAccess · 2 WriteAccess · 4 AppendAccess.", read_only(), 0),
+            ("access_tool_index", "Index of tools. After finding the right tool, use access_execute to run it.", read_only(), 0),
+            ("list_rows", "Lists rows. Parameters: write_access (boolean, enables writes).", read_only(), 1),
+            ("create_or_update_entity", "Writes an entity. Requires the instance's \"allow_write\": true (default is read-only).", none(), 0),
+            ("screen_submit", "Drives a screen. Each set is checked: a read-only field is rejected up front. Requires allow_write.", none(), 0),
+            ("run_query", "Runs a safe, read-only query. Parameters: query, allow_write (boolean).", none(), 1),
+            // A reviewer's bypasses of these mends (session 33) still fail.
+            ("finalize_invoice", "Finalizes the invoice and bills the customer; this cannot be undone except by issuing a refund.", read_only(), 1),
+            ("purge_disk", "Erases the disk. This cannot be undone unless you have a backup.", not_destructive(), 1),
+            ("disk_maintenance", "'Wipes' the target disk and erases all snapshots.", not_destructive(), 1),
+            ("describe_image", "Reads the image URL supplied by the user and returns a caption.", json!({"openWorldHint": false}), 1),
+            ("rotate_snapshots", "To save space, old snapshots are permanently removed without needing to ask the user.", not_destructive(), 1),
+            ("query_ledger", "Queries the ledger (read-only). Set AllowWrite: true to persist changes.", none(), 1),
+            ("explore_columns", "Column explorer, read-only. Parameters: table, write_mode (boolean).", none(), 1),
+            ("view_notes", "Read-only viewer. Requires write_mode=true to save edits.", none(), 1),
         ];
-        for (name, desc, hints) in bypasses {
-            assert_eq!(hinted(name, desc, hints), 1, "{desc}");
+        for (name, desc, hints, want) in cases {
+            assert_eq!(hinted(name, desc, hints), want, "{name}: {desc}");
         }
         // Inputs a reviewer built against the new reads: each is read once per word, not per
         // pair (a 50,000-word sentence finishes at once).
         let underscores = format!("Read-only. {}", "_ ".repeat(50_000));
-        assert_eq!(hinted("t", &underscores, json!({"readOnlyHint": true})), 0);
+        assert_eq!(hinted("t", &underscores, read_only()), 0);
         let permanently = format!("To x {}contact support.", "permanently ".repeat(50_000));
-        assert_eq!(
-            hinted("t", &permanently, json!({"destructiveHint": false})),
-            1
-        );
-        assert_eq!(
-            hinted(
-                "run_query",
-                "Runs a safe, read-only query. Parameters: query, allow_write (boolean).",
-                no_hints
-            ),
-            1
-        );
+        assert_eq!(hinted("t", &permanently, not_destructive()), 1);
     }
 
     #[test]

@@ -621,12 +621,12 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
         };
         (word.ends_with("()") || snake || operation) && !secret
     };
-    // Lower-casing ASCII keeps every offset, so the call is read in the text's own case.
-    let lower = raw.to_ascii_lowercase();
+    // `about` is `raw` lower-cased in ASCII, offset for offset: the call is read in the
+    // text's own case.
     let from_call = ["returned from ", "returned by ", "token from "]
         .iter()
         .any(|p| {
-            lower
+            about
                 .match_indices(p)
                 .any(|(i, _)| a_call(&raw[i + p.len()..]))
         });
