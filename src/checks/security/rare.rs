@@ -1620,27 +1620,15 @@ fn directive_name(name: &str) -> bool {
     name.split(['_', '-']).any(|seg| {
         DIRECTIVE_TAGS.iter().any(|w| {
             let k = if w.len() > 6 { 2 } else { 1 };
-            within(seg.as_bytes(), w.as_bytes(), k)
+            within(seg, w, k)
         })
     })
 }
 
-/// Levenshtein distance of `a` and `b` is at most `k` (both short).
-fn within(a: &[u8], b: &[u8], k: usize) -> bool {
-    if a.len().abs_diff(b.len()) > k {
-        return false;
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, &x) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &y) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(x != y))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()] <= k
+/// Levenshtein distance of `a` and `b` is at most `k` (`strsim`, already used by the CLI's
+/// rule suggestions).
+fn within(a: &str, b: &str, k: usize) -> bool {
+    a.len().abs_diff(b.len()) <= k && strsim::levenshtein(a, b) <= k
 }
 
 /// A sentence: four words or more in its first 200 bytes, not a nested tag.
@@ -1808,8 +1796,8 @@ mod tests {
         ] {
             assert_eq!(on(&t), None, "{t}");
         }
-        assert!(within(b"importent", b"important", 2));
-        assert!(!within(b"title", b"hidden", 1));
+        assert!(within("importent", "important", 2));
+        assert!(!within("title", "hidden", 1));
         assert_eq!(on(&"<IMPORTENT></IMPORTENT>".repeat(60_000)), None);
     }
 
