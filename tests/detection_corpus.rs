@@ -1155,9 +1155,14 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// 32's final rules before any change of session 33: 15 failing, 20 failing or warning. The
 /// same session then wrote shapes for its 6 misses (all 21 fail since) and for round 27's
 /// DVMCP hint (a server-qualified tool called with `include_sensitive=true`).
-const HELDOUT_POISONED: usize = 147;
-const HELDOUT_FAILING: usize = 128;
-const HELDOUT_FLAGGED: usize = 136;
+/// Session 34 adds round 29: 157 attacks of 10 sources (scanners' and gateways' fixture
+/// corpora and rule tests: mcp-tripwire, mcp-security-inspector's evaluation catalogs,
+/// testmcpy, mcp-audit, AgentKeeper, Semgrep's rule test, agentguard, aevrin, mcp-sentry,
+/// mcpwall), gathered blind by two helpers and measured once with session 33's final rules
+/// before any change: 89 failing (56.7 %), 116 failing or warning (73.9 %).
+const HELDOUT_POISONED: usize = 304;
+const HELDOUT_FAILING: usize = 217;
+const HELDOUT_FLAGGED: usize = 252;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
