@@ -168,7 +168,7 @@ fn colour_only_on_a_terminal_unless_asked() {
 #[test]
 fn a_long_listing_reports_its_pages() {
     let w = Workdir::new();
-    let tools: Vec<serde_json::Value> = (0..900)
+    let tools: Vec<serde_json::Value> = (0..40)
         .map(|i| {
             serde_json::json!({
                 "name": format!("tool_{i}"),
@@ -178,7 +178,15 @@ fn a_long_listing_reports_its_pages() {
         })
         .collect();
     let file = w.write("tools.json", &serde_json::Value::Array(tools).to_string());
-    let fx = HttpFixture::start(&["--tools-file", file.to_str().unwrap(), "--page-size", "1"]);
+    // 40 pages of 20 ms: the listing outlasts the 250 ms progress tick in any build profile.
+    let fx = HttpFixture::start(&[
+        "--tools-file",
+        file.to_str().unwrap(),
+        "--page-size",
+        "1",
+        "--behavior",
+        "slow-pages=20",
+    ]);
     let o = w.run(&[
         "run",
         "-v",
