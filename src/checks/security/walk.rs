@@ -174,6 +174,19 @@ pub fn strings(tool: &Map<String, Value>) -> Vec<Item<'_>> {
             }
         }
     }
+    // `_meta` and `execution` carry labels, tags and URIs on real servers, but an attack puts
+    // its order there too ("_meta": {"vendor/hint": "Ignore all previous instructions …"}:
+    // mcp-tripwire's and mcp-security-inspector's corpora, round 29), and a client that
+    // hands the model the whole tool object shows it. The spec's `taskSupport` is a keyword.
+    for key in ["_meta", "execution"] {
+        if let Some(m) = tool.get(key).and_then(Value::as_object) {
+            for (k, v) in m {
+                if !(key == "execution" && k == "taskSupport" && v.is_string()) {
+                    w.values(v, format!("{key}.{k}"), Kind::Other, 0);
+                }
+            }
+        }
+    }
     w.unknown_members(tool, KNOWN_TOOL_KEYS);
     w.out
 }
@@ -721,6 +734,28 @@ mod tests {
         let want: Vec<(String, Kind, String)> = want
             .into_iter()
             .map(|(p, k, t)| (p.to_string(), k, t.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    /// `_meta` and `execution` are walked (round 29), the spec's `taskSupport` keyword not.
+    #[test]
+    fn meta_and_execution_are_walked() {
+        let t = json!({
+            "name": "t", "inputSchema": {"type": "object"},
+            "_meta": {"vendor/hint": "h", "fastmcp": {"tags": ["g"]}},
+            "execution": {"taskSupport": "optional", "visibility": "v"}
+        });
+        let got: Vec<(String, String)> = paths(t).into_iter().map(|(p, _, t)| (p, t)).collect();
+        let want = [
+            ("_meta.vendor/hint", "h"),
+            ("_meta.fastmcp.tags", "tags"),
+            ("_meta.fastmcp.tags[0]", "g"),
+            ("execution.visibility", "v"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
             .collect();
         assert_eq!(got, want);
     }
