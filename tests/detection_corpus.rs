@@ -1162,11 +1162,12 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// before any change: 89 failing (56.7 %), 116 failing or warning (73.9 %).
 /// The same session then wrote shapes for its misses (docs/decisions.md, "Round 29 tuned
 /// on": a credential shipped somewhere, a claim over the user's or model's guidance, an
-/// action kept out of what the user or operator sees, `_meta` and `execution` walked):
-/// 125 of its 157 fail since, 135 fail or warn.
+/// action kept out of what the user or operator sees, a secret asked for by what the tool
+/// returns, `_meta` and `execution` walked):
+/// 128 of its 157 fail since, 138 fail or warn.
 const HELDOUT_POISONED: usize = 304;
-const HELDOUT_FAILING: usize = 253;
-const HELDOUT_FLAGGED: usize = 271;
+const HELDOUT_FAILING: usize = 256;
+const HELDOUT_FLAGGED: usize = 274;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
