@@ -1448,7 +1448,11 @@ fn spares_data(words: &[&str], i: usize) -> bool {
         && words
             .get(i + 3)
             .is_none_or(|w| matches!(*w, "and" | "after" | "when" | "once"));
-    purge || dropped || job
+    // "Drop a cached schedule, freeing its memory. The file is untouched." (p6-mcp, benign
+    // 29): an in-memory copy, which the file still holds.
+    let cached = base_in(words[i], &["drop", "evict"]).is_some()
+        && words[i + 1..].iter().take(3).any(|w| *w == "cached");
+    purge || dropped || job || cached
 }
 
 /// The words after a purge name caches and nothing else ("page and object caches"), not
@@ -1692,6 +1696,10 @@ mod tests {
         // (tool, description, hints, findings): each real wording silent beside an edge that
         // still fails.
         let cases = [
+            // p6-mcp (benign 29): an in-memory copy dropped; its file untouched.
+            ("close_schedule", "Drop a cached schedule, freeing its memory. The file is untouched.", not_destructive(), 0),
+            ("clear_cache", "Drop every cached schedule. Files on disk are untouched.", not_destructive(), 0),
+            ("drop_schedule", "Drop a schedule and its activities.", not_destructive(), 1),
             // Signal: the way back is named.
             ("finish_change_number", "On success the real account is moved to the new number; this cannot be undone except by another change-number round.", not_destructive(), 0),
             ("finish_change_number", "On success the account is moved; this cannot be undone.", not_destructive(), 1),

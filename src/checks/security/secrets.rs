@@ -103,6 +103,7 @@ pub(super) fn solicits(
             || (!harvest && asset_token(k, v))
             || (!harvest && kept_for_later(v))
             || free_key(v)
+            || identifier_key(k, v)
             || unlocks_content(v)
             || selects_stored(k, v)
             || (optional && overrides_configured(k, v, &about_words))
@@ -392,8 +393,22 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
 /// object first, `keyvault_secret_create`.
 fn sets_credential(tool: &str) -> bool {
     let w = identifier_parts(tool);
-    w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
-        && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str()))
+    // A generated REST tool names its HTTP verb: `put_ftp_config`, `post_vpn_user` (Freebox
+    // OS, benign 29) set a resource's or a new user's password. Only a configuration or a
+    // user: `post_auth_login` is a login.
+    let http_setter = w.first().is_some_and(|v| v == "put" || v == "post")
+        && w.iter().any(|o| {
+            matches!(
+                o.as_str(),
+                "config" | "configuration" | "settings" | "user" | "users"
+            )
+        })
+        && !w
+            .iter()
+            .any(|o| matches!(o.as_str(), "auth" | "authenticate" | "session"));
+    http_setter
+        || (w.iter().any(|v| SETTER_VERBS.contains(&v.as_str()))
+            && w.iter().any(|o| CREDENTIAL_HOLDERS.contains(&o.as_str())))
 }
 
 /// The login of what the tool creates or signs up, when the property is that login and not
@@ -955,6 +970,27 @@ fn enumerated(schema: &Value) -> bool {
             .is_some_and(|e| !e.is_empty())
 }
 
+/// A `*_key` that the description calls an identifier ("session_key: Unique identifier for
+/// the session. Use \"latest\" …", "Filter drivers by session identifier": OpenF1's query
+/// tools, benign 29), in its first six words: a record's key, as in
+/// a database, not a credential. A warning, as the original's list still names it.
+fn identifier_key(prop: &str, schema: &Value) -> bool {
+    let p = identifier_parts(prop);
+    let keyed = p.last().is_some_and(|w| w == "key")
+        && !p.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "api" | "secret" | "private" | "ssh" | "access" | "encryption" | "signing"
+            )
+        });
+    let d = description_words(schema);
+    keyed
+        && d.iter().take(6).any(|w| w == "identifier")
+        && !d
+            .iter()
+            .any(|w| matches!(w.as_str(), "secret" | "credential" | "password"))
+}
+
 /// A key its description says is free to get ("Get a free key at: https://…", BioMCP's NCI
 /// key): a public API's registration key, worth a warning, not a failure.
 fn free_key(schema: &Value) -> bool {
@@ -1493,6 +1529,62 @@ mod tests {
             ),
             [Status::Fail]
         );
+    }
+
+    /// Benign 29 (session 34): a REST tool that puts a configuration or posts a user sets
+    /// its password; a `*_key` called an identifier is a record's key. A login and an API
+    /// key still fail.
+    #[test]
+    fn rest_setters_and_identifier_keys_are_a_warning() {
+        let pw = json!({"type": "object", "properties": {"password": {"type": "string"}}});
+        for tool in ["put_ftp_config", "post_vpn_user", "post_vpn_client_config"] {
+            assert_eq!(
+                status_of(tool, "Update the FtpConfig", pw.clone()),
+                [Status::Warn],
+                "{tool}"
+            );
+        }
+        for tool in [
+            "post_auth_login",
+            "put_user_session",
+            "post_message",
+            "get_ftp_config",
+        ] {
+            assert_eq!(
+                status_of(tool, "Calls the API.", pw.clone()),
+                [Status::Fail],
+                "{tool}"
+            );
+        }
+        let id = |d: &str| json!({"type": "object", "properties": {"session_key": {"type": "string", "description": d}}});
+        assert_eq!(
+            status_of(
+                "get_laps",
+                "Query lap data.",
+                id("Unique identifier for the session. Use \"latest\" for the most recent.")
+            ),
+            [Status::Warn]
+        );
+        assert_eq!(
+            status_of(
+                "get_laps",
+                "Query lap data.",
+                id("The session key of your account.")
+            ),
+            [Status::Fail]
+        );
+        assert_eq!(
+            status_of(
+                "get_laps",
+                "Query lap data.",
+                id("Your session key for the login; it acts as your identifier.")
+            ),
+            [Status::Fail]
+        );
+        assert!(!identifier_key(
+            "api_key",
+            &json!({"description": "Unique identifier key of your account"})
+        ));
     }
 
     #[test]
