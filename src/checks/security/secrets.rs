@@ -55,16 +55,17 @@ pub(super) fn solicits(
         return;
     };
     let about_words = about.map(identifier_parts).unwrap_or_default();
+    // Three kinds of secret at once is a harvest (password, token, private key, cookie…),
+    // whatever service a sibling names; a setup tool's wording does not excuse it.
+    let harvest = props.iter().filter(|(k, v)| secret_prop(k, v)).count() >= 3;
     let setter = sets_credential(name)
         || locks_resource(name)
         || offers_auth_choice(props)
         || http_client(&about_words)
         || about.is_some_and(manages_accounts)
         || sets_by_action(name, props)
-        || (stores_own_login(name, &about_words)
-            && props.iter().filter(|(k, v)| secret_prop(k, v)).count() < 3)
-        || (opens_as_setter(&about_words)
-            && props.iter().filter(|(k, v)| secret_prop(k, v)).count() < 3);
+        || (stores_own_login(name, &about_words) && !harvest)
+        || (opens_as_setter(&about_words) && !harvest);
     let required: Vec<&str> = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)
@@ -72,9 +73,6 @@ pub(super) fn solicits(
         .unwrap_or_default();
     let mut fail: Vec<&str> = Vec::new();
     let mut warn: Vec<&str> = Vec::new();
-    // Three kinds of secret at once is a harvest (password, token, private key, cookie…),
-    // whatever service a sibling names.
-    let harvest = props.iter().filter(|(k, v)| secret_prop(k, v)).count() >= 3;
     for (k, v) in props {
         if !secret_prop(k, v) {
             continue;
