@@ -734,7 +734,6 @@ const REAL_DEFECTS: &[&str] = &[
     "binance_mcp: binance_accept_convert_quote: security/annotation-mismatch",
     "binance_mcp: binance_convert_dust_to_bnb: security/annotation-mismatch",
     "contextstream-mcp: context_smart: security/injection-pattern",
-    "mcp-mikrotik: restore_backup: security/secret-in-schema",
     "mcp-remote-ssh: ssh_connect: security/secret-in-schema",
     "nettools: check_adguard: security/secret-in-schema",
     "nettools: check_homeassistant: security/secret-in-schema",
@@ -742,7 +741,6 @@ const REAL_DEFECTS: &[&str] = &[
     "nettools: check_rabbitmq: security/secret-in-schema",
     "nettools: check_redis: security/secret-in-schema",
     "nettools: check_syncthing: security/secret-in-schema",
-    "postgres-server: execute: security/annotation-mismatch",
     "ruflo: hive-mind_consensus: security/secret-in-schema",
     "ruflo: hive-mind_join: security/secret-in-schema",
     "ruflo: hive-mind_leave: security/secret-in-schema",
@@ -1165,9 +1163,9 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// action kept out of what the user or operator sees, a secret asked for by what the tool
 /// returns, `_meta` and `execution` walked):
 /// 126 of its 157 fail since, 136 fail or warn, after a review tightened those shapes.
-const HELDOUT_POISONED: usize = 304;
-const HELDOUT_FAILING: usize = 254;
-const HELDOUT_FLAGGED: usize = 272;
+const HELDOUT_POISONED: usize = 580;
+const HELDOUT_FAILING: usize = 485;
+const HELDOUT_FLAGGED: usize = 530;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
@@ -1202,45 +1200,28 @@ const HELDOUT_FLAGGED: usize = 272;
 /// schedules ×2): the 67 left on 39 servers are pinned here.
 const HELDOUT_REAL_FAILING: &[&str] = &[
     "Export Sentry Issue MCP Server: export_issues_tool: security/secret-in-schema",
-    "Freebox OS: put_connection_ddns_provider: security/secret-in-schema",
     "LeadEnrich: enrich_batch: security/secret-in-schema",
     "LeadEnrich: enrich_company: security/secret-in-schema",
     "LeadEnrich: enrich_lead: security/secret-in-schema",
     "LeadEnrich: find_email: security/secret-in-schema",
-    "Medplum FHIR Server: execute_graphql: security/annotation-mismatch",
     "Moneybird MCP: prepare_update_contact: security/annotation-mismatch",
     "Parts MCP: doc_wip_history: security/secret-in-schema",
     "Parts MCP: doc_wip_send: security/secret-in-schema",
     "Rigol Oscilloscope (SCPI): autoscale: security/annotation-mismatch",
     "Screener Stock Research: update_portfolio_stock: security/annotation-mismatch",
-    "Sentry: add_member_to_organization: security/injection-pattern",
-    "Sentry: add_symbol_source_to_project: security/secret-in-schema",
-    "Sentry: update_organization_member_roles: security/injection-pattern",
     "ami-mcp: ami_execute: security/annotation-mismatch",
-    "aws-iac-cost-estimator: estimate_cdk_cost: security/tool-shadowing",
     "cybersecurity-ai: analyze_password_strength: security/secret-in-schema",
     "cybersecurity-ai: check_security_headers: security/secret-in-schema",
     "cybersecurity-ai: classify_vulnerability: security/secret-in-schema",
     "cybersecurity-ai: lookup_cve: security/secret-in-schema",
-    "database_mcp: db_security_status: security/annotation-mismatch",
-    "db-fahrplan: db_journey_offers: security/secret-in-schema",
-    "larnitech: confirm_set: security/secret-in-schema",
     "lc29h: ntrip_connect: security/secret-in-schema",
-    "litellm-agent: generate_content: security/injection-pattern",
     "localdata-mcp: connect_database: security/secret-in-schema",
-    "mcp-cryptography: pbkdf2_derive: security/secret-in-schema",
-    "mcp-cryptography: scrypt_derive: security/secret-in-schema",
     "mcp-kicad: connect_kicad: security/secret-in-schema",
     "microsoft-clarity-mcp: doctor: security/secret-in-schema",
     "microsoft-clarity-mcp: get_frustration_breakdown: security/secret-in-schema",
     "microsoft-clarity-mcp: get_js_errors: security/secret-in-schema",
-    "mikrotik-rest-mcp: mikrotik_restore_backup: security/secret-in-schema",
-    "opcua-mcp-server: read_opcua_nodes: security/annotation-mismatch",
-    "opentelemetry-mcp-server: otel_annotate_deployment: security/injection-pattern",
-    "owlpost: send_email: security/annotation-mismatch",
     "p6-mcp: export_gantt_mermaid: security/annotation-mismatch",
     "p6-mcp: p6_update_project_data_date: security/annotation-mismatch",
-    "patentorney-mcp: set_root: security/injection-pattern",
     "photon-commerce: correct_fields: security/annotation-mismatch",
     "photon-commerce: correct_line_item: security/annotation-mismatch",
     "portainer: AuthenticateUser: security/secret-in-schema",
@@ -1249,19 +1230,11 @@ const HELDOUT_REAL_FAILING: &[&str] = &[
     "portainer: GitOperationRepoHelmValues: security/secret-in-schema",
     "portainer: GitOperationRepoRefs: security/secret-in-schema",
     "preCICE AI: kb_ingest_precice_data: security/secret-in-schema",
-    "prometheus-mcp-server: prom_simulate_firing_historical: security/annotation-mismatch",
-    "ragstack-kb: get_configuration: security/injection-pattern",
     "ragstack-kb: start_scrape_job: security/secret-in-schema",
-    "splitwise_mcp: splitwise_update_user: security/injection-pattern",
     "ssh-session: execute_command: security/injection-pattern, security/secret-in-schema",
     "ssh-session: execute_command_async: security/secret-in-schema",
     "ssh-session: read_file: security/secret-in-schema",
     "ssh-session: write_file: security/secret-in-schema",
-    "tochka-bank: tochka_search: security/injection-pattern",
-    "twelvetake-reaper-mcp: measure_loudness: security/annotation-mismatch",
-    "vikunja: instance_disconnect: security/injection-pattern",
-    "vikunja: instance_rename: security/injection-pattern",
-    "wger: set_slot_entry_config: security/injection-pattern",
     "zsxq-mcp: get_group_info: security/secret-in-schema",
     "zsxq-mcp: get_scheduled_jobs: security/secret-in-schema",
     "zsxq-mcp: publish_topic: security/secret-in-schema",

@@ -753,8 +753,16 @@ impl<'t> Text<'t> {
                 }
             }
             // "it changes nothing", "writes nothing": the object negates the verb.
+            // "it writes no files, puts selections back" (REAPER's `measure_loudness`,
+            // benign 29) too; not "no longer" ("deletes no longer needed branches"), nor
+            // across a comma ("Delete, no confirmation needed").
             for i in 1..words.len() {
-                if words[i].lower == "nothing" {
+                let no = words[i].lower == "no"
+                    && words[i - 1].punct_after.is_none()
+                    && words
+                        .get(i + 1)
+                        .is_some_and(|n| !matches!(n.lower, "longer" | "more"));
+                if words[i].lower == "nothing" || no {
                     words[i - 1].under_negation = true;
                 }
             }
@@ -1167,7 +1175,33 @@ fn mutates(verb: &str, object: &[&str]) -> bool {
                 )
             })
         };
-        return !reads && (0..run.len()).any(|i| EXEC_OBJECTS.contains(&run[i]) && !qualifies(i));
+        // "Evaluate alert expression against real historical data" (a Prometheus server's
+        // `prom_simulate_firing_historical`, benign 29): an expression of a query language
+        // is evaluated over data, not run as a program.
+        let queries = |i: usize| {
+            i > 0
+                && matches!(
+                    run[i - 1],
+                    "alert"
+                        | "promql"
+                        | "filter"
+                        | "search"
+                        | "query"
+                        | "jsonpath"
+                        | "jmespath"
+                        | "xpath"
+                        | "cron"
+                        | "regex"
+                        | "math"
+                        | "mathematical"
+                        | "arithmetic"
+                        | "boolean"
+                        | "logical"
+                )
+        };
+        return !reads
+            && (0..run.len())
+                .any(|i| EXEC_OBJECTS.contains(&run[i]) && !qualifies(i) && !queries(i));
     }
     if base == "send" {
         return !object.iter().any(|o| SEND_READ_OBJECTS.contains(o));
@@ -1307,7 +1341,20 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
             || ws.iter().any(|w| base_in(w.lower, PERSISTS).is_some())
                 && !ws.iter().any(|w| takes_away(w.lower))
     };
+    // "Send a new email over SMTP immediately; this cannot be undone" (owlpost's
+    // `send_email`, benign 29): a message sent is an additive update in MCP's sense, however
+    // final. Only a tool whose name opens on a verb that adds (not `cancel_send`); a
+    // deletion it names was found above.
+    let adds = words.first().is_some_and(|a| {
+        matches!(
+            a.as_str(),
+            "send" | "reply" | "forward" | "publish" | "post" | "submit" | "share" | "invite"
+        )
+    });
     text.permanently(lasting).or_else(|| {
+        if adds {
+            return None;
+        }
         text.strong_irreversible(&[
             &["cannot", "be", "undone"],
             &["irreversible"],
@@ -1597,7 +1644,12 @@ fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(Stri
                     | "ok"
             )
         });
-        writes && switch
+        // "include_write_access" (an OPC UA server's `read_opcua_nodes`, benign 29) adds
+        // what a write would need to the report: the name says what is returned.
+        let reports = parts
+            .first()
+            .is_some_and(|p| matches!(p.as_str(), "include" | "show" | "report" | "return"));
+        writes && switch && !reports
     }
     if let Some(props) = schema
         .and_then(|s| s.get("properties"))
@@ -1642,12 +1694,37 @@ fn write_switch(tool: &str, schema: Option<&Value>, text: &Text) -> Option<(Stri
                             w.eq_ignore_ascii_case("requires") || w.eq_ignore_ascii_case("require")
                         })
             };
+            // `MEDPLUM_ENABLE_WRITES=true` (Medplum's `execute_graphql`, benign 29): an
+            // environment variable the operator sets, not an argument the model passes.
+            let env_var = t.contains('_')
+                && !t.bytes().any(|b| b.is_ascii_lowercase())
+                && t.bytes().any(|b| b.is_ascii_uppercase());
             switch(t)
                 && !pascal
+                && !env_var
+                && !in_returns(&raw[..start])
                 && !required()
                 && !sibling_tool(tool, t, &raw[..start], &raw[end..])
         })
         .map(|t| (t.to_string(), false))
+}
+
+/// The text before an identifier ends inside a docstring's "Returns:" section ("Returns:
+/// {"readonly": bool, "allow_writes": bool, …}": database_mcp's `db_security_status`,
+/// benign 29): a field of the result, not a parameter. A section runs to the next heading
+/// (a line of one word and a colon).
+fn in_returns(before: &str) -> bool {
+    before
+        .lines()
+        .rev()
+        .skip(1)
+        .map(str::trim)
+        .find(|l| {
+            l.len() > 1
+                && l.ends_with(':')
+                && l[..l.len() - 1].bytes().all(|b| b.is_ascii_alphabetic())
+        })
+        .is_some_and(|h| matches!(h, "Returns:" | "Return:" | "Yields:" | "Output:"))
 }
 
 /// The identifier `ident`, followed in its text by `after`, names a sibling tool: three or

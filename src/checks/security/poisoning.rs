@@ -228,6 +228,18 @@ fn imperative(text: &str, verb_start: usize) -> bool {
     )
 }
 
+/// "To change email or password (…) — do it at https://…" (Splitwise's profile update,
+/// benign 29): "email" joined to another noun is the account's address, not a verb.
+fn mail_noun(text: &str, at: usize) -> bool {
+    let rest = text.get(at..).unwrap_or("");
+    let mut w = rest.split_whitespace();
+    let verb = w.next().unwrap_or("").to_ascii_lowercase();
+    let next = w.next().unwrap_or("").to_ascii_lowercase();
+    (matches!(verb.as_str(), "email" | "e-mail" | "mail")
+        && matches!(next.as_str(), "or" | "and" | "address" | "addresses"))
+        || matches!(verb.as_str(), "email," | "e-mail," | "email/")
+}
+
 fn first_within(cands: &[Span], anchor: Span, before: usize, after: usize) -> Option<Span> {
     cands.iter().copied().find(|&(s, e)| {
         (e <= anchor.0 && anchor.0 - e <= before)
@@ -400,7 +412,7 @@ pub fn detect(text: &str) -> Vec<Poison> {
             .chain(secrets().iter().copied())
             .collect();
         for &ex in exfil() {
-            if !imperative(text, ex.0) {
+            if !imperative(text, ex.0) || mail_noun(text, ex.0) {
                 continue;
             }
             if let Some(obj) = sensitive.iter().copied().find(|o| {
@@ -468,6 +480,8 @@ pub fn detect(text: &str) -> Vec<Poison> {
 /// "… so this cannot silently replace translated copy" (Google Play's listing clone, session
 /// 26's capture): an act done covertly (`silently replace`) that the tool says it cannot do.
 /// Only the word right before the adverb counts: "never tell the user" stays concealment.
+/// The passive tells what happens to a value, not what to do ("a weight set here is
+/// silently read in whatever unit the entry already had": wger, benign 29).
 pub(super) fn cannot_covertly(text: &str, at: usize) -> bool {
     let covert = ["secretly", "covertly", "silently", "quietly", "discreetly"];
     let here = text.get(at..).unwrap_or("");
@@ -487,7 +501,8 @@ pub(super) fn cannot_covertly(text: &str, at: usize) -> bool {
         .next()
         .unwrap_or("");
     [
-        "cannot", "can't", "not", "never", "won't", "doesn't", "nothing",
+        "cannot", "can't", "not", "never", "won't", "doesn't", "nothing", "is", "are", "was",
+        "were", "be", "been", "being", "get", "gets", "got",
     ]
     .iter()
     .any(|w| last.eq_ignore_ascii_case(w))

@@ -116,9 +116,10 @@ pub(super) fn solicits(
             || inspects_value(name, k)
             || issued_by_a_call(k, v)
             || says_it_sets(name, &about_words)
-            || confirms_with_token(name, k)
+            || confirms_with_token(name, k, &about_words)
             || encrypts_output(name, v, props)
             || document_password(name, k, props)
+            || derives_from(name, k)
             || (optional && !harvest && one_of_many_fields(v, props))
         {
             warn.push(k);
@@ -384,6 +385,10 @@ const CREDENTIAL_HOLDERS: &[&str] = &[
     "connectors",
     "license",
     "licence",
+    // A backend added with its own login (Sentry's `add_symbol_source_to_project`: HTTP basic
+    // auth, an S3 secret key or a GCS private key, one per backend type; benign 29).
+    "source",
+    "sources",
 ];
 
 /// The tool's name says its job is to set a credential: `atlas-create-db-user`,
@@ -394,13 +399,16 @@ fn sets_credential(tool: &str) -> bool {
     // A generated REST tool names its HTTP verb: `put_ftp_config`, `post_vpn_user` (Freebox
     // OS, benign 29) set a resource's or a new user's password. Only a configuration or a
     // user: `post_auth_login` is a login.
-    let http_setter = w.first().is_some_and(|v| v == "put" || v == "post")
-        && w.iter().any(|o| {
-            matches!(
-                o.as_str(),
-                "config" | "configuration" | "settings" | "user" | "users"
-            )
-        })
+    // PUT replaces a resource's state whatever it is called (`put_connection_ddns_provider`
+    // sets the DDNS account it registers with; benign 29).
+    let http_setter = (w.first().is_some_and(|v| v == "put")
+        || w.first().is_some_and(|v| v == "post")
+            && w.iter().any(|o| {
+                matches!(
+                    o.as_str(),
+                    "config" | "configuration" | "settings" | "user" | "users"
+                )
+            }))
         && !w
             .iter()
             .any(|o| matches!(o.as_str(), "auth" | "authenticate" | "session"));
@@ -546,10 +554,19 @@ fn adds_endpoint(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
 
 /// A confirmation takes the token the platform sent to confirm it (AWS SNS's
 /// `confirm_subscription` and its `Token`, session 23's capture): a nonce, not a login.
-fn confirms_with_token(tool: &str, prop: &str) -> bool {
+fn confirms_with_token(tool: &str, prop: &str, about: &[String]) -> bool {
     let w = identifier_parts(tool);
+    // Larnitech's `confirm_set` runs the write `set_device` prepared: "The token is
+    // single-use and expires" (benign 29), the preview's handle.
+    let single_use = about.windows(2).any(|p| {
+        matches!(
+            (p[0].as_str(), p[1].as_str()),
+            ("single" | "one", "use" | "time")
+        )
+    });
     // Mattermost's `verify_user_email` takes the token the email carried (session 24).
-    let confirms = w.iter().any(|v| v == "confirm") && w.iter().any(|v| v == "subscription");
+    let confirms =
+        w.iter().any(|v| v == "confirm") && (w.iter().any(|v| v == "subscription") || single_use);
     let verifies_email = w.iter().any(|v| v == "verify") && w.iter().any(|v| v == "email");
     (confirms || verifies_email) && identifier_parts(prop) == ["token"]
 }
@@ -643,6 +660,21 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
                 .match_indices(p)
                 .any(|(i, _)| a_call(&raw[i + p.len()..]))
         });
+    // "`recon_token` from a db_journeys result" (db-fahrplan, benign 29): a call's output.
+    let from_result = ["from a ", "from the "].iter().any(|p| {
+        about.match_indices(p).any(|(i, _)| {
+            let rest = &raw[i + p.len()..];
+            let after: Vec<&str> = rest.split_whitespace().take(2).collect();
+            a_call(rest)
+                && after.get(1).is_some_and(|w| {
+                    matches!(
+                        w.trim_end_matches(['.', ',', ';', ')']),
+                        "result" | "results" | "response" | "output"
+                    )
+                })
+        })
+    });
+    let from_call = from_call || from_result;
     // A login's token stays a credential, whichever call returns it ("AAL2 access token
     // from verify_mfa response": algochains).
     let login = identifier_parts(prop)
@@ -1193,7 +1225,27 @@ fn document_password(tool: &str, prop: &str, props: &serde_json::Map<String, Val
             )
         })
     });
-    document && file_lock && !account
+    // RouterOS's `mikrotik_restore_backup` takes the backup file's password (benign 29).
+    let restores_backup = identifier_parts(tool)
+        .windows(2)
+        .any(|p| p[0] == "restore" && matches!(p[1].as_str(), "backup" | "backups"));
+    (document || restores_backup) && file_lock && !account
+}
+
+/// A key-derivation or hashing tool takes the password it derives from or hashes as its
+/// input (mcp-cryptography's `pbkdf2_derive` and `scrypt_derive`: "Password to derive
+/// from."; benign 29): the data it transforms, named for what it is.
+fn derives_from(tool: &str, prop: &str) -> bool {
+    let kdf = identifier_parts(tool).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "pbkdf2" | "scrypt" | "argon2" | "argon2id" | "bcrypt" | "kdf" | "hkdf" | "derive"
+        )
+    });
+    kdf && matches!(
+        identifier_parts(prop).as_slice(),
+        [p] if matches!(p.as_str(), "password" | "passphrase")
+    )
 }
 
 /// A setup tool that says it stores the service's login ("Validate and persist FAOSTAT

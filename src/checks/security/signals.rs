@@ -77,7 +77,7 @@ const DIRECTIVE: &str = r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:re
 
 // A role tag right after another tag is XML data, not a template (PAN-OS's command example
 // `<show><system><info></info></system></show>`; benign 24): it must not follow `>`.
-const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|(?-i:\[/?INST\])|<<\s*/?SYS\s*>>|#{2,}\s*(?:instruction|system|response|new\s+instructions?)\s*:|```\s*system\b|(?:^|[^.\w>]|\\n)<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|admin|global(?:[_-]?override)?|override)\s*>|{Q}_+system_?\w*{Q}\s*:|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?|hidden|exfiltrat\w*|secretly|instead\s+call|you\s+must|grant)\b|\[//\]:\s*#\s*\([^)\n]{0,200}?\b(?:system|assistant|ignore|override|instructions?|you\s+must)\b|[ \t]{8,}(?-i:SYSTEM)\s*:|(?-i:\[\s*(?:SYSTEM|ADMIN|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION))?\s*\])|\[\s*(?:system|role|configuration|developer)(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*[a-z]+[ \t]+[a-z]|[ \t]*\n)|\[\s*admin(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*(?-i:[a-z])[a-z]*[ \t]+[a-z]|[ \t]*\n|[ \t]*(?:ignore|disregard|override|you|your|always|never|instead|grant|forget)\b)|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?-i:\bSYSTEM_(?:OVERRIDE|DIRECTIVE)\b)|(?m:^\s*system\s*:\s*you\s)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
+const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|(?-i:\[/?INST\])|<<\s*/?SYS\s*>>|#{2,}\s*(?:instruction|system|response|new\s+instructions?)\s*:|```\s*system\b|(?:^|[^.\w>]|\\n)<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|admin|global(?:[_-]?override)?|override)\s*>|{Q}_+system_?\w*{Q}\s*:|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?|hidden|exfiltrat\w*|secretly|instead\s+call|you\s+must|grant)\b|\[//\]:\s*#\s*\([^)\n]{0,200}?\b(?:system|assistant|ignore|override|instructions?|you\s+must)\b|[ \t]{8,}(?-i:SYSTEM)\s*:|(?-i:\[\s*(?:SYSTEM|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION))?\s*\]|\[\s*ADMIN\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION)\s*\])|\[\s*(?:system|role|configuration|developer)(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*[a-z]+[ \t]+[a-z]|[ \t]*\n)|\[\s*admin(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*(?-i:[a-z])[a-z]*[ \t]+[a-z]|[ \t]*\n|[ \t]*(?:ignore|disregard|override|you|your|always|never|instead|grant|forget)\b)|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?-i:\bSYSTEM_(?:OVERRIDE|DIRECTIVE)\b)|(?m:^\s*system\s*:\s*you\s)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
 
 /// Markup that sets text apart for the model (Invariant Labs' `<IMPORTANT>` shape). A bare
 /// `<secret>` is a command-line placeholder (`--secret <secret>`, Azure's server): only a
@@ -519,7 +519,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         .or_else(|| on(G_SHADOW_STRONG, &s.rewrite))
     {
         push(&rules::TOOL_SHADOWING, SHADOW_OTHER, vec![m]);
-    } else if let Some(d) = on(G_DEPRECATED, &s.deprecated) {
+    } else if let Some(d) =
+        on(G_DEPRECATED, &s.deprecated).filter(|&(a, _)| tool_is_subject(text, a))
+    {
         if let Some(u) = s
             .use_other
             .find(&hay)
@@ -554,7 +556,10 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     // "Enable maintenance mode"), not a switch of the model's.
     if g.on(G_PERSONA) {
         if let Some(m) = s.persona.spans(&hay).into_iter().find(|&(a, e)| {
-            !own_mode(hay.text(), a, e, own) && !refused_right_before(hay.text(), a)
+            !own_mode(hay.text(), a, e, own)
+                && !refused_right_before(hay.text(), a)
+                && !parenthesised(text, a, e)
+                && !shown_persona(text, a, e)
         }) {
             push(&rules::INJECTION_PATTERN, PERSONA, vec![m]);
         }
@@ -572,7 +577,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
                 || !for_users_ask(text, e)
                     && !reads_own_resource(text, a)
                     && !setup_once(text, a, own))
-                && (label != CONCEALMENT || !super::poisoning::cannot_covertly(text, a))
+                && (label != CONCEALMENT
+                    || !super::poisoning::cannot_covertly(text, a) && !asks_for_details(text, e))
+                && (label != AUTHORITY || !compound_after(text, e))
         }) {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
         }
@@ -813,6 +820,86 @@ fn refused_right_before(text: &str, at: usize) -> bool {
         .unwrap_or("")
         .to_ascii_lowercase();
     matches!(word.as_str(), "cannot" | "can't" | "never")
+}
+
+/// "Options range from `member` to `owner` (unrestricted access)" (Sentry's organization
+/// roles, benign 29): a role's scope given in parentheses.
+fn parenthesised(text: &str, a: usize, e: usize) -> bool {
+    text.get(..a).is_some_and(|b| b.trim_end().ends_with('('))
+        && text
+            .get(e..)
+            .is_some_and(|t| t.trim_start().starts_with(')'))
+}
+
+/// The default persona shown as a setting's value ("chat_system_prompt: You are a helpful
+/// assistant..." in RAGStack's example output, benign 29): a prompt quoted, not addressed.
+fn shown_persona(text: &str, a: usize, e: usize) -> bool {
+    let helpful = text
+        .get(a..e)
+        .is_some_and(|m| m.to_ascii_lowercase().contains("helpful assistant"));
+    let before = text.get(..a).unwrap_or("");
+    let line = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .trim_end()
+        .to_ascii_lowercase();
+    let key = line.ends_with(':') || line.ends_with('=');
+    helpful
+        && (in_example_block(text, a)
+            || key && (line.contains("prompt") || line.contains("instruction")))
+}
+
+/// "enough to create a payment … without asking the user for details" (Tochka's search,
+/// benign 29): data the tool supplies, so the user need not type it; not approval skipped.
+fn asks_for_details(text: &str, e: usize) -> bool {
+    let words = words_after(text, e, 3);
+    words.first().is_some_and(|w| w == "for")
+        && words.iter().skip(1).take(2).any(|w| {
+            matches!(
+                w.as_str(),
+                "details"
+                    | "information"
+                    | "info"
+                    | "input"
+                    | "data"
+                    | "values"
+                    | "parameters"
+                    | "fields"
+                    | "specifics"
+                    | "identifiers"
+                    | "ids"
+            )
+        })
+}
+
+/// "take precedence over Operator-injected values" (an OpenTelemetry server, benign 29):
+/// the word ends a compound (a Kubernetes operator's injection), not the operator's rules.
+fn compound_after(text: &str, e: usize) -> bool {
+    let t = text.get(e..).unwrap_or("");
+    t.starts_with('-') && t[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+}
+
+/// The clause that says something "is disabled for security reasons" is about a tool ("The
+/// 'search' tool has been deprecated"), not a feature ("automatic synthesis is disabled for
+/// security reasons": aws-iac-cost-estimator, benign 29).
+fn tool_is_subject(text: &str, at: usize) -> bool {
+    // "Due to recent system updates" and "redirect to the new tool" need no subject.
+    let verb = text.get(at..).unwrap_or("").split_whitespace().next();
+    if !verb.is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "has" | "is" | "was")) {
+        return true;
+    }
+    let before = text.get(..at).unwrap_or("");
+    let clause = before
+        .rfind(['.', ':', ';', '!', '?', '\n', '\u{2014}'])
+        .map_or(before, |i| &before[i..]);
+    let lower = clause.to_ascii_lowercase();
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .any(|w| {
+            matches!(
+                w,
+                "tool" | "tools" | "this" | "it" | "function" | "endpoint"
+            )
+        })
+        || clause.contains(['\'', '`', '"'])
 }
 
 /// Byte `at` is inside a fenced code block that the line before it calls an example
@@ -1241,7 +1328,18 @@ fn setup_once(text: &str, at: usize, own: &str) -> bool {
             "credentials" | "credential" | "token" | "auth" | "login"
         )
     });
-    once && !habitual && sets && credentials
+    // "Set patent project directory. Must be called before any other tool." (patentorney's
+    // `set_root`, benign 29): the working directory chosen once, before the work.
+    let workspace = parts.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "root" | "workspace" | "project" | "directory" | "dir" | "folder"
+        )
+    });
+    let chooses = parts
+        .iter()
+        .any(|w| matches!(w.as_str(), "set" | "select" | "choose" | "open"));
+    !habitual && ((once && sets && credentials) || (chooses && workspace))
 }
 
 /// The order at `at` is forbidden: "do not", "don't", "never", "must not" or "should not"

@@ -516,7 +516,10 @@ impl<'a> Walker<'a> {
             // A prompt sent with its sampling settings (ruflo's `agent_execute`: `prompt`,
             // `systemPrompt`, `maxTokens`, `temperature`; benign 21).
             let request = ((props.contains_key("model") || settings)
-                && (props.contains_key("prompt") || props.contains_key("messages")))
+                && (props.contains_key("prompt")
+                    || props.contains_key("messages")
+                    // Gemini's generateContent (litellm's `generate_content`, benign 29).
+                    || props.contains_key("contents")))
                 || (["model_id", "base_model_id"]
                     .iter()
                     .any(|k| props.contains_key(*k))
