@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// what is still missing.
 const MIN_POISONED: usize = 2162;
 const MIN_POISONED_SOURCES: usize = 385;
-const MIN_BENIGN: usize = 50925;
+const MIN_BENIGN: usize = 59020;
 const MIN_BENIGN_SERVERS: usize = 1037;
 
 /// Number of leave-sources-out folds.
@@ -617,6 +617,12 @@ const KNOWN_FALSE_POSITIVES: &[&str] =
 /// tools that delete a policy section, a section's controls and a case's tags; Plaid wraps
 /// orders to the model ("You MUST use this tool when you run into any coding issues …") in
 /// the published attack's `<important>` markup (docs/decisions.md: flagged by design).
+/// Benign 29 (session 34's blind PyPI capture, folded in session 35): per-call API keys,
+/// SSH and git passwords, session cookies and tokens on 13 servers (LeadEnrich, Parts MCP,
+/// ssh-session, zsxq-mcp, portainer, microsoft-clarity-mcp, …), ssh-session's order to the
+/// model, and annotation lies on 6 (`ami_execute` under `readOnlyHint: true`, overwrites and
+/// corrections under `destructiveHint: false`): 42 tools on 19 servers, docs/decisions.md,
+/// "Benign 29".
 const REAL_DEFECTS: &[&str] = &[
     "Healthcare FHIR MCP: get_care_plan: security/secret-in-schema",
     // Overwrites the website's contents ("cannot be\nundone") under destructiveHint=false;
@@ -969,6 +975,48 @@ const REAL_DEFECTS: &[&str] = &[
     "microsoft365-mcp: send_mail: security/secret-in-schema",
     "microsoft365-mcp: test_token: security/secret-in-schema",
     "microsoft365-mcp: update_event: security/secret-in-schema",
+    "Export Sentry Issue MCP Server: export_issues_tool: security/secret-in-schema",
+    "LeadEnrich: enrich_batch: security/secret-in-schema",
+    "LeadEnrich: enrich_company: security/secret-in-schema",
+    "LeadEnrich: enrich_lead: security/secret-in-schema",
+    "LeadEnrich: find_email: security/secret-in-schema",
+    "Moneybird MCP: prepare_update_contact: security/annotation-mismatch",
+    "Parts MCP: doc_wip_history: security/secret-in-schema",
+    "Parts MCP: doc_wip_send: security/secret-in-schema",
+    "Rigol Oscilloscope (SCPI): autoscale: security/annotation-mismatch",
+    "Screener Stock Research: update_portfolio_stock: security/annotation-mismatch",
+    "ami-mcp: ami_execute: security/annotation-mismatch",
+    "cybersecurity-ai: analyze_password_strength: security/secret-in-schema",
+    "cybersecurity-ai: check_security_headers: security/secret-in-schema",
+    "cybersecurity-ai: classify_vulnerability: security/secret-in-schema",
+    "cybersecurity-ai: lookup_cve: security/secret-in-schema",
+    "lc29h: ntrip_connect: security/secret-in-schema",
+    "localdata-mcp: connect_database: security/secret-in-schema",
+    "mcp-kicad: connect_kicad: security/secret-in-schema",
+    "microsoft-clarity-mcp: doctor: security/secret-in-schema",
+    "microsoft-clarity-mcp: get_frustration_breakdown: security/secret-in-schema",
+    "microsoft-clarity-mcp: get_js_errors: security/secret-in-schema",
+    "p6-mcp: export_gantt_mermaid: security/annotation-mismatch",
+    "p6-mcp: p6_update_project_data_date: security/annotation-mismatch",
+    "photon-commerce: correct_fields: security/annotation-mismatch",
+    "photon-commerce: correct_line_item: security/annotation-mismatch",
+    "portainer: AuthenticateUser: security/secret-in-schema",
+    "portainer: GitOperationRepoFilePreview: security/secret-in-schema",
+    "portainer: GitOperationRepoFilesSearch: security/secret-in-schema",
+    "portainer: GitOperationRepoHelmValues: security/secret-in-schema",
+    "portainer: GitOperationRepoRefs: security/secret-in-schema",
+    "preCICE AI: kb_ingest_precice_data: security/secret-in-schema",
+    "ragstack-kb: start_scrape_job: security/secret-in-schema",
+    "ssh-session: execute_command: security/injection-pattern, security/secret-in-schema",
+    "ssh-session: execute_command_async: security/secret-in-schema",
+    "ssh-session: read_file: security/secret-in-schema",
+    "ssh-session: write_file: security/secret-in-schema",
+    "zsxq-mcp: get_group_info: security/secret-in-schema",
+    "zsxq-mcp: get_scheduled_jobs: security/secret-in-schema",
+    "zsxq-mcp: publish_topic: security/secret-in-schema",
+    "zsxq-mcp: publish_topic_from_file: security/secret-in-schema",
+    "zsxq-mcp: publish_topic_with_images: security/secret-in-schema",
+    "zsxq-mcp: schedule_topic: security/secret-in-schema",
 ];
 
 /// Recall floors on the whole poisoned corpus, as measured (docs/detection.md): failures
@@ -1164,8 +1212,8 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// returns, `_meta` and `execution` walked):
 /// 126 of its 157 fail since, 136 fail or warn, after a review tightened those shapes.
 const HELDOUT_POISONED: usize = 580;
-const HELDOUT_FAILING: usize = 485;
-const HELDOUT_FLAGGED: usize = 530;
+const HELDOUT_FAILING: usize = 505;
+const HELDOUT_FLAGGED: usize = 537;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
@@ -1197,50 +1245,76 @@ const HELDOUT_FLAGGED: usize = 530;
 /// shapes, before any was read: 89 tools failing (1.10 %) on 40 servers; judged in
 /// docs/decisions.md, "Benign 29". The same session mended three of its false positives
 /// (OpenF1's `session_key` identifiers ×15, Freebox's REST setters ×5, p6's dropped cached
-/// schedules ×2): the 67 left on 39 servers are pinned here.
+/// schedules ×2); session 35 mended the other 25 false positives and folded benign 29 into
+/// `benign/`, its 42 true findings pinned in `REAL_DEFECTS`.
+/// Benign 30 (636 listings, 11,519 tools: PyPI packages captured blind during session 35 by
+/// two helpers that read no engine code, each server under `unshare -rn` with dummy
+/// credentials, no tool called; mcp-scientific-calculator's `params` listing left out again)
+/// measured once with session 35's rules after benign 29's mends and the round 30 shapes,
+/// before any was read: 140 tools failing (1.22 %) on 34 servers; judged in docs/decisions.md,
+/// "Benign 30". The same session mended 80 of its 87 false positives: the 60 left on 19
+/// servers (53 true, 7 open false positives) are pinned here.
 const HELDOUT_REAL_FAILING: &[&str] = &[
-    "Export Sentry Issue MCP Server: export_issues_tool: security/secret-in-schema",
-    "LeadEnrich: enrich_batch: security/secret-in-schema",
-    "LeadEnrich: enrich_company: security/secret-in-schema",
-    "LeadEnrich: enrich_lead: security/secret-in-schema",
-    "LeadEnrich: find_email: security/secret-in-schema",
-    "Moneybird MCP: prepare_update_contact: security/annotation-mismatch",
-    "Parts MCP: doc_wip_history: security/secret-in-schema",
-    "Parts MCP: doc_wip_send: security/secret-in-schema",
-    "Rigol Oscilloscope (SCPI): autoscale: security/annotation-mismatch",
-    "Screener Stock Research: update_portfolio_stock: security/annotation-mismatch",
-    "ami-mcp: ami_execute: security/annotation-mismatch",
-    "cybersecurity-ai: analyze_password_strength: security/secret-in-schema",
-    "cybersecurity-ai: check_security_headers: security/secret-in-schema",
-    "cybersecurity-ai: classify_vulnerability: security/secret-in-schema",
-    "cybersecurity-ai: lookup_cve: security/secret-in-schema",
-    "lc29h: ntrip_connect: security/secret-in-schema",
-    "localdata-mcp: connect_database: security/secret-in-schema",
-    "mcp-kicad: connect_kicad: security/secret-in-schema",
-    "microsoft-clarity-mcp: doctor: security/secret-in-schema",
-    "microsoft-clarity-mcp: get_frustration_breakdown: security/secret-in-schema",
-    "microsoft-clarity-mcp: get_js_errors: security/secret-in-schema",
-    "p6-mcp: export_gantt_mermaid: security/annotation-mismatch",
-    "p6-mcp: p6_update_project_data_date: security/annotation-mismatch",
-    "photon-commerce: correct_fields: security/annotation-mismatch",
-    "photon-commerce: correct_line_item: security/annotation-mismatch",
-    "portainer: AuthenticateUser: security/secret-in-schema",
-    "portainer: GitOperationRepoFilePreview: security/secret-in-schema",
-    "portainer: GitOperationRepoFilesSearch: security/secret-in-schema",
-    "portainer: GitOperationRepoHelmValues: security/secret-in-schema",
-    "portainer: GitOperationRepoRefs: security/secret-in-schema",
-    "preCICE AI: kb_ingest_precice_data: security/secret-in-schema",
-    "ragstack-kb: start_scrape_job: security/secret-in-schema",
-    "ssh-session: execute_command: security/injection-pattern, security/secret-in-schema",
-    "ssh-session: execute_command_async: security/secret-in-schema",
-    "ssh-session: read_file: security/secret-in-schema",
-    "ssh-session: write_file: security/secret-in-schema",
-    "zsxq-mcp: get_group_info: security/secret-in-schema",
-    "zsxq-mcp: get_scheduled_jobs: security/secret-in-schema",
-    "zsxq-mcp: publish_topic: security/secret-in-schema",
-    "zsxq-mcp: publish_topic_from_file: security/secret-in-schema",
-    "zsxq-mcp: publish_topic_with_images: security/secret-in-schema",
-    "zsxq-mcp: schedule_topic: security/secret-in-schema",
+    "Construction ISO 19650 (UK BIM): check_bim_maturity: security/secret-in-schema",
+    "Construction ISO 19650 (UK BIM): check_cde_structure: security/secret-in-schema",
+    "Construction ISO 19650 (UK BIM): list_iso_19650_clauses: security/secret-in-schema",
+    "Construction ISO 19650 (UK BIM): validate_bep: security/secret-in-schema",
+    "Construction ISO 19650 (UK BIM): validate_eir: security/secret-in-schema",
+    "FedRAMP 20x Requirements Server: check_package_vulnerabilities: security/secret-in-schema",
+    "FedRAMP 20x Requirements Server: scan_dependency_file: security/secret-in-schema",
+    "Perplexica: search: security/injection-pattern",
+    "Reducto: extract_data: security/injection-pattern",
+    "Slack Enterprise MCP: create_channel: security/secret-in-schema",
+    "Slack Enterprise MCP: get_audit_log: security/secret-in-schema",
+    "Slack Enterprise MCP: get_thread: security/secret-in-schema",
+    "Slack Enterprise MCP: list_channels: security/secret-in-schema",
+    "Slack Enterprise MCP: search_messages: security/secret-in-schema",
+    "Slack Enterprise MCP: send_message: security/secret-in-schema",
+    "Slack Enterprise MCP: set_channel_topic: security/secret-in-schema",
+    "Slack Enterprise MCP: summarize_channel: security/secret-in-schema",
+    "ai-bom: audit_ai_bom_completeness: security/secret-in-schema",
+    "ai-bom: generate_ai_bom: security/secret-in-schema",
+    "ai-bom: map_to_regulation: security/secret-in-schema",
+    "ai-bom: required_fields: security/secret-in-schema",
+    "arachne-mcp: arachne_download: security/secret-in-schema",
+    "arachne-mcp: arachne_gitlab_download: security/secret-in-schema",
+    "arachne-mcp: arachne_release_download: security/secret-in-schema",
+    "arachne-mcp: arachne_repo_download: security/secret-in-schema",
+    "arachne-mcp: arachne_repo_fork: security/secret-in-schema",
+    "arachne-mcp: arachne_repo_index: security/secret-in-schema",
+    "avito_mcp: avito_add_cabinet: security/secret-in-schema",
+    "ctfd: login: security/secret-in-schema",
+    "ctfd: set_cookie: security/secret-in-schema",
+    "dahua-device: dahua_get_device_info: security/secret-in-schema",
+    "dahua-device: dahua_get_gb28181_config: security/secret-in-schema",
+    "dahua-device: dahua_list_cameras: security/secret-in-schema",
+    "dahua-device: dahua_unbind_camera: security/secret-in-schema",
+    "gods-eye-geospatial: care_membrane_policy: security/secret-in-schema",
+    "gods-eye-geospatial: check_data_provenance: security/secret-in-schema",
+    "gods-eye-geospatial: list_data_sources: security/secret-in-schema",
+    "gods-eye-geospatial: sign_data_provenance_attestation: security/secret-in-schema",
+    "gods-eye-geospatial: situational_query: security/secret-in-schema",
+    "localparse: extract: security/injection-pattern",
+    "localparse: extract_document: security/injection-pattern",
+    "mcvnc: vnc_connect: security/secret-in-schema",
+    "omni_mcp: omni_update_model_yaml: security/annotation-mismatch",
+    "omni_mcp: omni_update_user: security/annotation-mismatch",
+    "rocannon: ansible_builtin_subversion: security/secret-in-schema",
+    "rocannon: ansible_builtin_user: security/secret-in-schema",
+    "rocannon: ansible_builtin_yum_repository: security/secret-in-schema",
+    "rundbat: set_secret: security/injection-pattern",
+    "stripe-billing: cancel_subscription: security/secret-in-schema",
+    "stripe-billing: create_customer: security/secret-in-schema",
+    "stripe-billing: create_subscription: security/secret-in-schema",
+    "stripe-billing: get_balance: security/secret-in-schema",
+    "stripe-billing: get_revenue_metrics: security/secret-in-schema",
+    "stripe-billing: list_invoices: security/secret-in-schema",
+    "stripe-billing: search_customers: security/secret-in-schema",
+    "tms: tms_login: security/secret-in-schema",
+    "unit-converter-ai: convert_currency_data: security/secret-in-schema",
+    "unit-converter-ai: convert_length: security/secret-in-schema",
+    "unit-converter-ai: convert_temperature: security/secret-in-schema",
+    "unit-converter-ai: convert_weight: security/secret-in-schema",
 ];
 
 #[test]

@@ -298,8 +298,31 @@ fn weak_in_prose(verb: &str) -> bool {
 
 /// A creation verb whose object is something handed back (see [`ARTIFACTS`]).
 fn makes_artifact(verb: &str, object: &[&str]) -> bool {
-    base_in(verb, WEAK).is_some() && object.iter().any(|o| ARTIFACTS.contains(o))
+    (base_in(verb, WEAK).is_some() && object.iter().any(|o| ARTIFACTS.contains(o)))
+        || edits_media(verb, object)
 }
+
+/// "Remove background from an image", `erase_from_video` (Bria's image and video tools,
+/// `readOnlyHint: true`; benign 30): an edited copy of a picture handed back, the picture
+/// being input. Not `remove_image`, which takes a picture away.
+fn edits_media(verb: &str, object: &[&str]) -> bool {
+    let media = |o: &&str| {
+        matches!(
+            *o,
+            "image" | "images" | "video" | "videos" | "photo" | "photos" | "picture" | "pictures"
+        )
+    };
+    base_in(verb, MEDIA_EDITS).is_some()
+        && (object
+            .iter()
+            .any(|o| matches!(*o, "background" | "foreground" | "watermark"))
+            || object
+                .windows(3)
+                .any(|w| w[0] == "from" && (media(&w[1]) || media(&w[2])))
+            || object.windows(2).any(|w| w[0] == "from" && media(&w[1])))
+}
+
+const MEDIA_EDITS: &[&str] = &["remove", "erase", "crop"];
 
 /// Mutation verbs that mutate only with certain objects: "Run an aggregation" reads,
 /// "Execute terminal command" does not.
@@ -958,7 +981,11 @@ impl<'t> Text<'t> {
     fn strong_irreversible(&self, phrases: &[&[&str]]) -> Option<String> {
         phrases.iter().find_map(|p| {
             self.phrase_hits(p)
-                .find(|&(s, i)| !self.negated(s, i) && !self.excepted(s, i + p.len()))
+                .find(|&(s, i)| {
+                    !self.negated(s, i)
+                        && !self.excepted(s, i + p.len())
+                        && !self.pointed_elsewhere(s, i)
+                })
                 .map(|(s, i)| self.quote(s, i, p.len() + 1).to_string())
         })
     }
@@ -969,6 +996,30 @@ impl<'t> Text<'t> {
     /// contact/ask.
     fn pointed_elsewhere(&self, s: usize, i: usize) -> bool {
         let w = &self.sentences[s];
+        // "To permanently remove one — use `omni_delete_dbt_environment`"; "a suggestion
+        // that was permanently deleted with `omni_delete_model_suggestion`" (Omni's update
+        // and restore tools, benign 30): the sibling named in code does the deleting.
+        let deletes = |x: &Word<'_>| {
+            ["delete", "remove", "destroy", "purge"]
+                .iter()
+                .any(|d| x.lower.contains(d))
+        };
+        // "To permanently revoke a token, use the delete tool instead" (Omni's
+        // `omni_update_api_token`) names it in words; a docstring may wrap the sentence
+        // before the name ("permanently deleted with\n`omni_delete_model_suggestion`").
+        let continues = w
+            .last()
+            .is_some_and(|x| matches!(x.lower, "with" | "use" | "via" | "using" | "call"));
+        let next = self
+            .sentences
+            .get(s + 1)
+            .filter(|_| continues)
+            .map_or(&[][..], |n| &n[..n.len().min(2)]);
+        let sibling = w.iter().chain(next).any(|x| x.code && deletes(x))
+            || w.windows(2).any(|p| deletes(&p[0]) && p[1].lower == "tool");
+        if sibling {
+            return true;
+        }
         let Some(comma) = w.iter().take(8).position(|x| x.punct_after == Some(',')) else {
             return false;
         };
@@ -1262,6 +1313,12 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
             return Some((name.to_string(), true));
         }
     }
+    // A tool named for editing a picture (`erase_from_image`) erases from the copy it
+    // returns, whatever its description calls the object ("Erase the object a mask covers").
+    let all: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let media_tool = all
+        .iter()
+        .any(|w| base_in(w, MEDIA_EDITS).is_some() && edits_media(w, &all));
     // Read only when a weak or scoped verb needs it.
     let mut no_effect: Option<bool> = None;
     let mut weak: Option<String> = None;
@@ -1272,6 +1329,7 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         if !mutates(w.lower, &object)
             || text.negated(s, i)
             || makes_artifact(w.lower, &object)
+            || (media_tool && base_in(w.lower, MEDIA_EDITS).is_some())
             || truncates_to_limit(text, s, i, &mut flags)
             || shows_for_inspection(text, s, i, &mut flags)
         {

@@ -203,6 +203,19 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
     if members.iter().filter(|m| !m.1.is_empty()).count() < 2 {
         return;
     }
+    // Each server's top-level parameter names: "Call this before using `tags` or
+    // `exclude_tags` on any other tool" (usda-mcp, benign 29) names its siblings' parameters,
+    // not Datadog's `tags` tool.
+    let own_params: Vec<HashSet<String>> = members
+        .iter()
+        .map(|(_, tools)| {
+            tools
+                .iter()
+                .filter_map(|t| t.get("inputSchema")?.get("properties")?.as_object())
+                .flat_map(|p| p.keys().map(|k| k.to_lowercase()))
+                .collect()
+        })
+        .collect();
     let server_index: HashMap<&str, usize> =
         members.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     // Counted once per server, not per reference (a hostile member of many tools).
@@ -252,6 +265,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     || own[i].contains(&lower)
                     || own_tails[i].contains(&lower)
                     || props.contains(&lower)
+                    || own_params[i].contains(&lower)
                     || (has_actions && !identifier_like(n))
                     || same_family(&lower, &own_heads[i])
                 {
@@ -277,7 +291,10 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     let short_word =
                         !identifier_like(raw.trim_matches(|c: char| !c.is_alphanumeric()))
                             && raw.chars().filter(|c| c.is_alphanumeric()).count() <= 3;
-                    if (kind == signals::RefKind::Named && !identifier_like(raw)) || short_word {
+                    if (kind == signals::RefKind::Named && !identifier_like(raw))
+                        || short_word
+                        || described_not_ordered(&norm.text, m.0)
+                    {
                         continue;
                     }
                     let Some((tool_name, servers)) = lookup(raw) else {
@@ -318,6 +335,30 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// The match at `at` follows a participle that describes where something shows ("The
+/// Kubernetes Cluster Id, … usually seen when using \"kubectl\"": Dynatrace's
+/// `get_kubernetes_events`, beside benign 29's `kubectl` tool): no order to the model.
+fn described_not_ordered(text: &str, at: usize) -> bool {
+    // The match may open on "when" or on the verb after it.
+    let words: Vec<String> = text
+        .get(..at)
+        .unwrap_or("")
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(str::to_lowercase)
+        .collect();
+    let participle = |w: &String| {
+        matches!(
+            w.as_str(),
+            "seen" | "shown" | "visible" | "displayed" | "printed" | "reported" | "found"
+        )
+    };
+    words.first().is_some_and(participle)
+        || words.first().is_some_and(|w| w == "when" || w == "while")
+            && words.get(1).is_some_and(participle)
 }
 
 fn finding(

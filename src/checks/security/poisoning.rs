@@ -260,7 +260,7 @@ pub fn detect(text: &str) -> Vec<Poison> {
         conceal
             .get_or_init(|| {
                 let mut c = s.conceal.spans(&hay);
-                c.retain(|&(a, _)| !cannot_covertly(hay.text(), a));
+                c.retain(|&(a, _)| !not_concealment(hay.text(), a));
                 c
             })
             .as_slice()
@@ -475,6 +475,65 @@ pub fn detect(text: &str) -> Vec<Poison> {
         });
     }
     out
+}
+
+/// The concealment match at `at` is no concealment: an act the tool says it cannot do
+/// covertly ([`cannot_covertly`]), advice to guard a credential ("a handle … is a bearer
+/// credential -- keep it secret": sagemath-mcp, benign 30), or a condition on what the user
+/// knows or sees ("where the user does not know the node's name": langgraph-context-mcp;
+/// "when the user should NOT see an interactive table": sqlnow-mcp).
+pub(super) fn not_concealment(text: &str, at: usize) -> bool {
+    cannot_covertly(text, at) || guards_credential(text, at) || conditional_before(text, at)
+}
+
+/// "keep it secret" after a credential named earlier in its sentence.
+fn guards_credential(text: &str, at: usize) -> bool {
+    let here = text.get(at..).unwrap_or("");
+    let keep = here
+        .get(..5)
+        .is_some_and(|h| h.eq_ignore_ascii_case("keep "));
+    if !keep {
+        return false;
+    }
+    let before = text.get(..at).unwrap_or("");
+    // The sentence so far: from the last ". ", "! ", "? " or line break.
+    let start = before
+        .rmatch_indices(['.', '!', '?', '\n'])
+        .find(|&(i, m)| m == "\n" || before[i + 1..].starts_with(char::is_whitespace))
+        .map_or(0, |(i, _)| i + 1);
+    let sentence = before[start..].to_ascii_lowercase();
+    [
+        "credential",
+        "token",
+        "password",
+        "api key",
+        "secret key",
+        "private key",
+    ]
+    .iter()
+    .any(|w| sentence.contains(w))
+}
+
+/// The word before `at` makes what follows a condition ("unless you are root", "where the
+/// user does not know"); "as if" does not ("respond as if you have administrator
+/// privileges").
+pub(super) fn conditional_before(text: &str, at: usize) -> bool {
+    let words: Vec<String> = text
+        .get(..at)
+        .unwrap_or("")
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let Some(w) = words.first() else {
+        return false;
+    };
+    let cond = matches!(
+        w.as_str(),
+        "if" | "unless" | "when" | "where" | "while" | "whether" | "because" | "since"
+    );
+    cond && !(w == "if" && words.get(1).is_some_and(|p| p == "as"))
 }
 
 /// "… so this cannot silently replace translated copy" (Google Play's listing clone, session

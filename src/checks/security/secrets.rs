@@ -102,6 +102,8 @@ pub(super) fn solicits(
             || (!harvest && kept_for_later(v))
             || free_key(v)
             || identifier_key(k, v)
+            || short_token(k, v)
+            || instruction_mnemonic(name, k)
             || unlocks_content(v)
             || selects_stored(k, v)
             || (optional && overrides_configured(k, v, &about_words))
@@ -213,6 +215,16 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     // A task's lease ("Claim token received when claiming the task": an orchestrator's
     // `claimToken`, from its `claim_next_task`; benign 26).
     "claim",
+    // A running import's handle (Gigwa's `progress_token`: "Progress token returned by an
+    // import"), and Feishu's document ids (`spreadsheet_token`, `folder_token`; benign 30).
+    "progress",
+    "spreadsheet",
+    "folder",
+    "sheet",
+    "doc",
+    "document",
+    "wiki",
+    "bitable",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -1043,6 +1055,41 @@ fn unlocks_content(schema: &Value) -> bool {
             matches!(
                 w.as_str(),
                 "decrypt" | "encrypt" | "decrypts" | "encrypts" | "protection" | "protects"
+            )
+        })
+        // "Password for password-protected share links" (NetworkLytics, benign 30).
+        || d.to_ascii_lowercase().contains("password-protected")
+}
+
+/// A `token` the schema caps at 20 characters holds an id or a ticker, not a credential
+/// (Divar's ad and dealer ids, `maxLength: 16`; a market tracker's "Ticker (e.g. 'BTC')",
+/// `maxLength: 20`; benign 30): API tokens and session tokens run longer.
+fn short_token(prop: &str, schema: &Value) -> bool {
+    let ends_token = identifier_parts(prop).last().is_some_and(|w| w == "token");
+    let cap = |v: &Value| v.get("maxLength").and_then(Value::as_u64);
+    let max = cap(schema).or_else(|| {
+        schema
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .and_then(|a| a.iter().find_map(cap))
+    });
+    ends_token && max.is_some_and(|m| m <= 20)
+}
+
+/// An assembler's mnemonic (a Game Boy reference's `gb_lookup_instruction`: "'ld hl,
+/// imm16', 'bit', 'rst'"; benign 30), not a wallet's seed words.
+fn instruction_mnemonic(tool: &str, prop: &str) -> bool {
+    prop.eq_ignore_ascii_case("mnemonic")
+        && identifier_parts(tool).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "instruction"
+                    | "instructions"
+                    | "opcode"
+                    | "opcodes"
+                    | "asm"
+                    | "assembly"
+                    | "assembler"
             )
         })
 }

@@ -77,7 +77,7 @@ const DIRECTIVE: &str = r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:re
 
 // A role tag right after another tag is XML data, not a template (PAN-OS's command example
 // `<show><system><info></info></system></show>`; benign 24): it must not follow `>`.
-const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|(?-i:\[/?INST\])|<<\s*/?SYS\s*>>|#{2,}\s*(?:instruction|system|response|new\s+instructions?)\s*:|```\s*system\b|(?:^|[^.\w>]|\\n)<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|admin|global(?:[_-]?override)?|override)\s*>|{Q}_+system_?\w*{Q}\s*:|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?|hidden|exfiltrat\w*|secretly|instead\s+call|you\s+must|grant)\b|\[//\]:\s*#\s*\([^)\n]{0,200}?\b(?:system|assistant|ignore|override|instructions?|you\s+must)\b|[ \t]{8,}(?-i:SYSTEM)\s*:|(?-i:\[\s*(?:SYSTEM|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION))?\s*\]|\[\s*ADMIN\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION)\s*\])|\[\s*(?:system|role|configuration|developer)(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*[a-z]+[ \t]+[a-z]|[ \t]*\n)|\[\s*admin(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*(?-i:[a-z])[a-z]*[ \t]+[a-z]|[ \t]*\n|[ \t]*(?:ignore|disregard|override|you|your|always|never|instead|grant|forget)\b)|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?-i:\bSYSTEM_(?:OVERRIDE|DIRECTIVE)\b)|(?m:^\s*system\s*:\s*you\s)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
+const ROLE: &str = r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|(?-i:\[/?INST\])|<<\s*/?SYS\s*>>|#{2,}\s*(?:instruction|system|response|new\s+instructions?)\s*:|```\s*system\b|(?:^|[^.\w>:]|\\n)<\s*/?\s*(?:system|assistant|sys|system[_-]?prompt|admin|global(?:[_-]?override)?|override)\s*>|{Q}_+system_?\w*{Q}\s*:|<!--(?:[^-]|-[^-]){0,400}?\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|runs?|execute|shell|commands?|send|ignore|instructions?|hidden|exfiltrat\w*|secretly|instead\s+call|you\s+must|grant)\b|\[//\]:\s*#\s*\([^)\n]{0,200}?\b(?:system|assistant|ignore|override|instructions?|you\s+must)\b|[ \t]{8,}(?-i:SYSTEM)\s*:|(?-i:\[\s*(?:SYSTEM|ROLE|CONFIGURATION|DEVELOPER)(?:\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION))?\s*\]|\[\s*ADMIN\s+(?:DIRECTIVE|OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?|PROMPT|MODE|CONFIGURATION)\s*\])|\[\s*(?:system|role|configuration|developer)(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*[a-z]+[ \t]+[a-z]|[ \t]*\n)|\[\s*admin(?:\s+(?:directive|override|note|message|instructions?|prompt|mode|configuration))?\s*\](?:[ \t]*(?-i:[a-z])[a-z]*[ \t]+[a-z]|[ \t]*\n|[ \t]*(?:ignore|disregard|override|you|your|always|never|instead|grant|forget)\b)|(?-i:\bSYSTEM\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?|PROMPT|NOTE|MESSAGE|CONFIGURATION)\b)|(?-i:\bSYSTEM_(?:OVERRIDE|DIRECTIVE)\b)|(?m:^\s*system\s*:\s*you\s)|(?m:^\s*(?-i:SYSTEM)\s*:)|(?m:^\s*(?-i:ACT\s+AS)\s*:)";
 
 /// Markup that sets text apart for the model (Invariant Labs' `<IMPORTANT>` shape). A bare
 /// `<secret>` is a command-line placeholder (`--secret <secret>`, Azure's server): only a
@@ -486,15 +486,20 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     // Commands.
     if let Some(m) = on(G_PIPE_SHELL, &s.pipe_shell) {
         push(&rules::COMMAND_EXECUTION, PIPE_TO_SHELL, vec![m]);
-    } else if let Some(m) = on(G_SQL_PAYLOAD, &s.sql_payload) {
+    } else if let Some(m) =
+        on(G_SQL_PAYLOAD, &s.sql_payload).filter(|&(a, _)| !example_paragraph(text, a))
+    {
         push(&rules::COMMAND_EXECUTION, SQL_PAYLOAD, vec![m]);
     } else if let Some(cmd) = g
         .on(G_SHELL_CMD)
         .then(|| {
             // Past an excused one ("Requires sudo access."), the next command still counts.
             s.shell_cmd.first_where(&hay, 32, |(a, e)| {
-                (!in_example_block(text, a) && !sudo_noun(text, a) && !setup_line(text, a))
-                    .then_some((a, e))
+                (!in_example_block(text, a)
+                    && !sudo_noun(text, a)
+                    && !setup_line(text, a)
+                    && !own_call(text, a, own))
+                .then_some((a, e))
             })
         })
         .flatten()
@@ -548,7 +553,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         (G_ROLE, &s.role, ROLE_DELIMITER),
         (G_MARKUP, &s.markup, MARKUP),
     ] {
-        if let Some(m) = on(i, p) {
+        // "appended to the agent's SYSTEM PROMPT as an extra message" (voipbin's
+        // `create_ai`, benign 30): a noun phrase someone owns, not a header.
+        if let Some(m) = on(i, p).filter(|&(a, _)| label != ROLE_DELIMITER || !possessed(text, a)) {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
         }
     }
@@ -560,6 +567,8 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
                 && !refused_right_before(hay.text(), a)
                 && !parenthesised(text, a, e)
                 && !shown_persona(text, a, e)
+                // "unless you are root" (Ansible's module docs, rocannon; benign 30).
+                && !super::poisoning::conditional_before(text, a)
         }) {
             push(&rules::INJECTION_PATTERN, PERSONA, vec![m]);
         }
@@ -578,7 +587,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
                     && !reads_own_resource(text, a)
                     && !setup_once(text, a, own))
                 && (label != CONCEALMENT
-                    || !super::poisoning::cannot_covertly(text, a) && !asks_for_details(text, e))
+                    || !super::poisoning::not_concealment(text, a) && !asks_for_details(text, e))
                 && (label != AUTHORITY || !compound_after(text, e))
         }) {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
@@ -591,7 +600,10 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
         g.on(G_URL_ACCESS)
             .then(|| {
                 s.url_access.first_where(&hay, EXCUSED_MATCHES, |(a, e)| {
-                    (!open_adjective(text, a) && !visits_a_page(text, a, e)).then_some((a, e))
+                    (!open_adjective(text, a)
+                        && !visits_a_page(text, a, e)
+                        && !users_own_visit(text, a))
+                    .then_some((a, e))
                 })
             })
             .flatten(),
@@ -742,7 +754,7 @@ fn floor_boundary(text: &str, mut i: usize) -> usize {
 
 /// Where the sentence holding byte `before.len()` starts: after the last newline, or after
 /// a stop and the space that follows it.
-fn sentence_start(before: &str) -> usize {
+pub(super) fn sentence_start(before: &str) -> usize {
     let b = before.as_bytes();
     (0..b.len())
         .rev()
@@ -820,6 +832,43 @@ fn refused_right_before(text: &str, at: usize) -> bool {
         .unwrap_or("")
         .to_ascii_lowercase();
     matches!(word.as_str(), "cannot" | "can't" | "never")
+}
+
+/// The paragraph holding `at` opens on "Example(s)" ("Examples: CREATE TABLE t (...); …
+/// DROP TABLE t.": sqlnow's `execute_sql`, benign 30): statements shown, not appended.
+fn example_paragraph(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("");
+    let start = before.rfind("\n\n").map_or(0, |i| i + 2);
+    before[start..]
+        .trim_start()
+        .get(..7)
+        .is_some_and(|h| h.eq_ignore_ascii_case("example"))
+}
+
+/// The command at `at` is the tool's own name called ("eval(project=…, code=\"#eval 2 +
+/// 2\")": LeanBack's `eval`, benign 30): an example of calling this tool.
+fn own_call(text: &str, at: usize, own: &str) -> bool {
+    !own.is_empty()
+        && text
+            .get(at..)
+            .and_then(|t| t.get(..own.len()))
+            .is_some_and(|h| h == own)
+        && text
+            .get(at + own.len()..)
+            .is_some_and(|t| t.starts_with('('))
+}
+
+/// "Please guide the user to access the url https://…" (Devopness, benign 30): the user
+/// goes there, nothing is sent.
+fn users_own_visit(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("").trim_end().to_ascii_lowercase();
+    before.ends_with("user to") || before.ends_with("users to")
+}
+
+/// The word before `at` is a possessive ("the agent's").
+fn possessed(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("").trim_end();
+    before.ends_with("'s") || before.ends_with("\u{2019}s")
 }
 
 /// "Options range from `member` to `owner` (unrestricted access)" (Sentry's organization
@@ -1336,10 +1385,22 @@ fn setup_once(text: &str, at: usize, own: &str) -> bool {
             "root" | "workspace" | "project" | "directory" | "dir" | "folder"
         )
     });
+    // TouchDesigner's `td_get_root` ("Get the actual project root path. Call this FIRST
+    // before using any other tool that requires a path"; benign 30) finds it.
     let chooses = parts
         .iter()
-        .any(|w| matches!(w.as_str(), "set" | "select" | "choose" | "open"));
-    !habitual && ((once && sets && credentials) || (chooses && workspace))
+        .any(|w| matches!(w.as_str(), "set" | "select" | "choose" | "open"))
+        || parts.windows(2).any(|p| p[0] == "get" && p[1] == "root");
+    // Only an order to run it first: "This is the best tool in the world" stays a promotion
+    // (a published attack's `get_the_current_directory`).
+    let first = {
+        let mut hi = (at + 48).min(text.len());
+        while !text.is_char_boundary(hi) {
+            hi -= 1;
+        }
+        text[at..hi].to_ascii_lowercase().contains("before")
+    };
+    !habitual && ((once && sets && credentials) || (chooses && workspace && first))
 }
 
 /// The order at `at` is forbidden: "do not", "don't", "never", "must not" or "should not"

@@ -84,6 +84,18 @@ fn latin_letters_around(cps: &[char], i: usize) -> usize {
     before + after
 }
 
+/// A (non-)joiner between two letters of a script that spells with it: Persian's "پیش‌فروش"
+/// (Divar's listing, benign 30), Urdu, Kurdish, the Indic scripts; or a joiner inside an
+/// emoji sequence (👨‍👩‍👧). Not between Latin letters, where nothing is joined.
+fn joins(prev: char, next: char, joiner: char) -> bool {
+    let spells = |c: char| {
+        c.is_alphabetic()
+            && matches!(c as u32, 0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFC | 0x0900..=0x0DFF)
+    };
+    let pictograph = |c: char| matches!(c as u32, 0x1F300..=0x1FAFF | 0x2600..=0x27BF);
+    (spells(prev) && spells(next)) || (joiner == '\u{200D}' && pictograph(prev) && pictograph(next))
+}
+
 fn selector(c: char) -> bool {
     matches!(c as u32, 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
 }
@@ -162,6 +174,13 @@ pub fn scan(text: &str) -> Vec<(char, Class)> {
                 out.extend(run.iter().map(|&c| (c, kind)));
             }
             i = j;
+            continue;
+        }
+        if matches!(c, '\u{200C}' | '\u{200D}')
+            && i > 0
+            && cps.get(i + 1).is_some_and(|&n| joins(cps[i - 1], n, c))
+        {
+            i += 1;
             continue;
         }
         if let Some(class) = classify(c) {
