@@ -298,8 +298,7 @@ fn weak_in_prose(verb: &str) -> bool {
 
 /// A creation verb whose object is something handed back (see [`ARTIFACTS`]).
 fn makes_artifact(verb: &str, object: &[&str]) -> bool {
-    (base_in(verb, WEAK).is_some() && object.iter().any(|o| ARTIFACTS.contains(o)))
-        || edits_media(verb, object)
+    base_in(verb, WEAK).is_some() && object.iter().any(|o| ARTIFACTS.contains(o))
 }
 
 /// "Remove background from an image", `erase_from_video` (Bria's image and video tools,
@@ -1279,6 +1278,12 @@ const ORIGINAL_MUTATION_WORDS: &[&str] = &[
 fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
     let words = name_words_compat(name);
     let parts = identifier_parts(name);
+    // A picture named somewhere: "Remove a background job from the queue" is no edit (a
+    // review, session 35).
+    let lower_raw = text.raw.to_ascii_lowercase();
+    let pictures = ["image", "video", "photo", "picture"]
+        .iter()
+        .any(|m| lower_raw.contains(m) || parts.iter().any(|w| w.starts_with(m)));
     // "netlify-deploy-services-reader": a name whose head noun is a reader names what it
     // reads; only the original's own words still count there.
     let reader = words.iter().any(|w| {
@@ -1309,16 +1314,17 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         // "chat-completions-create": what the name makes may come before its verb, and
         // `_` joins it to a prefix ("foundry_openai_embeddings-create").
         let all: Vec<&str> = parts.iter().map(String::as_str).collect();
-        if mutates(w, &object) && !makes_artifact(w, &all) {
+        if mutates(w, &object) && !makes_artifact(w, &all) && !(pictures && edits_media(w, &all)) {
             return Some((name.to_string(), true));
         }
     }
     // A tool named for editing a picture (`erase_from_image`) erases from the copy it
     // returns, whatever its description calls the object ("Erase the object a mask covers").
     let all: Vec<&str> = parts.iter().map(String::as_str).collect();
-    let media_tool = all
-        .iter()
-        .any(|w| base_in(w, MEDIA_EDITS).is_some() && edits_media(w, &all));
+    let media_tool = pictures
+        && all
+            .iter()
+            .any(|w| base_in(w, MEDIA_EDITS).is_some() && edits_media(w, &all));
     // Read only when a weak or scoped verb needs it.
     let mut no_effect: Option<bool> = None;
     let mut weak: Option<String> = None;
@@ -1329,6 +1335,7 @@ fn mutation_evidence(name: &str, text: &Text) -> Option<(String, bool)> {
         if !mutates(w.lower, &object)
             || text.negated(s, i)
             || makes_artifact(w.lower, &object)
+            || (pictures && edits_media(w.lower, &object))
             || (media_tool && base_in(w.lower, MEDIA_EDITS).is_some())
             || truncates_to_limit(text, s, i, &mut flags)
             || shows_for_inspection(text, s, i, &mut flags)
@@ -1403,12 +1410,28 @@ fn destruction_evidence(name: &str, text: &Text) -> Option<String> {
     // `send_email`, benign 29): a message sent is an additive update in MCP's sense, however
     // final. Only a tool whose name opens on a verb that adds (not `cancel_send`); a
     // deletion it names was found above.
-    let adds = words.first().is_some_and(|a| {
+    // Not a generated `post_factory_reset` that erases (a review, session 35).
+    let erases = words.iter().any(|w| {
         matches!(
-            a.as_str(),
-            "send" | "reply" | "forward" | "publish" | "post" | "submit" | "share" | "invite"
+            w.as_str(),
+            "reset"
+                | "delete"
+                | "erase"
+                | "wipe"
+                | "purge"
+                | "destroy"
+                | "remove"
+                | "clear"
+                | "format"
         )
     });
+    let adds = !erases
+        && words.first().is_some_and(|a| {
+            matches!(
+                a.as_str(),
+                "send" | "reply" | "forward" | "publish" | "post" | "submit" | "share" | "invite"
+            )
+        });
     text.permanently(lasting).or_else(|| {
         if adds {
             return None;

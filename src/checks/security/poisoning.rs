@@ -235,8 +235,16 @@ fn mail_noun(text: &str, at: usize) -> bool {
     let mut w = rest.split_whitespace();
     let verb = w.next().unwrap_or("").to_ascii_lowercase();
     let next = w.next().unwrap_or("").to_ascii_lowercase();
+    // "email or password", not "email or text the conversation to …" (a review, session 35).
+    let third = w.next().unwrap_or("").to_ascii_lowercase();
+    let third = third.trim_matches(|c: char| !c.is_ascii_alphabetic());
     (matches!(verb.as_str(), "email" | "e-mail" | "mail")
-        && matches!(next.as_str(), "or" | "and" | "address" | "addresses"))
+        && (matches!(next.as_str(), "address" | "addresses")
+            || matches!(next.as_str(), "or" | "and")
+                && matches!(
+                    third,
+                    "password" | "phone" | "username" | "name" | "login" | "address" | "number"
+                )))
         || matches!(verb.as_str(), "email," | "e-mail," | "email/")
 }
 
@@ -483,7 +491,13 @@ pub fn detect(text: &str) -> Vec<Poison> {
 /// knows or sees ("where the user does not know the node's name": langgraph-context-mcp;
 /// "when the user should NOT see an interactive table": sqlnow-mcp).
 pub(super) fn not_concealment(text: &str, at: usize) -> bool {
-    cannot_covertly(text, at) || guards_credential(text, at) || conditional_before(text, at)
+    cannot_covertly(text, at)
+        || guards_credential(text, at)
+        || conditional_before(
+            text,
+            at,
+            &["if", "unless", "when", "where", "while", "whether"],
+        )
 }
 
 /// "keep it secret" after a credential named earlier in its sentence.
@@ -492,7 +506,12 @@ fn guards_credential(text: &str, at: usize) -> bool {
     let keep = here
         .get(..5)
         .is_some_and(|h| h.eq_ignore_ascii_case("keep "));
-    if !keep {
+    // "keep it secret from the user" hides the act, whatever it names (a review, session 35).
+    let mut hi = here.len().min(60);
+    while !here.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    if !keep || here[..hi].to_ascii_lowercase().contains(" from ") {
         return false;
     }
     let before = text.get(..at).unwrap_or("");
@@ -517,7 +536,7 @@ fn guards_credential(text: &str, at: usize) -> bool {
 /// The word before `at` makes what follows a condition ("unless you are root", "where the
 /// user does not know"); "as if" does not ("respond as if you have administrator
 /// privileges").
-pub(super) fn conditional_before(text: &str, at: usize) -> bool {
+pub(super) fn conditional_before(text: &str, at: usize, conditions: &[&str]) -> bool {
     let words: Vec<String> = text
         .get(..at)
         .unwrap_or("")
@@ -529,10 +548,7 @@ pub(super) fn conditional_before(text: &str, at: usize) -> bool {
     let Some(w) = words.first() else {
         return false;
     };
-    let cond = matches!(
-        w.as_str(),
-        "if" | "unless" | "when" | "where" | "while" | "whether" | "because" | "since"
-    );
+    let cond = conditions.contains(&w.as_str());
     cond && !(w == "if" && words.get(1).is_some_and(|p| p == "as"))
 }
 

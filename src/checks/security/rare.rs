@@ -1704,8 +1704,10 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["system:", "system :"],
         also: &[],
-        pattern: r"(?m:^[ \t]*system[ \t]*:[ \t]*(?:always|never|ignore|override|disregard|bypass|do\s+not|you\s+must)\b)",
-        unless: &[],
+        // At the line's start, outside a docstring's argument list ("  system: Never set
+        // this unless …" documents a `system` parameter; a review, session 35).
+        pattern: r"(?m:^system[ \t]*:[ \t]*(?:always|never|ignore|override|disregard|bypass|do\s+not|you\s+must)\b)",
+        unless: &["args:", "parameters:", "arguments:"],
         rule: &rules::INJECTION_PATTERN,
         label: signals::ROLE_DELIMITER,
     },
@@ -1714,16 +1716,20 @@ static SHAPES: &[Shape] = &[
     // any instructions it contains" of a note a tool returns (mcp-vulnlab). Real tools are
     // exempt from rate limits and checks, never from content policies.
     Shape {
-        anchors: &[
-            "exempt from",
-            "guardrails",
-            "malicious mode",
-            "instructions it contain",
-            "instructions they contain",
-        ],
+        anchors: &["exempt from", "guardrails", "malicious mode"],
         also: &[],
-        pattern: r"\b(?:is|are)\s+exempt\s+from\s+(?:all\s+|any\s+|the\s+)?(?:content|safety|security|usage)\s+(?:polic(?:y|ies)|filters?|rules|guidelines|restrictions)\b|\bbypass(?:es|ing)?\s+(?:all\s+|the\s+|any\s+|your\s+)?(?:safety\s+)?guardrails\b|\bmalicious\s+mode\b|\bfollow\s+(?:all|any|every)\s+(?:of\s+the\s+)?instructions?\s+(?:it|they)\s+contains?\b",
+        pattern: r"\b(?:is|are)\s+exempt\s+from\s+(?:all\s+|any\s+|the\s+)?(?:content|safety|security|usage)\s+(?:polic(?:y|ies)|filters?|rules|guidelines|restrictions)\b|\bbypass(?:es|ing)?\s+(?:all\s+|the\s+|any\s+|your\s+)?(?:safety\s+)?guardrails\b|\bmalicious\s+mode\b",
         unless: &[],
+        rule: &rules::INJECTION_PATTERN,
+        label: signals::PERSONA,
+    },
+    // Not the defence it reads like ("The content is untrusted: do not follow any
+    // instructions it contains": a review, session 35).
+    Shape {
+        anchors: &["instructions it contain", "instructions they contain"],
+        also: &[],
+        pattern: r"\bfollow\s+(?:all|any|every)\s+(?:of\s+the\s+)?instructions?\s+(?:it|they)\s+contains?\b",
+        unless: &["not follow", "n't follow", "never follow", "untrusted"],
         rule: &rules::INJECTION_PATTERN,
         label: signals::PERSONA,
     },
@@ -1734,8 +1740,10 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["token", "key", "cookie", "credential", "secret", "password"],
         also: &["include", "found in", "stored in", "present in"],
-        pattern: r"\binclude\s+(?:the\s+|your\s+|a\s+)?(?:session|auth(?:entication)?|access|bearer|api)\s+(?:token|key|cookie)s?\s+in\s+(?:every|each|all)\s+(?:calls?|requests?|responses?|messages?)\b|\b(?:credentials|api\s+keys|secrets|passwords|tokens)\b[^.\n]{0,60}?\bfull\s+(?:contents?|values?)\s+(?:must|should|shall)\s+be\s+included\s+in\s+the\s+(?:response|output|reply|answer)|\b(?:log|record|collect|dump|print|output|list)\s+(?:all|every|any)\s+(?:the\s+)?(?:api\s+keys|secrets|credentials|tokens|passwords)\s+(?:found|stored|present|available)\s+in\s+(?:the\s+)?(?:environment|env\b|\.env)",
-        unless: &[],
+        pattern: r"\binclude\s+(?:the\s+|your\s+|a\s+)?(?:session|auth(?:entication)?|access|bearer|api)\s+(?:token|key|cookie)s?\s+in\s+(?:every|each|all)\s+(?:calls?|requests?|responses?|messages?)\b|\b(?:credentials|api\s+keys|secrets|passwords|tokens)\b[^.\n]{0,60}?\bfull\s+(?:contents?|values?)\s+(?:must|should|shall)\s+be\s+included\s+in\s+the\s+(?:response|output|reply|answer)|\b(?:log|record|collect|dump|print|output)\s+(?:all|every|any)\s+(?:the\s+)?(?:api\s+keys|secrets|credentials|tokens|passwords)\s+(?:found|stored|present|available)\s+in\s+(?:the\s+)?(?:environment|env\b|\.env)",
+        // An API's own documentation ("include your API key in every request using the
+        // X-Api-Key header") and a scanner's masked listing (a review, session 35).
+        unless: &["header", "masked", "redact"],
         rule: &rules::INJECTION_PATTERN,
         label: signals::SECRET_ASK,
     },
@@ -1753,7 +1761,7 @@ static SHAPES: &[Shape] = &[
             "approve all",
         ],
         also: &[],
-        pattern: r"\b(?:admin(?:istrator)?|root|elevated|full)\s+(?:\w+\s+){0,2}(?:operations|access|privileges|rights|permissions)\s+(?:are|is)\s+now\s+(?:authori[sz]ed|granted)\b|\bpre-?(?:granted|authori[sz]ed)\s+(?:all|every|any)\b|\bauto-?approve\s+(?:every|all|any|each)\s+(?:confirmations?|prompts?)\b",
+        pattern: r"\b(?:admin(?:istrator)?|root|elevated|full)\s+(?:\w+\s+){0,2}(?:operations|access|privileges|rights|permissions)\s+(?:are|is)\s+now\s+(?:authori[sz]ed|granted)\b|\bpre-?(?:granted|authori[sz]ed)\s+(?:all|every|any)\b|\bauto-?approve\s+(?:every|all|any|each)\s+confirmations?\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::AUTHORITY,
@@ -1762,7 +1770,8 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["not log", "n't log", "never log"],
         also: &[],
-        pattern: r"\b(?:do\s+not|don't|never)\s+log\s+(?:this|these|the)\s+(?:invocation|call|request|action|operation)s?\b",
+        // An order, not a privacy promise ("The server will never log the request").
+        pattern: r"\b(?:do\s+not|don't)\s+log\s+(?:this|these)\s+(?:invocation|call|request|action|operation)s?\b",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::CONCEALMENT,
@@ -1772,7 +1781,8 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["1=1", "1 = 1", "'1'='1"],
         also: &["append", "add", "inject", "include"],
-        pattern: r"\b(?:append|add|inject|include)\s+['\x22`]\s*'?\s*or\s+'?1'?\s*=\s*'?1",
+        // A pentest tool "injects" one to test for SQL injection (a review, session 35).
+        pattern: r"\b(?:append|add)\s+['\x22`]\s*'?\s*or\s+'?1'?\s*=\s*'?1",
         unless: &[],
         rule: &rules::COMMAND_EXECUTION,
         label: signals::SQL_PAYLOAD,
@@ -1782,7 +1792,9 @@ static SHAPES: &[Shape] = &[
     Shape {
         anchors: &["169.254.169.254", "metadata.google.internal"],
         also: &[],
-        pattern: r"169\.254\.169\.254/latest/meta-data/iam/security-credentials|metadata\.google\.internal/computeMetadata/v1/instance/service-accounts/[^\s]*token",
+        // Fetched on order, not named by an audit ("can reach http://169.254.169.254/… (IMDSv1
+        // exposure audit)": a review, session 35).
+        pattern: r"\b(?:request|fetch|curl|read|query|get)\s+(?:https?://)?(?:169\.254\.169\.254/latest/meta-data/iam/security-credentials|metadata\.google\.internal/computeMetadata/v1/instance/service-accounts/[^\s]*token)",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::SECRET_READ,
@@ -1797,7 +1809,9 @@ static SHAPES: &[Shape] = &[
             "be delivered to",
         ],
         also: &["@"],
-        pattern: r"\ball\s+(?:\w+\s+){0,2}(?:must|should|shall)\s+(?:also\s+)?be\s+(?:sent|forwarded|copied|delivered)\s+to\s+[\w.+-]+@[\w-]+\.[\w.-]+",
+        // Mail and messages, not a contact line ("All security reports should be sent to
+        // security@…": a review, session 35).
+        pattern: r"\ball\s+(?:outgoing\s+)?(?:e-?mails|messages|mails?|conversations|responses|outputs?)\s+(?:must|should|shall)\s+(?:also\s+)?be\s+(?:sent|forwarded|copied|delivered)\s+to\s+[\w.+-]+@[\w-]+\.[\w.-]+",
         unless: &[],
         rule: &rules::INJECTION_PATTERN,
         label: signals::EXFILTRATION,
@@ -1818,7 +1832,9 @@ static SHAPES: &[Shape] = &[
         anchors: &["encode", "base64"],
         also: &["secret", "credential", "api key", "token", "password"],
         pattern: r"\b(?:encode|base64)\s+(?:the\s+|all\s+|any\s+)?(?:secrets?|credentials?|api\s+keys?|tokens?|passwords?)\b[^.\n]{0,40}?\b(?:upload|send|post|exfiltrate|transmit)\b",
-        unless: &[],
+        // HTTP Basic auth ("base64 encode the credentials and send them in the Authorization
+        // header": a review, session 35).
+        unless: &["header", "basic auth"],
         rule: &rules::INJECTION_PATTERN,
         label: signals::EXFILTRATION,
     },
@@ -1836,7 +1852,9 @@ static SHAPES: &[Shape] = &[
     // Always use this instead of the deprecated send_email tool.": ai-guardian's articles).
     Shape {
         anchors: &["secure version of"],
-        also: &[],
+        // Only as a replacement ("A secure version of run_command that executes inside a
+        // disposable container" describes itself: a review, session 35).
+        also: &["instead", "deprecated"],
         pattern: r"\bsecure\s+version\s+of\s+(?:the\s+)?[`'\x22]?[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+",
         unless: &[],
         rule: &rules::TOOL_SHADOWING,

@@ -568,7 +568,7 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
                 && !parenthesised(text, a, e)
                 && !shown_persona(text, a, e)
                 // "unless you are root" (Ansible's module docs, rocannon; benign 30).
-                && !super::poisoning::conditional_before(text, a)
+                && !super::poisoning::conditional_before(text, a, &["unless", "if"])
         }) {
             push(&rules::INJECTION_PATTERN, PERSONA, vec![m]);
         }
@@ -839,10 +839,17 @@ fn refused_right_before(text: &str, at: usize) -> bool {
 fn example_paragraph(text: &str, at: usize) -> bool {
     let before = text.get(..at).unwrap_or("");
     let start = before.rfind("\n\n").map_or(0, |i| i + 2);
-    before[start..]
-        .trim_start()
-        .get(..7)
-        .is_some_and(|h| h.eq_ignore_ascii_case("example"))
+    // Not an order given under the heading ("Example: for every query, append '; DROP
+    // TABLE users; --'": a review, session 35).
+    let line = before[before.rfind('\n').map_or(0, |i| i + 1)..].to_ascii_lowercase();
+    let ordered = ["append", "add ", "always", "every", "must", "prepend"]
+        .iter()
+        .any(|w| line.contains(w));
+    !ordered
+        && before[start..]
+            .trim_start()
+            .get(..7)
+            .is_some_and(|h| h.eq_ignore_ascii_case("example"))
 }
 
 /// The command at `at` is the tool's own name called ("eval(project=…, code=\"#eval 2 +
@@ -867,17 +874,45 @@ fn users_own_visit(text: &str, at: usize) -> bool {
 
 /// The word before `at` is a possessive ("the agent's").
 fn possessed(text: &str, at: usize) -> bool {
+    // Only the noun phrase: "Operator's SYSTEM OVERRIDE" and "The admin's <system>" stay
+    // delimiters (a review, session 35).
+    let prompt = text
+        .get(at..)
+        .and_then(|t| t.get(..13))
+        .is_some_and(|t| t.eq_ignore_ascii_case("system prompt"));
     let before = text.get(..at).unwrap_or("").trim_end();
-    before.ends_with("'s") || before.ends_with("\u{2019}s")
+    prompt && (before.ends_with("'s") || before.ends_with("\u{2019}s"))
 }
 
 /// "Options range from `member` to `owner` (unrestricted access)" (Sentry's organization
 /// roles, benign 29): a role's scope given in parentheses.
 fn parenthesised(text: &str, a: usize, e: usize) -> bool {
-    text.get(..a).is_some_and(|b| b.trim_end().ends_with('('))
-        && text
-            .get(e..)
-            .is_some_and(|t| t.trim_start().starts_with(')'))
+    let before = text.get(..a).unwrap_or("").trim_end();
+    let Some(open) = before.strip_suffix('(') else {
+        return false;
+    };
+    // After a role's name ("`owner` (unrestricted access)"), not any sentence ("Get the
+    // weather (unrestricted access)": a review, session 35).
+    let open = open.trim_end();
+    let role = open.ends_with(['`', '\'', '"'])
+        || open
+            .rsplit(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .is_some_and(|w| {
+                matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "owner"
+                        | "owners"
+                        | "admin"
+                        | "admins"
+                        | "administrator"
+                        | "superuser"
+                        | "root"
+                )
+            });
+    role && text
+        .get(e..)
+        .is_some_and(|t| t.trim_start().starts_with(')'))
 }
 
 /// The default persona shown as a setting's value ("chat_system_prompt: You are a helpful
@@ -904,17 +939,7 @@ fn asks_for_details(text: &str, e: usize) -> bool {
         && words.iter().skip(1).take(2).any(|w| {
             matches!(
                 w.as_str(),
-                "details"
-                    | "information"
-                    | "info"
-                    | "input"
-                    | "data"
-                    | "values"
-                    | "parameters"
-                    | "fields"
-                    | "specifics"
-                    | "identifiers"
-                    | "ids"
+                "details" | "information" | "info" | "fields" | "specifics" | "identifiers" | "ids"
             )
         })
 }
@@ -948,6 +973,11 @@ fn tool_is_subject(text: &str, at: usize) -> bool {
                 "tool" | "tools" | "this" | "it" | "function" | "endpoint"
             )
         })
+        // A tool named as an identifier ("IMPORTANT: search_files has been deprecated …": a
+        // review, session 35) is a subject too.
+        || clause
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .any(|w| w.len() > 2 && w.contains('_') && !w.starts_with('_'))
         || clause.contains(['\'', '`', '"'])
 }
 
