@@ -1211,9 +1211,16 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// action kept out of what the user or operator sees, a secret asked for by what the tool
 /// returns, `_meta` and `execution` walked):
 /// 126 of its 157 fail since, 136 fail or warn, after a review tightened those shapes.
-const HELDOUT_POISONED: usize = 580;
-const HELDOUT_FAILING: usize = 505;
-const HELDOUT_FLAGGED: usize = 537;
+/// Session 35 adds round 30 (276 attacks, 39 sources; 231 failing, 258 failing or warning
+/// at its one blind measurement, tuned on since). Session 36 adds round 31: 151 attacks of
+/// 28 sources (scanners', proxies' and red-team tools' fixtures; Chinese and Turkish
+/// write-ups), gathered blind by two helpers and measured once with session 35's final
+/// rules plus benign 30's last seven mends: 106 failing (70.2 %), 138 failing or warning
+/// (91.4 %). The same session then wrote shapes for its misses (docs/decisions.md, "Round
+/// 31"): 120 of its 151 fail since, 139 fail or warn.
+const HELDOUT_POISONED: usize = 731;
+const HELDOUT_FAILING: usize = 625;
+const HELDOUT_FLAGGED: usize = 676;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
@@ -1252,18 +1259,59 @@ const HELDOUT_FLAGGED: usize = 537;
 /// credentials, no tool called; mcp-scientific-calculator's `params` listing left out again)
 /// measured once with session 35's rules after benign 29's mends and the round 30 shapes,
 /// before any was read: 140 tools failing (1.22 %) on 34 servers; judged in docs/decisions.md,
-/// "Benign 30". The same session mended 80 of its 87 false positives: the 60 left on 19
-/// servers (53 true, 7 open false positives) are pinned here.
+/// "Benign 30". The same session mended 80 of its 87 false positives, session 36 the last 7
+/// (an extraction's or a chat model's own `system_prompt`, a secret written into `.env`,
+/// Ansible's account and repository passwords): its 53 true findings on 15 servers are
+/// pinned here. Benign 31 (475 listings, 6,664 tools: 382 PyPI and 93 npm packages captured
+/// blind during session 36 by three helpers that read no engine code, each server under
+/// `unshare -rn` with dummy credentials, no tool called) was measured once with session 36's
+/// rules after benign 30's last mends and the round 31 shapes, before any was read: 109
+/// tools failing (1.64 %) on 38 servers, all pinned here as measured; judged in
+/// docs/decisions.md, "Benign 31".
 const HELDOUT_REAL_FAILING: &[&str] = &[
+    "@siemens/element-mcp: element-search: security/tool-shadowing",
+    "AgenticStore Tools: configure: security/secret-in-schema",
+    "Atlas Scientific EZO Sensor (UART): clear_calibration: security/annotation-mismatch",
+    "Beaker MCP: power_system: security/injection-pattern",
+    "Bitbucket MCP Server: get_bitbucket_pr_diff: security/secret-in-schema",
+    "Bitbucket MCP Server: get_pr_details: security/secret-in-schema",
+    "Conceptual API Server: list_client_api_keys_tool: security/secret-in-schema",
     "Construction ISO 19650 (UK BIM): check_bim_maturity: security/secret-in-schema",
     "Construction ISO 19650 (UK BIM): check_cde_structure: security/secret-in-schema",
     "Construction ISO 19650 (UK BIM): list_iso_19650_clauses: security/secret-in-schema",
     "Construction ISO 19650 (UK BIM): validate_bep: security/secret-in-schema",
     "Construction ISO 19650 (UK BIM): validate_eir: security/secret-in-schema",
+    "ExcelReader: read_excel_data: security/injection-pattern",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_car_data: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_drivers: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_drivers_championship: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_drivers_championship_view: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_intervals: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_laps: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_location: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_overtakes: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_pit_stops: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_positions: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_race_control: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_race_replay_view: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_session_results: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_sessions: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_starting_grid: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_stints: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_team_radio: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_teams_championship: security/secret-in-schema",
+    "F1 Telemetry MCP 🏎\u{fe0f}: get_weather: security/secret-in-schema",
     "FedRAMP 20x Requirements Server: check_package_vulnerabilities: security/secret-in-schema",
     "FedRAMP 20x Requirements Server: scan_dependency_file: security/secret-in-schema",
-    "Perplexica: search: security/injection-pattern",
-    "Reducto: extract_data: security/injection-pattern",
+    "HR Management AI MCP: compliance_checker: security/secret-in-schema",
+    "HR Management AI MCP: leave_calculator: security/secret-in-schema",
+    "HR Management AI MCP: onboarding_checklist: security/secret-in-schema",
+    "HR Management AI MCP: payroll_estimator: security/secret-in-schema",
+    "HR Management AI MCP: performance_review: security/secret-in-schema",
+    "HoudiniMCP: node_inspect: security/annotation-mismatch",
+    "ModexiaAgentpay: cross_chain_transfer: security/secret-in-schema",
+    "NexusDB: conectar: security/secret-in-schema",
+    "Pastebin: login: security/secret-in-schema",
     "Slack Enterprise MCP: create_channel: security/secret-in-schema",
     "Slack Enterprise MCP: get_audit_log: security/secret-in-schema",
     "Slack Enterprise MCP: get_thread: security/secret-in-schema",
@@ -1272,6 +1320,14 @@ const HELDOUT_REAL_FAILING: &[&str] = &[
     "Slack Enterprise MCP: send_message: security/secret-in-schema",
     "Slack Enterprise MCP: set_channel_topic: security/secret-in-schema",
     "Slack Enterprise MCP: summarize_channel: security/secret-in-schema",
+    "a4a: a4a_dialogue_abandon: security/secret-in-schema",
+    "a4a: a4a_dialogue_checkpoint: security/secret-in-schema",
+    "a4a: a4a_dialogue_complete: security/secret-in-schema",
+    "a4a: a4a_dialogue_history: security/secret-in-schema",
+    "a4a: a4a_dialogue_lease: security/secret-in-schema",
+    "a4a: a4a_dialogue_reconcile: security/secret-in-schema",
+    "a4a: a4a_dialogue_send: security/secret-in-schema",
+    "a4a: a4a_inbox_complete: security/secret-in-schema",
     "ai-bom: audit_ai_bom_completeness: security/secret-in-schema",
     "ai-bom: generate_ai_bom: security/secret-in-schema",
     "ai-bom: map_to_regulation: security/secret-in-schema",
@@ -1282,27 +1338,81 @@ const HELDOUT_REAL_FAILING: &[&str] = &[
     "arachne-mcp: arachne_repo_download: security/secret-in-schema",
     "arachne-mcp: arachne_repo_fork: security/secret-in-schema",
     "arachne-mcp: arachne_repo_index: security/secret-in-schema",
+    "arxiv-mcp-pro: check_alerts: security/annotation-mismatch",
+    "audit-mcp: audit_mcp_server: security/secret-in-schema",
     "avito_mcp: avito_add_cabinet: security/secret-in-schema",
+    "bazi-partner: bazi_apply_prompt: security/injection-pattern",
+    "bigkinds-news: export_all_articles: security/injection-pattern",
+    "churn-predictor-ai: batch_predict_churn: security/secret-in-schema",
+    "churn-predictor-ai: create_retention_action: security/secret-in-schema",
+    "churn-predictor-ai: get_at_risk_customers: security/secret-in-schema",
+    "churn-predictor-ai: get_churn_analytics: security/secret-in-schema",
+    "churn-predictor-ai: get_cohort_retention: security/secret-in-schema",
+    "churn-predictor-ai: get_customer_risk: security/secret-in-schema",
+    "churn-predictor-ai: get_retention_actions: security/secret-in-schema",
+    "churn-predictor-ai: get_risk_trends: security/secret-in-schema",
+    "churn-predictor-ai: predict_churn: security/secret-in-schema",
+    "churn-predictor-ai: simulate_intervention: security/secret-in-schema",
+    "churn-predictor-ai: track_customer: security/secret-in-schema",
+    "churn-predictor-ai: update_customer_signals: security/secret-in-schema",
+    "churn-predictor-ai: update_retention_action: security/secret-in-schema",
+    "cn-scraper: xiaohongshu_comments: security/secret-in-schema",
+    "cn-scraper: xiaohongshu_note: security/secret-in-schema",
     "ctfd: login: security/secret-in-schema",
     "ctfd: set_cookie: security/secret-in-schema",
+    "cxzja-music: fetch_lyrics: security/secret-in-schema",
+    "cxzja-music: get_song_url: security/secret-in-schema",
+    "cxzja-music: resolve_music: security/secret-in-schema",
     "dahua-device: dahua_get_device_info: security/secret-in-schema",
     "dahua-device: dahua_get_gb28181_config: security/secret-in-schema",
     "dahua-device: dahua_list_cameras: security/secret-in-schema",
     "dahua-device: dahua_unbind_camera: security/secret-in-schema",
+    "empirica: practice_context: security/secret-in-schema",
+    "evalmcp: evaluate_rag: security/secret-in-schema",
+    "expense-tracker-ai: add_expense: security/secret-in-schema",
+    "expense-tracker-ai: delete_expense: security/secret-in-schema",
+    "expense-tracker-ai: get_budget_status: security/secret-in-schema",
+    "expense-tracker-ai: get_category_summary: security/secret-in-schema",
+    "expense-tracker-ai: get_expenses: security/secret-in-schema",
+    "expense-tracker-ai: get_monthly_summary: security/secret-in-schema",
+    "expense-tracker-ai: set_budget: security/secret-in-schema",
+    "facturador-afip: cancelar_emision: security/secret-in-schema",
+    "facturador-afip: confirmar_emision: security/secret-in-schema",
+    "falai-mcp-tools: configure: security/secret-in-schema",
+    "frootai: prompt_dry_run: security/injection-pattern",
+    "godot-mcp: godot_animation_read: security/annotation-mismatch",
     "gods-eye-geospatial: care_membrane_policy: security/secret-in-schema",
     "gods-eye-geospatial: check_data_provenance: security/secret-in-schema",
     "gods-eye-geospatial: list_data_sources: security/secret-in-schema",
     "gods-eye-geospatial: sign_data_provenance_attestation: security/secret-in-schema",
     "gods-eye-geospatial: situational_query: security/secret-in-schema",
-    "localparse: extract: security/injection-pattern",
-    "localparse: extract_document: security/injection-pattern",
+    "k402: search_index: security/injection-pattern",
+    "laserfiche-mcp: laserfiche_task_get_status: security/secret-in-schema",
+    "laserfiche-mcp: laserfiche_task_update: security/secret-in-schema",
+    "laserfiche-mcp: laserfiche_task_wait: security/secret-in-schema",
+    "mcp-creator: publish_package: security/secret-in-schema",
     "mcvnc: vnc_connect: security/secret-in-schema",
     "omni_mcp: omni_update_model_yaml: security/annotation-mismatch",
     "omni_mcp: omni_update_user: security/annotation-mismatch",
+    "onshape-mcp: onshape_auth_login: security/secret-in-schema",
+    "opnsense: add_virtual_ip: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: get_historized_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: get_raw_command_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: get_raw_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: get_rejected_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: list_historized_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: list_raw_command_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: list_raw_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: list_rejected_data: security/secret-in-schema",
+    "oracle.oci-iot-mcp-server: list_snapshot_data: security/secret-in-schema",
+    "repo-intelligence: analyze_impact: security/injection-pattern",
+    "repo-intelligence: export_obsidian_vault: security/injection-pattern",
+    "repo-intelligence: find_dead_files: security/injection-pattern",
+    "repo-intelligence: get_skeleton: security/injection-pattern",
+    "repo-intelligence: query_repo: security/injection-pattern",
+    "repo-intelligence: review_changes: security/injection-pattern",
+    "repo-intelligence: scan_repo: security/injection-pattern",
     "rocannon: ansible_builtin_subversion: security/secret-in-schema",
-    "rocannon: ansible_builtin_user: security/secret-in-schema",
-    "rocannon: ansible_builtin_yum_repository: security/secret-in-schema",
-    "rundbat: set_secret: security/injection-pattern",
     "stripe-billing: cancel_subscription: security/secret-in-schema",
     "stripe-billing: create_customer: security/secret-in-schema",
     "stripe-billing: create_subscription: security/secret-in-schema",
@@ -1315,6 +1425,12 @@ const HELDOUT_REAL_FAILING: &[&str] = &[
     "unit-converter-ai: convert_length: security/secret-in-schema",
     "unit-converter-ai: convert_temperature: security/secret-in-schema",
     "unit-converter-ai: convert_weight: security/secret-in-schema",
+    "wb_mcp: wb_add_cabinet: security/secret-in-schema",
+    "webgate: webgate_fetch: security/tool-shadowing",
+    "webgate: webgate_query: security/tool-shadowing",
+    "光储问数: get_available_metrics: security/secret-in-schema",
+    "光储问数: get_trend_curve: security/secret-in-schema",
+    "光储问数: get_trend_summary: security/secret-in-schema",
 ];
 
 #[test]

@@ -449,7 +449,8 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         }
         if item.kind == walk::Kind::PropertyName
             && (agents_own_prompt(name, description, schema, &item.path)
-                || (item.model_request && system_prompt_name(item.text)))
+                || (item.model_request && system_prompt_name(item.text))
+                || own_model_call(name, schema, &item.path))
         {
             continue;
         }
@@ -550,6 +551,41 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
         // says what it creates.
         None => tool_names_agent(),
     }
+}
+
+/// An optional `system_prompt` of a tool that runs its own model: a schema-guided extraction
+/// (localparse's `extract` beside `data_schema`, Reducto's `extract_data` beside `schema`) or
+/// a search whose chat model the caller picks (Perplexica's `chat_model`; benign 30). The
+/// published attacks' `system_prompt` sits beside a query or numbers, often `required`.
+fn own_model_call(tool: &str, schema: Option<&Value>, prop: &str) -> bool {
+    let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return false;
+    };
+    if !props.contains_key(prop) || !system_prompt_name(prop) || top_level_required(schema, prop) {
+        return false;
+    }
+    let extracts = walk::identifier_parts(tool)
+        .iter()
+        .any(|w| w == "extract" || w == "extraction")
+        && props.keys().any(|k| {
+            walk::identifier_parts(k)
+                .last()
+                .is_some_and(|w| w == "schema")
+        });
+    let picks_model = props.keys().any(|k| {
+        matches!(
+            walk::identifier_parts(k)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice(),
+            ["chat" | "llm" | "language", "model"]
+        )
+    });
+    extracts || picks_model
 }
 
 /// A property description with no word beyond the slot's name and "new" / "updated".

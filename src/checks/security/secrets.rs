@@ -109,7 +109,7 @@ pub(super) fn solicits(
             || (optional && overrides_configured(k, v, &about_words))
             || (optional && told_not_to_pass(k, &about_words))
             || (!harvest && !optional && paired_with_endpoint(name, k, props))
-            || (!harvest && optional && adds_endpoint(name, props))
+            || (!harvest && optional && adds_endpoint(name, about, props))
             || configures_record(name, props)
             || tests_a_login(name)
             || registers_own_login(name, k, v)
@@ -275,6 +275,12 @@ fn extended_secret_name(name: &str) -> bool {
 /// A property that can carry a credential's text: a string, or untyped. A boolean, a
 /// number or an array of them cannot (`byApiKey`: "break usage down by API key").
 fn holds_text(schema: &Value) -> bool {
+    // FastMCP's `Optional[bool]` lists `anyOf: [{"type": "boolean"}, {"type": "null"}]`:
+    // only a union of numbers, flags and null is known to hold no text, as an untyped
+    // property may (an `Optional[dict]` `auth` still carries a login).
+    if let (None, Some(branches)) = (schema.get("type"), union_branches(schema)) {
+        return branches.is_empty() || !branches.iter().all(scalar_non_text);
+    }
     match schema.get("type") {
         None => true,
         Some(Value::String(t)) => t == "string",
@@ -290,8 +296,17 @@ fn scalar_non_text(schema: &Value) -> bool {
     match schema.get("type") {
         Some(Value::Array(ts)) => !ts.is_empty() && ts.iter().all(scalar),
         Some(t) => scalar(t),
-        None => false,
+        None => {
+            union_branches(schema).is_some_and(|b| !b.is_empty() && b.iter().all(scalar_non_text))
+        }
     }
+}
+
+/// The branches of an `anyOf` or `oneOf` union, as Pydantic lists an optional field.
+fn union_branches(schema: &Value) -> Option<&Vec<Value>> {
+    ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|k| schema.get(*k).and_then(Value::as_array))
 }
 
 pub(super) const SETTER_VERBS: &[&str] = &[
@@ -540,7 +555,7 @@ fn opens_connection(tool: &str, props: &serde_json::Map<String, Value>) -> bool 
 /// An optional login beside the address of what the tool adds or registers (`helm_repo_add`:
 /// `url`, and `username`/`password` "for basic auth"; session 23's capture). A fetcher's
 /// optional token beside a `url` still fails: it adds nothing.
-fn adds_endpoint(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
+fn adds_endpoint(tool: &str, about: Option<&str>, props: &serde_json::Map<String, Value>) -> bool {
     // Hummingbot's `configure_server` (`host`, `port`, `username`, `password`: "Update the
     // server config and reconnect"; benign 23): configuring the connection itself. GNS3's
     // `gns3_bulk_configure_nodes` configures nodes and logs in to its server on the call.
@@ -554,14 +569,27 @@ fn adds_endpoint(tool: &str, props: &serde_json::Map<String, Value>) -> bool {
                 "server" | "servers" | "connection" | "connections" | "endpoint" | "endpoints"
             )
         });
+    // Ansible's `yum_repository`, "Add or remove YUM repositories" with a `baseurl` (rocannon;
+    // benign 30): the description opens with the verb the name lacks.
     let adds = configures_link
         || w.iter()
-            .any(|v| matches!(v.as_str(), "add" | "register" | "create"));
+            .any(|v| matches!(v.as_str(), "add" | "register" | "create"))
+        || opening_word(about).is_some_and(|v| v == "add" || v == "adds");
     adds && props.keys().any(|k| {
-        identifier_parts(k)
-            .last()
-            .is_some_and(|w| matches!(w.as_str(), "url" | "uri" | "host" | "hostname" | "endpoint"))
+        identifier_parts(k).last().is_some_and(|w| {
+            matches!(w.as_str(), "uri" | "host" | "hostname" | "endpoint") || w.ends_with("url")
+        })
     })
+}
+
+/// The description's first word, lower-cased, after a leading "[module.name]" label.
+fn opening_word(about: Option<&str>) -> Option<String> {
+    let d = about?.trim_start();
+    let d = match d.strip_prefix('[') {
+        Some(rest) => rest.split_once(']')?.1,
+        None => d,
+    };
+    d.split_whitespace().next().map(str::to_lowercase)
 }
 
 /// A confirmation takes the token the platform sent to confirm it (AWS SNS's
@@ -896,6 +924,9 @@ fn manages_accounts(about: &str) -> bool {
     [
         "user crud",
         "users crud",
+        // Ansible's `user` module, "Manage user accounts" (rocannon; benign 30).
+        "manage user accounts",
+        "manages user accounts",
         "account crud",
         "accounts crud",
         "用户 crud",

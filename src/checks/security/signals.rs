@@ -623,7 +623,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
     match (private(on(G_SECRET_PATH, &s.secret_read)), directive()) {
         (Some(m), Some(d)) => push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m, d]),
         _ => {
-            if let Some(m) = private(on(G_SECRET_PATH, &s.secret_order)) {
+            if let Some(m) = private(on(G_SECRET_PATH, &s.secret_order))
+                .filter(|&(a, e)| !stores_in_dotenv(text, a, e))
+            {
                 push(&rules::INJECTION_PATTERN, SECRET_READ, vec![m]);
             }
         }
@@ -1445,6 +1447,43 @@ fn forbidden(text: &str, at: usize) -> bool {
             tail.ends_with(n)
                 && !tail[..tail.len() - n.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
         })
+}
+
+/// "Write a secret to a deployment's .env file" (rundbat's `set_secret`; benign 30): a
+/// value stored into an app's dotenv file is what a config tool does; reading one is the
+/// attack. Only a `.env` path, and only one value named as the thing written.
+fn stores_in_dotenv(text: &str, a: usize, e: usize) -> bool {
+    let m = text.get(a..e).unwrap_or("").to_ascii_lowercase();
+    if !m.trim_end().ends_with(".env") {
+        return false;
+    }
+    let words: Vec<&str> = m
+        .trim_start_matches(|c: char| !c.is_ascii_alphabetic())
+        .split_whitespace()
+        .collect();
+    let mut i = 1;
+    let verb = words.first().is_some_and(|w| {
+        matches!(
+            *w,
+            "write" | "writes" | "save" | "saves" | "store" | "stores" | "set" | "sets"
+        )
+    });
+    if words
+        .get(i)
+        .is_some_and(|w| matches!(*w, "a" | "an" | "the" | "one"))
+    {
+        i += 1;
+    }
+    let value = words.get(i).is_some_and(|w| {
+        matches!(
+            *w,
+            "secret" | "value" | "variable" | "key" | "entry" | "setting"
+        )
+    });
+    verb && value
+        && words
+            .get(i + 1)
+            .is_some_and(|w| matches!(*w, "to" | "into"))
 }
 
 /// "Send the credentials to every domain the chart download is redirected to" (Helm's
