@@ -65,7 +65,8 @@ pub(super) fn solicits(
         || about.is_some_and(manages_accounts)
         || sets_by_action(name, props)
         || (stores_own_login(name, &about_words) && !harvest)
-        || (opens_as_setter(&about_words) && !harvest);
+        || (opens_as_setter(&about_words) && !harvest)
+        || (bare_configure(name, &about_words) && !harvest);
     let required: Vec<&str> = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)
@@ -225,6 +226,10 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "document",
     "wiki",
     "bitable",
+    // An async operation's handle (Laserfiche's `operation_token`, "the status of an async
+    // operation by its token") and a message lease's (a4a's `lease_token`; benign 31).
+    "operation",
+    "lease",
 ];
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -809,6 +814,21 @@ fn opens_as_setter(about: &[String]) -> bool {
         })
 }
 
+/// A tool named only `configure` whose description opens with that verb or "sets"
+/// (AgenticStore's "Sets, retrieves, or removes API tokens for any service connector",
+/// fal.ai's "Configure fal.ai credentials and allowed models for this session"; benign 31):
+/// the credentials it takes are the ones it stores.
+fn bare_configure(tool: &str, about: &[String]) -> bool {
+    let t = identifier_parts(tool);
+    matches!(
+        t.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+        ["configure"]
+    ) && about
+        .first()
+        .is_some_and(|v| matches!(v.as_str(), "configure" | "configures" | "set" | "sets"))
+        && about.get(1).is_none_or(|w| w != "your" && w != "up")
+}
+
 /// An `opc_retry_token`: a request's retry key (idempotency), not a login. Only a name that
 /// ends in "retry token" (`retry_api_key` is still a key).
 fn retry_token(prop: &str) -> bool {
@@ -1057,8 +1077,10 @@ fn identifier_key(prop: &str, schema: &Value) -> bool {
             )
         });
     let d = description_words(schema);
+    // OpenF1's `session_key`, "int | str — optional, positive int or 'latest'. Session
+    // identifier" (benign 31): the type note comes first.
     keyed
-        && d.iter().take(6).any(|w| w == "identifier")
+        && d.iter().take(10).any(|w| w == "identifier")
         && !d
             .iter()
             .any(|w| matches!(w.as_str(), "secret" | "credential" | "password"))

@@ -4494,6 +4494,74 @@ fn benign_30_read_in_context() {
     }
 }
 
+/// Benign 31's false positives mended in session 36, each beside a neighbour that still
+/// fails or warns.
+#[test]
+fn benign_31_read_in_context() {
+    let s = |props: Value| json!({"type": "object", "properties": props});
+    let txt = |d: &str| json!({"type": "string", "description": d});
+    let tools = vec![
+        (
+            "laserfiche_task_get_status",
+            json!({"description": "Look up the status of an async operation by its token.", "inputSchema": s(json!({"operation_token": txt("Token returned by an async tool.")}))}),
+            None,
+        ),
+        (
+            "a4a_dialogue_send",
+            json!({"description": "Send a message using a lease.", "inputSchema": s(json!({"lease_token": txt("Lease token from a4a_dialogue_lease.")}))}),
+            None,
+        ),
+        (
+            "list_items",
+            json!({"description": "List items.", "inputSchema": s(json!({"access_token": txt("Token.")}))}),
+            Some(Status::Fail),
+        ),
+        (
+            "get_drivers",
+            json!({"description": "Fetch F1 drivers.", "inputSchema": s(json!({"session_key": {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}], "description": "int | str \u{2014} optional, positive int or 'latest'.\nSession identifier; 'latest' targets the current session."}}))}),
+            Some(Status::Warn),
+        ),
+        (
+            "get_data",
+            json!({"description": "Fetch data.", "inputSchema": s(json!({"session_key": txt("Your session key for the API.")}))}),
+            Some(Status::Fail),
+        ),
+        (
+            "configure",
+            json!({"description": "Configure fal.ai credentials and allowed models for this session", "inputSchema": s(json!({"api_key": txt("fal.ai API key")}))}),
+            Some(Status::Warn),
+        ),
+        (
+            "configure",
+            json!({"description": "Sets, retrieves, or removes API tokens for any service connector using the system keyring.", "inputSchema": s(json!({"token": txt("The token.")}))}),
+            Some(Status::Warn),
+        ),
+        (
+            "configure",
+            json!({"description": "Configure your credentials before searching.", "inputSchema": s(json!({"api_key": txt("API key")}))}),
+            Some(Status::Fail),
+        ),
+        (
+            "search",
+            json!({"description": "Configure fal.ai credentials and search.", "inputSchema": s(json!({"api_key": txt("fal.ai API key")}))}),
+            Some(Status::Fail),
+        ),
+    ];
+    for (name, mut tool, want) in tools {
+        tool["name"] = json!(name);
+        let fs = body(vec![tool]);
+        let worst = fs
+            .iter()
+            .filter(|f| {
+                matches!(f.status, Status::Fail | Status::Warn)
+                    && f.id != rules::LEARNED_POISONING.id
+            })
+            .map(|f| f.status)
+            .max_by_key(|s| matches!(s, Status::Fail));
+        assert_eq!(worst, want, "{name}: {fs:?}");
+    }
+}
+
 /// A review of session 35's shapes and mends: honest wordings the round 30 shapes failed,
 /// and small rewordings of attacks the new exemptions let through (each checked against the
 /// builds before and after).
