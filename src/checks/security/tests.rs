@@ -3993,6 +3993,18 @@ fn asset_tokens_leases_agent_prompts_and_code_contexts_are_silent() {
     );
 }
 
+/// The worst rule status among a tool's findings, the learned model's warning aside (its own
+/// signal, measured on the corpus): what the
+/// `benign_*_read_in_context` and review tests assert per case.
+fn worst_status(fs: &[Finding]) -> Option<Status> {
+    fs.iter()
+        .filter(|f| {
+            matches!(f.status, Status::Fail | Status::Warn) && f.id != rules::LEARNED_POISONING.id
+        })
+        .map(|f| f.status)
+        .max_by_key(|s| matches!(s, Status::Fail))
+}
+
 /// Benign 29's false positives (session 35), each real wording beside a neighbour that
 /// still fails: the worst status per tool over every rule.
 #[test]
@@ -4251,16 +4263,7 @@ fn benign_29_read_in_context() {
     for (name, mut tool, want) in tools {
         tool["name"] = json!(name);
         let fs = body(vec![tool]);
-        let worst = fs
-            .iter()
-            // The learned model's warning is its own signal, measured on the corpus.
-            .filter(|f| {
-                matches!(f.status, Status::Fail | Status::Warn)
-                    && f.id != rules::LEARNED_POISONING.id
-            })
-            .map(|f| f.status)
-            .max_by_key(|s| matches!(s, Status::Fail));
-        assert_eq!(worst, want, "{name}: {fs:?}");
+        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
     }
 }
 
@@ -4482,15 +4485,7 @@ fn benign_30_read_in_context() {
     for (name, mut tool, want) in tools {
         tool["name"] = json!(name);
         let fs = body(vec![tool]);
-        let worst = fs
-            .iter()
-            .filter(|f| {
-                matches!(f.status, Status::Fail | Status::Warn)
-                    && f.id != rules::LEARNED_POISONING.id
-            })
-            .map(|f| f.status)
-            .max_by_key(|s| matches!(s, Status::Fail));
-        assert_eq!(worst, want, "{name}: {fs:?}");
+        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
     }
 }
 
@@ -4550,15 +4545,7 @@ fn benign_31_read_in_context() {
     for (name, mut tool, want) in tools {
         tool["name"] = json!(name);
         let fs = body(vec![tool]);
-        let worst = fs
-            .iter()
-            .filter(|f| {
-                matches!(f.status, Status::Fail | Status::Warn)
-                    && f.id != rules::LEARNED_POISONING.id
-            })
-            .map(|f| f.status)
-            .max_by_key(|s| matches!(s, Status::Fail));
-        assert_eq!(worst, want, "{name}: {fs:?}");
+        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
     }
 }
 
@@ -4635,15 +4622,7 @@ fn review_of_session_36() {
     for (name, mut tool, want) in tools {
         tool["name"] = json!(name);
         let fs = body(vec![tool]);
-        let worst = fs
-            .iter()
-            .filter(|f| {
-                matches!(f.status, Status::Fail | Status::Warn)
-                    && f.id != rules::LEARNED_POISONING.id
-            })
-            .map(|f| f.status)
-            .max_by_key(|s| matches!(s, Status::Fail));
-        assert_eq!(worst, want, "{name}: {fs:?}");
+        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
     }
 }
 
