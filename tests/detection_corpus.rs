@@ -1217,9 +1217,11 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// write-ups), gathered blind by two helpers and measured once with session 35's final
 /// rules plus benign 30's last seven mends: 106 failing (70.2 %), 138 failing or warning
 /// (91.4 %). The same session then wrote shapes for its misses (docs/decisions.md, "Round
-/// 31"): 120 of its 151 fail since, 139 fail or warn.
+/// 31"): 120 of its 151 failed, 139 failed or warned; a review then narrowed those shapes
+/// (the "use only this tool" shape dropped: real Salesforce and AT&T servers say it): 118
+/// fail since, 139 fail or warn.
 const HELDOUT_POISONED: usize = 731;
-const HELDOUT_FAILING: usize = 625;
+const HELDOUT_FAILING: usize = 623;
 const HELDOUT_FLAGGED: usize = 676;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11

@@ -450,7 +450,7 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         if item.kind == walk::Kind::PropertyName
             && (agents_own_prompt(name, description, schema, &item.path)
                 || (item.model_request && system_prompt_name(item.text))
-                || own_model_call(name, schema, &item.path))
+                || own_model_call(name, description, schema, &item.path))
         {
             continue;
         }
@@ -557,7 +557,7 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
 /// (localparse's `extract` beside `data_schema`, Reducto's `extract_data` beside `schema`) or
 /// a search whose chat model the caller picks (Perplexica's `chat_model`; benign 30). The
 /// published attacks' `system_prompt` sits beside a query or numbers, often `required`.
-fn own_model_call(tool: &str, schema: Option<&Value>, prop: &str) -> bool {
+fn own_model_call(tool: &str, about: Option<&str>, schema: Option<&Value>, prop: &str) -> bool {
     let Some(props) = schema
         .and_then(|s| s.get("properties"))
         .and_then(Value::as_object)
@@ -567,15 +567,43 @@ fn own_model_call(tool: &str, schema: Option<&Value>, prop: &str) -> bool {
     if !props.contains_key(prop) || !system_prompt_name(prop) || top_level_required(schema, prop) {
         return false;
     }
+    // "The system prompt you were given, verbatim" asks for the caller's own (a review,
+    // session 36).
+    let own = props[prop]
+        .get("description")
+        .and_then(Value::as_str)
+        .map(walk::identifier_parts)
+        .unwrap_or_default();
+    if own.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "you" | "your" | "verbatim" | "given" | "current"
+        )
+    }) {
+        return false;
+    }
+    let said = about.unwrap_or_default().to_ascii_lowercase();
     let extracts = walk::identifier_parts(tool)
         .iter()
         .any(|w| w == "extract" || w == "extraction")
+        && (said.contains("schema") || said.contains("json"))
         && props.keys().any(|k| {
             walk::identifier_parts(k)
                 .last()
                 .is_some_and(|w| w == "schema")
         });
-    let picks_model = props.keys().any(|k| {
+    // The model is configured, not named: an object (Perplexica's "Chat model
+    // configuration"), not a bare `llm_model` string an attack can add.
+    let object = |v: &Value| {
+        v.get("type").and_then(Value::as_str) == Some("object")
+            || ["anyOf", "oneOf"].iter().any(|k| {
+                v.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                    b.iter()
+                        .any(|x| x.get("type").and_then(Value::as_str) == Some("object"))
+                })
+            })
+    };
+    let picks_model = props.iter().any(|(k, v)| {
         matches!(
             walk::identifier_parts(k)
                 .iter()
@@ -583,7 +611,7 @@ fn own_model_call(tool: &str, schema: Option<&Value>, prop: &str) -> bool {
                 .collect::<Vec<_>>()
                 .as_slice(),
             ["chat" | "llm" | "language", "model"]
-        )
+        ) && object(v)
     });
     extracts || picks_model
 }

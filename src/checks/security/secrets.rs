@@ -66,7 +66,8 @@ pub(super) fn solicits(
         || sets_by_action(name, props)
         || (stores_own_login(name, &about_words) && !harvest)
         || (opens_as_setter(&about_words) && !harvest)
-        || (bare_configure(name, &about_words) && !harvest);
+        || (bare_configure(name, &about_words)
+            && props.iter().filter(|(k, v)| secret_prop(k, v)).count() == 1);
     let required: Vec<&str> = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)
@@ -105,6 +106,7 @@ pub(super) fn solicits(
             || identifier_key(k, v)
             || short_token(k, v)
             || instruction_mnemonic(name, k)
+            || handle_token(k, v)
             || unlocks_content(v)
             || selects_stored(k, v)
             || (optional && overrides_configured(k, v, &about_words))
@@ -226,11 +228,30 @@ const NOT_CREDENTIAL_TOKEN: &[&str] = &[
     "document",
     "wiki",
     "bitable",
-    // An async operation's handle (Laserfiche's `operation_token`, "the status of an async
-    // operation by its token") and a message lease's (a4a's `lease_token`; benign 31).
-    "operation",
-    "lease",
 ];
+
+/// An async operation's or a message lease's handle (Laserfiche's `operation_token`, a4a's
+/// `lease_token`; benign 31): a warning unless its description calls it a login.
+fn handle_token(prop: &str, schema: &Value) -> bool {
+    let p = identifier_parts(prop);
+    let handle = p.len() >= 2
+        && p[p.len() - 1] == "token"
+        && matches!(p[p.len() - 2].as_str(), "operation" | "lease");
+    handle
+        && !description_words(schema).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "your"
+                    | "oauth"
+                    | "access"
+                    | "api"
+                    | "bearer"
+                    | "auth"
+                    | "authentication"
+                    | "login"
+            )
+        })
+}
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
 /// `session_cookie`, …). Not `*_password`: no published attack uses one, and the one on a
@@ -579,7 +600,7 @@ fn adds_endpoint(tool: &str, about: Option<&str>, props: &serde_json::Map<String
     let adds = configures_link
         || w.iter()
             .any(|v| matches!(v.as_str(), "add" | "register" | "create"))
-        || opening_word(about).is_some_and(|v| v == "add" || v == "adds");
+        || opening(about).is_some_and(|o| o.starts_with("add or remove "));
     adds && props.keys().any(|k| {
         identifier_parts(k).last().is_some_and(|w| {
             matches!(w.as_str(), "uri" | "host" | "hostname" | "endpoint") || w.ends_with("url")
@@ -587,14 +608,14 @@ fn adds_endpoint(tool: &str, about: Option<&str>, props: &serde_json::Map<String
     })
 }
 
-/// The description's first word, lower-cased, after a leading "[module.name]" label.
-fn opening_word(about: Option<&str>) -> Option<String> {
+/// The description, lower-cased, after a leading "[module.name]" label.
+fn opening(about: Option<&str>) -> Option<String> {
     let d = about?.trim_start();
     let d = match d.strip_prefix('[') {
         Some(rest) => rest.split_once(']')?.1,
         None => d,
     };
-    d.split_whitespace().next().map(str::to_lowercase)
+    Some(d.trim_start().to_lowercase())
 }
 
 /// A confirmation takes the token the platform sent to confirm it (AWS SNS's
@@ -940,13 +961,17 @@ fn told_not_to_pass(prop: &str, about: &[String]) -> bool {
 /// The tool's description says it creates and edits accounts ("User CRUD + lookup",
 /// CloudBase's "应用用户 CRUD"): a password it takes is the account's.
 fn manages_accounts(about: &str) -> bool {
+    // Ansible's `user` module, "[ansible.builtin.user] Manage user accounts" (rocannon;
+    // benign 30): only as the description's opening (a review, session 36).
+    if opening(Some(about)).is_some_and(|o| {
+        o.starts_with("manage user accounts") || o.starts_with("manages user accounts")
+    }) {
+        return true;
+    }
     let d = about.to_lowercase();
     [
         "user crud",
         "users crud",
-        // Ansible's `user` module, "Manage user accounts" (rocannon; benign 30).
-        "manage user accounts",
-        "manages user accounts",
         "account crud",
         "accounts crud",
         "用户 crud",
@@ -1081,6 +1106,7 @@ fn identifier_key(prop: &str, schema: &Value) -> bool {
     // identifier" (benign 31): the type note comes first.
     keyed
         && d.iter().take(10).any(|w| w == "identifier")
+        && !d.iter().any(|w| w == "your" || w == "login")
         && !d
             .iter()
             .any(|w| matches!(w.as_str(), "secret" | "credential" | "password"))

@@ -1480,10 +1480,13 @@ fn stores_in_dotenv(text: &str, a: usize, e: usize) -> bool {
             "secret" | "value" | "variable" | "key" | "entry" | "setting"
         )
     });
+    // Only a determiner or a possessive between "to" and the file ("to a deployment's
+    // .env"), not a header or an argument the value is copied from (a review, session 36).
     verb && value
         && words
             .get(i + 1)
             .is_some_and(|w| matches!(*w, "to" | "into"))
+        && words.len() <= i + 5
 }
 
 /// "Send the credentials to every domain the chart download is redirected to" (Helm's
