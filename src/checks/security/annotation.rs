@@ -670,7 +670,28 @@ fn wrapped_line(sentences: &[Vec<Word<'_>>], rest: &str) -> bool {
         first,
         "it" | "this" | "that" | "these" | "they" | "we" | "you" | "the"
     );
-    bare && !new_subject && rest.starts_with(|c: char| c.is_ascii_lowercase())
+    // "… what else a write to\nit changes" (Houdini's `node_inspect`, benign 31): a line
+    // that ends in a preposition, an article or a conjunction waits for its object.
+    let open = sentences.last().and_then(|s| s.last()).is_some_and(|w| {
+        matches!(
+            w.lower,
+            "to" | "of"
+                | "for"
+                | "from"
+                | "with"
+                | "by"
+                | "at"
+                | "in"
+                | "on"
+                | "into"
+                | "a"
+                | "an"
+                | "and"
+                | "or"
+                | "than"
+        )
+    });
+    bare && (open || !new_subject) && rest.starts_with(|c: char| c.is_ascii_lowercase())
 }
 
 struct Text<'t> {
@@ -786,6 +807,24 @@ impl<'t> Text<'t> {
                         .is_some_and(|n| !matches!(n.lower, "longer" | "more"));
                 if words[i].lower == "nothing" || no {
                     words[i - 1].under_negation = true;
+                }
+                // "It changes and previews nothing" (Godot's `godot_animation_read`, benign
+                // 31): "nothing" is the object of each verb of the list before it. Not after
+                // "returns nothing" ("deletes and returns nothing" deletes).
+                let returns = matches!(
+                    words[i - 1].lower,
+                    "returns" | "outputs" | "prints" | "yields" | "shows" | "displays"
+                );
+                let mut j = i - 1;
+                while words[i].lower == "nothing"
+                    && !returns
+                    && j >= 2
+                    && matches!(words[j - 1].lower, "and" | "or" | "nor")
+                    && words[j - 2].punct_after.is_none()
+                    && is_verb(words[j - 2].lower)
+                {
+                    words[j - 2].under_negation = true;
+                    j -= 2;
                 }
             }
         }
@@ -2222,6 +2261,27 @@ mod tests {
         );
         assert_eq!(name_words_compat("delete_files"), Vec::<String>::new());
         assert_eq!(name_words_compat("delete-files"), ["delete", "files"]);
+    }
+
+    /// Benign 31's read-only inspectors (session 37), each beside a neighbour that fails.
+    #[test]
+    fn benign_31_read_only_inspectors() {
+        let ro = |name: &str, desc: &str| {
+            run(json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}))
+                .len()
+        };
+        let cases = [
+            // Godot's `godot_animation_read`: one "nothing" closes a list of verbs.
+            ("godot_animation_read", "Read a player's state. It changes and previews nothing; use godot_animation_edit to create, modify, or play animations.", 0),
+            ("godot_animation_read", "Read a player's state. It changes and previews every animation.", 1),
+            ("purge_cache", "Purge the cache. It deletes and returns nothing.", 1),
+            // Houdini's `node_inspect`: a line broken after "to" goes on.
+            ("node_inspect", "Read one node.\n  \"readers\" - the parameters that read `parm`: what else a write to\n     it changes.", 0),
+            ("node_inspect", "Read one node, without asking\nit changes every parameter.", 1),
+        ];
+        for (name, desc, want) in cases {
+            assert_eq!(ro(name, desc), want, "{name}: {desc}");
+        }
     }
 
     #[test]

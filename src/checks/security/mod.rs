@@ -450,7 +450,9 @@ fn check_tool(tool: &Value, out: &mut Vec<Finding>) {
         if item.kind == walk::Kind::PropertyName
             && (agents_own_prompt(name, description, schema, &item.path)
                 || (item.model_request && system_prompt_name(item.text))
-                || own_model_call(name, description, schema, &item.path))
+                || own_model_call(name, description, schema, &item.path)
+                || prompt_under_test(description, schema, &item.path)
+                || prompt_from_a_call(description, schema, &item.path))
         {
             continue;
         }
@@ -614,6 +616,76 @@ fn own_model_call(tool: &str, about: Option<&str>, schema: Option<&Value>, prop:
         ) && object(v)
     });
     extracts || picks_model
+}
+
+/// An optional system prompt a prompt-testing tool runs ("Test a system prompt with a
+/// single sample query without deploying": FrootAI's `prompt_dry_run`, benign 31): any
+/// prompt under test, not the caller's ("your" anywhere keeps it failing).
+fn prompt_under_test(about: Option<&str>, schema: Option<&Value>, prop: &str) -> bool {
+    let said = about.unwrap_or_default().trim_start().to_ascii_lowercase();
+    let opens = [
+        "test",
+        "evaluate",
+        "try",
+        "score",
+        "benchmark",
+        "lint",
+        "validate",
+        "dry-run",
+    ]
+    .iter()
+    .any(|v| {
+        said.strip_prefix(v)
+            .is_some_and(|r| r.starts_with(" a system prompt") || r.starts_with(" a prompt"))
+    });
+    let own = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(prop))
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    system_prompt_name(prop)
+        && opens
+        && !top_level_required(schema, prop)
+        && !walk::identifier_parts(&said).iter().any(|w| w == "your")
+        && !walk::identifier_parts(&own)
+            .iter()
+            .any(|w| w == "your" || w == "you")
+}
+
+/// A system prompt another tool's result holds ("system_prompt: The partner system prompt
+/// from bazi_partner result": mcp-bazi-partner's `bazi_apply_prompt`, benign 31): the model
+/// carries it from that call, as a token another call issued.
+fn prompt_from_a_call(about: Option<&str>, schema: Option<&Value>, prop: &str) -> bool {
+    let own = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(prop))
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str)
+        .or_else(|| about.and_then(|d| secrets::docstring_line(d, prop)));
+    let Some(d) = own else {
+        return false;
+    };
+    let words: Vec<&str> = d.split_whitespace().collect();
+    let call = |w: &str| {
+        let w = w.trim_matches('`').trim_end_matches("()");
+        w.contains('_')
+            && w.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    };
+    system_prompt_name(prop)
+        && !walk::identifier_parts(d)
+            .iter()
+            .any(|w| matches!(w.as_str(), "you" | "your" | "verbatim" | "current" | "own"))
+        && words.windows(3).any(|t| {
+            t[0].eq_ignore_ascii_case("from")
+                && call(t[1])
+                && matches!(
+                    t[2].trim_end_matches(['.', ',', ';', ')']),
+                    "result" | "results" | "output" | "response"
+                )
+        })
 }
 
 /// A property description with no word beyond the slot's name and "new" / "updated".
@@ -817,11 +889,31 @@ fn own_switch(text: &str, norm: &normalize::Normalized, path: &str, ev: &[Span])
             "with" | "without" | "and" | "where" | "in" | "that" | "which"
         )
     });
-    !qualified
-        && words.len() >= 3
+    let mode_switch = words.len() >= 3
         && words.last() == Some(&"mode")
         && matches!(words[0], "enable" | "enter" | "activate" | "switch")
-        && parts.iter().any(|p| p == words[words.len() - 2])
+        && parts.iter().any(|p| p == words[words.len() - 2]);
+    // Beaker's `power_system`: `force`, "Override safety check if system is in use" (benign
+    // 31). A switch named to force or skip states the one check it overrides; a description
+    // that goes on to an act ("… and send the files") is no switch's.
+    let forces = parts
+        .iter()
+        .any(|p| matches!(p.as_str(), "force" | "override" | "skip"))
+        && matches!(
+            words.first().copied(),
+            Some("override" | "overrides" | "bypass" | "bypasses" | "skip")
+        )
+        && words
+            .last()
+            .is_some_and(|w| *w == "check" || *w == "checks")
+        && next.is_none_or(|w| {
+            matches!(
+                w.to_ascii_lowercase()
+                    .trim_matches(|c: char| !c.is_ascii_alphabetic()),
+                "" | "if" | "when" | "unless" | "for" | "on" | "default"
+            )
+        });
+    (mode_switch && !qualified) || forces
 }
 
 /// "When using file_path, set …" about the tool's own `file_path` parameter: the tool's own

@@ -528,6 +528,9 @@ fn guards_credential(text: &str, at: usize) -> bool {
         "api key",
         "secret key",
         "private key",
+        // "Use an unguessable collection name and keep it secret" (k402's `search_index`,
+        // benign 31): a name that works as a capability.
+        "unguessable",
     ]
     .iter()
     .any(|w| sentence.contains(w))

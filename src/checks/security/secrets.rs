@@ -101,6 +101,8 @@ pub(super) fn solicits(
             || resource_secret(name, k, v)
             || public_token(v)
             || (!harvest && asset_token(k, v))
+            || (!harvest && traded_asset(k, v, about, props))
+            || (!harvest && shared_with_peers(name, k, v, about))
             || (!harvest && kept_for_later(v))
             || free_key(v)
             || identifier_key(k, v)
@@ -120,6 +122,9 @@ pub(super) fn solicits(
             || named_by_tool(name, k)
             || inspects_value(name, k)
             || issued_by_a_call(k, v)
+            || about
+                .and_then(|d| from_naming(d, k))
+                .is_some_and(|d| issued_by_a_call(k, &serde_json::json!({"description": d})))
             || says_it_sets(name, &about_words)
             || confirms_with_token(name, k, &about_words)
             || encrypts_output(name, v, props)
@@ -624,17 +629,27 @@ fn confirms_with_token(tool: &str, prop: &str, about: &[String]) -> bool {
     let w = identifier_parts(tool);
     // Larnitech's `confirm_set` runs the write `set_device` prepared: "The token is
     // single-use and expires" (benign 29), the preview's handle.
+    // In Spanish, "el token de un solo uso" (facturador-afip's `confirmar_emision`, benign 31).
     let single_use = about.windows(2).any(|p| {
         matches!(
             (p[0].as_str(), p[1].as_str()),
-            ("single" | "one", "use" | "time")
+            ("single" | "one", "use" | "time") | ("solo", "uso")
         )
     });
     // Mattermost's `verify_user_email` takes the token the email carried (session 24).
-    let confirms =
-        w.iter().any(|v| v == "confirm") && (w.iter().any(|v| v == "subscription") || single_use);
+    let confirms = w.iter().any(|v| v == "confirm" || v == "confirmar")
+        && (w.iter().any(|v| v == "subscription") || single_use);
     let verifies_email = w.iter().any(|v| v == "verify") && w.iter().any(|v| v == "email");
-    (confirms || verifies_email) && identifier_parts(prop) == ["token"]
+    // Its sibling `cancelar_emision` "cancela la confirmación pendiente": the pending
+    // confirmation's token, which only cancels it.
+    let pending = about
+        .iter()
+        .any(|x| matches!(x.as_str(), "pending" | "pendiente"))
+        && about
+            .iter()
+            .any(|x| matches!(x.as_str(), "confirmation" | "confirmaci" | "confirmacion"));
+    let cancels = w.iter().any(|v| v == "cancel" || v == "cancelar") && pending;
+    (confirms || verifies_email || cancels) && identifier_parts(prop) == ["token"]
 }
 
 /// The tool's name says the credential is what it looks up or manages
@@ -740,7 +755,27 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
                 })
         })
     });
-    let from_call = from_call || from_result;
+    // "反爬 token（从同一条 xiaohongshu_search 结果中的 xsec_token 字段）" (cn-scraper,
+    // benign 31): from (从, 来自) a call's result (结果), the call named in between.
+    let from_result_zh = ["从", "来自"].iter().any(|p| {
+        raw.match_indices(p).any(|(i, _)| {
+            let rest = &raw[i + p.len()..];
+            let mut cut = rest.len().min(48);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let window = &rest[..cut];
+            let Some(at) = window.find(|c: char| c.is_ascii_alphabetic()) else {
+                return false;
+            };
+            let call = &window[at..];
+            let end = call
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(call.len());
+            a_call(call) && call[end..].trim_start().starts_with("结果")
+        })
+    });
+    let from_call = from_call || from_result || from_result_zh;
     // A login's token stays a credential, whichever call returns it ("AAL2 access token
     // from verify_mfa response": algochains).
     let login = identifier_parts(prop)
@@ -768,6 +803,21 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
     .iter()
     .any(|p| about.contains(p));
     ends_token && ((from_call && !login) || an_id || generated)
+}
+
+/// The tool's description from where it names `prop` to the end of that line ("note_id 和
+/// xsec_token 都来自同一条 xiaohongshu_search 结果": cn-scraper's `xiaohongshu_comments`,
+/// benign 31), for what it says of a property its schema leaves to it.
+fn from_naming<'a>(about: &'a str, prop: &str) -> Option<&'a str> {
+    about.lines().find_map(|l| {
+        l.match_indices(prop).find_map(|(i, _)| {
+            let before = l[..i].chars().next_back();
+            let after = l[i + prop.len()..].chars().next();
+            let bounded =
+                |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            (bounded(before) && bounded(after)).then(|| &l[i..])
+        })
+    })
 }
 
 /// The tool inspects the secret as data (session 25's blind capture: `jwt_decode`'s
@@ -891,7 +941,7 @@ fn http_client(about: &[String]) -> bool {
 
 /// The line documenting `prop` in a docstring-style description (`prop: text`, or with its
 /// type, `prop (str, optional): text`).
-fn docstring_line<'a>(about: &'a str, prop: &str) -> Option<&'a str> {
+pub(super) fn docstring_line<'a>(about: &'a str, prop: &str) -> Option<&'a str> {
     about.lines().find_map(|l| {
         let r = l.trim_start().strip_prefix(prop)?;
         let r = match r.trim_start().strip_prefix('(') {
@@ -1044,6 +1094,68 @@ fn asset_token(prop: &str, schema: &Value) -> bool {
             .any(|w| matches!(w[0].as_str(), "token" | "contract" | "mint") && w[1] == "address")
 }
 
+/// "password: CARP shared password." of the virtual IP `add_virtual_ip` creates (OPNsense,
+/// benign 31): a secret the new resource shares with its peers, set by the tool that adds it
+/// (its description, or the tool's words right after its name).
+fn shared_with_peers(tool: &str, prop: &str, schema: &Value, about: Option<&str>) -> bool {
+    let adds = identifier_parts(tool)
+        .first()
+        .is_some_and(|v| SETTER_VERBS.contains(&v.as_str()));
+    let shared = |d: &[String]| {
+        !d.iter().any(|w| w == "your")
+            && d.windows(2).any(|t| {
+                matches!(t[0].as_str(), "shared" | "preshared")
+                    && matches!(t[1].as_str(), "password" | "secret" | "key")
+            })
+    };
+    let inline = about
+        .and_then(|d| from_naming(d, prop))
+        .map(|l| identifier_parts(l).into_iter().take(6).collect::<Vec<_>>())
+        .unwrap_or_default();
+    adds && (shared(&description_words(schema)) || shared(&inline))
+}
+
+/// A token named for a transfer's direction in a tool that moves assets between chains or
+/// swaps them (ModexiaAgentpay's `cross_chain_transfer`: "Requires `to_chain` …, `to_token`
+/// address", benign 31): the asset, not a credential. A warning, as its name is on the list.
+fn traded_asset(
+    prop: &str,
+    schema: &Value,
+    about: Option<&str>,
+    props: &serde_json::Map<String, Value>,
+) -> bool {
+    let p = identifier_parts(prop);
+    let directed = matches!(
+        p.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+        [
+            "from" | "to" | "source" | "target" | "input" | "output",
+            "token"
+        ] | ["token", "in" | "out"]
+    );
+    let own = description_words(schema);
+    let login = own.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "your" | "api" | "auth" | "bearer" | "access" | "login" | "secret" | "credential"
+        )
+    });
+    let said = about.map(identifier_parts).unwrap_or_default();
+    let chain_words = |w: &[String]| {
+        w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "chain" | "blockchain" | "swap" | "wallet" | "bridge" | "dex" | "onchain"
+            )
+        })
+    };
+    let siblings = props.keys().any(|k| {
+        identifier_parts(k)
+            .iter()
+            .any(|w| w == "chain" || w == "wallet")
+    });
+    directed && !login && (chain_words(&said) || siblings)
+}
+
 /// A key the tool keeps for the server's later calls ("UIDB API key for this project (from
 /// portal). Saved locally for future sync.": UIDB's `uidb_init`, benign 26): set once, as
 /// a setter's. A warning.
@@ -1104,8 +1216,17 @@ fn identifier_key(prop: &str, schema: &Value) -> bool {
     let d = description_words(schema);
     // OpenF1's `session_key`, "int | str — optional, positive int or 'latest'. Session
     // identifier" (benign 31): the type note comes first.
+    // Or the key's own noun names it within four words: "int | str — required in practice,
+    // positive int or 'latest'. Session identifier", "Meeting (Grand Prix weekend)
+    // identifier" (OpenF1's other tools, benign 31).
+    let own_noun = d.iter().enumerate().any(|(i, w)| {
+        w == "identifier"
+            && d[i.saturating_sub(4)..i]
+                .iter()
+                .any(|x| x != "key" && p.contains(x))
+    });
     keyed
-        && d.iter().take(10).any(|w| w == "identifier")
+        && (d.iter().take(10).any(|w| w == "identifier") || own_noun)
         && !d.iter().any(|w| w == "your" || w == "login")
         && !d
             .iter()
