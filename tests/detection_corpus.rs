@@ -1220,9 +1220,15 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// 31"): 120 of its 151 failed, 139 failed or warned; a review then narrowed those shapes
 /// (the "use only this tool" shape dropped: real Salesforce and AT&T servers say it): 118
 /// fail since, 139 fail or warn.
-const HELDOUT_POISONED: usize = 731;
-const HELDOUT_FAILING: usize = 623;
-const HELDOUT_FLAGGED: usize = 676;
+/// Session 37 adds round 32: 435 attacks of 26 sources (scanners', proxies' and harnesses'
+/// fixtures; eight write-ups), gathered blind by two helpers and measured once with session
+/// 37's rules after benign 31's mends: 158 failing (36.3 %), 293 failing or warning (67.4 %).
+/// 234 of them are IntentProbe's research datasets of covert behaviour described with no
+/// injection wording (11 failing, 121 failing or warning); the other 201 attacks: 147
+/// failing (73.1 %), 183 failing or warning (91.0 %).
+const HELDOUT_POISONED: usize = 1166;
+const HELDOUT_FAILING: usize = 781;
+const HELDOUT_FLAGGED: usize = 969;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
