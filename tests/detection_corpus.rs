@@ -1225,10 +1225,12 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// 37's rules after benign 31's mends: 158 failing (36.3 %), 293 failing or warning (67.4 %).
 /// 234 of them are IntentProbe's research datasets of covert behaviour described with no
 /// injection wording (11 failing, 121 failing or warning); the other 201 attacks: 147
-/// failing (73.1 %), 183 failing or warning (91.0 %).
+/// failing (73.1 %), 183 failing or warning (91.0 %). The same session then wrote shapes for
+/// its misses (docs/decisions.md, "Round 32"): 199 of its 435 fail since, 317 fail or warn
+/// (188 and 194 of the 201 outside IntentProbe).
 const HELDOUT_POISONED: usize = 1166;
-const HELDOUT_FAILING: usize = 781;
-const HELDOUT_FLAGGED: usize = 969;
+const HELDOUT_FAILING: usize = 822;
+const HELDOUT_FLAGGED: usize = 993;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4
