@@ -1225,9 +1225,9 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// 37's rules after benign 31's mends: 158 failing (36.3 %), 293 failing or warning (67.4 %).
 /// 234 of them are IntentProbe's research datasets of covert behaviour described with no
 /// injection wording (11 failing, 121 failing or warning); the other 201 attacks: 147
-/// failing (73.1 %), 183 failing or warning (91.0 %). The same session then wrote shapes for
+/// failing (73.1 %), 172 failing or warning (85.6 %). The same session then wrote shapes for
 /// its misses (docs/decisions.md, "Round 32"): 199 of its 435 fail since, 317 fail or warn
-/// (188 and 194 of the 201 outside IntentProbe).
+/// (188 and 196 of the 201 outside IntentProbe).
 const HELDOUT_POISONED: usize = 1166;
 const HELDOUT_FAILING: usize = 822;
 const HELDOUT_FLAGGED: usize = 993;
