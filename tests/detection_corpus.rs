@@ -1227,10 +1227,12 @@ fn listing_failures(c: &Corpus) -> Vec<String> {
 /// injection wording (11 failing, 121 failing or warning); the other 201 attacks: 147
 /// failing (73.1 %), 172 failing or warning (85.6 %). The same session then wrote shapes for
 /// its misses (docs/decisions.md, "Round 32"): 199 of its 435 fail since, 317 fail or warn
-/// (188 and 196 of the 201 outside IntentProbe).
+/// (188 and 196 of the 201 outside IntentProbe). Its Cyrillic patterns, which had matched
+/// no normalized text, and properties named `exfil` or `inject_prompt` then bring the
+/// held-out set to 827 failing, 997 failing or warning.
 const HELDOUT_POISONED: usize = 1166;
-const HELDOUT_FAILING: usize = 822;
-const HELDOUT_FLAGGED: usize = 993;
+const HELDOUT_FAILING: usize = 827;
+const HELDOUT_FLAGGED: usize = 997;
 /// Real tools of the held-out listings that fail (`server: tool: rules`), pinned exactly.
 /// Benign 24 (43 listings, 5,361 tools; held out by session 29 at 24 tools failing on 11
 /// servers) was judged and folded into `benign/` in session 30: its 9 false positives on 4

@@ -179,8 +179,10 @@ struct Scripted {
 
 impl Scripted {
     fn new(p: &str, any: Option<&str>) -> Scripted {
-        let mut by: Vec<(Script, Vec<&str>)> =
-            any.map(|a| (Script::Any, vec![a])).into_iter().collect();
+        let mut by: Vec<(Script, Vec<String>)> = any
+            .map(|a| (Script::Any, vec![a.to_string()]))
+            .into_iter()
+            .collect();
         for alt in top_level_alternatives(p) {
             let of = |want| alt.chars().any(|c| script_of(c) == Some(want));
             let script = if of(Script::Cjk) {
@@ -189,6 +191,13 @@ impl Scripted {
                 Script::Cyrillic
             } else {
                 Script::Latin
+            };
+            // The text these run on is normalized: a Cyrillic letter that looks like a Latin
+            // one is that Latin letter there ("Игнорируй" reads "Игнopиpyй").
+            let alt = if script == Script::Cyrillic {
+                look_alike_tolerant(alt)
+            } else {
+                alt.to_string()
             };
             match by.iter_mut().find(|(s, _)| *s == script) {
                 Some((_, alts)) => alts.push(alt),
@@ -241,6 +250,50 @@ impl Scripted {
             compiled(p, re);
         }
     }
+}
+
+/// `p` with each Cyrillic letter whose confusable skeleton is one ASCII letter widened to
+/// both (`о` → `[оoO]`; inside a class the letters join it), so a pattern written in
+/// Cyrillic matches the normalized text (`normalize.rs` folds look-alikes to ASCII). Letters
+/// at a class range's ends stay as written.
+fn look_alike_tolerant(p: &str) -> String {
+    let chars: Vec<char> = p.chars().collect();
+    let mut out = String::with_capacity(p.len() * 2);
+    let mut in_class = false;
+    let mut escaped = false;
+    for (i, &c) in chars.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ => {}
+        }
+        let ranged = in_class && (chars.get(i + 1) == Some(&'-') || i > 0 && chars[i - 1] == '-');
+        let ascii = (script_of(c) == Some(Script::Cyrillic) && !ranged)
+            .then(|| super::normalize::ascii_skeleton(c))
+            .flatten()
+            .filter(|a| a.len() == 1 && a.bytes().all(|b| b.is_ascii_alphabetic()));
+        match ascii {
+            Some(a) => {
+                if !in_class {
+                    out.push('[');
+                }
+                out.push(c);
+                out.push_str(&a.to_ascii_lowercase());
+                out.push_str(&a.to_ascii_uppercase());
+                if !in_class {
+                    out.push(']');
+                }
+            }
+            None => out.push(c),
+        }
+    }
+    out
 }
 
 fn compiled<'r>(p: &str, re: &'r OnceLock<Regex>) -> &'r Regex {
@@ -772,7 +825,20 @@ mod tests {
             DECEIVE_HEAD_X,
             DECEIVE_CLAIM_X,
         ] {
-            let whole = top_level_alternatives(p);
+            // Cyrillic alternatives are widened for look-alike letters first.
+            let whole: Vec<String> = top_level_alternatives(p)
+                .into_iter()
+                .map(|alt| {
+                    if alt.chars().any(|c| script_of(c) == Some(Script::Cyrillic))
+                        && !alt.chars().any(|c| script_of(c) == Some(Script::Cjk))
+                    {
+                        look_alike_tolerant(alt)
+                    } else {
+                        alt.to_string()
+                    }
+                })
+                .collect();
+            let whole: Vec<&str> = whole.iter().map(String::as_str).collect();
             let split = Scripted::new(p, None);
             let parts: Vec<&str> = split
                 .parts
@@ -785,6 +851,11 @@ mod tests {
             assert_eq!(a, b);
             split.warm();
         }
+        // Look-alike letters widened, in and out of a class; ranges' ends and escapes kept.
+        assert_eq!(look_alike_tolerant("важно"), "в[аaA]жн[оoO]");
+        assert_eq!(look_alike_tolerant("[оз]"), "[оoOз]");
+        assert_eq!(look_alike_tolerant("[а-я]"), "[а-я]");
+        assert_eq!(look_alike_tolerant(r"\s+о"), r"\s+[оoO]");
         assert_eq!(
             top_level_alternatives(r"a(?:b|c)|[|]d|e\|f"),
             ["a(?:b|c)", "[|]d", r"e\|f"]

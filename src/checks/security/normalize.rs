@@ -117,7 +117,7 @@ impl Builder {
 /// with marks (`ö`, `ė`), small capitals and squared letters (not in the confusables
 /// table), else its UTS #39 skeleton when that is ASCII. An uppercase letter whose
 /// skeleton is `l` is a capital I (`І`, `Ι` look like `I`; the table folds to `l`).
-fn ascii_skeleton(c: char) -> Option<String> {
+pub(super) fn ascii_skeleton(c: char) -> Option<String> {
     let mut d = c.nfd();
     if let Some(base) = d.next() {
         if base.is_ascii_alphabetic() && d.all(is_mark) {

@@ -157,7 +157,11 @@ const SQL_PAYLOAD_P: &str = r"'\s*;\s*(?-i:DROP|DELETE|TRUNCATE|ALTER|UPDATE|INS
 const MODEL_IDENTITY_P: &str = r"^(?:llm|ai|assistant|agent|calling)\s+(?:model\s+)?(?:name|identity|id|type|version|provider)$|^caller\s+model\s+(?:name|identity|id|type|version|provider)$|\b(?:name|identity|version|type)\s+of\s+the\s+(?:llm|ai|language)\s+(?:model\s+)?(?:that|which)\s+(?:calls|is\s+calling|invokes|uses)\s+this\s+tool\b";
 
 /// Property names (as words) that say they carry a secret read from the machine.
-const READ_SECRET_NAME_P: &str = r"^(?:read|dump|steal|exfiltrate|leak|grab)\s+(?:\w+\s+){0,2}?(?:env|private\s+key|ssh|secrets?|credentials?|api\s+key|aws|passwords?|tokens?|id\s+rsa)\b";
+/// A property named for the attack itself (`exfil`, `exfil_endpoint`, `inject_prompt`: the
+/// hermes-agent scanner tests, testmcpy's fixtures, Radiant's executor; rounds 29-32): no real
+/// listing of the corpus names a property so. Read on property names only: a security tool
+/// may be called `detect_exfiltration`.
+const READ_SECRET_NAME_P: &str = r"^(?:read|dump|steal|exfiltrate|leak|grab)\s+(?:\w+\s+){0,2}?(?:env|private\s+key|ssh|secrets?|credentials?|api\s+key|aws|passwords?|tokens?|id\s+rsa)\b|\bexfil\b|^inject\s+prompts?$";
 
 /// Shell metacharacters around a command in a value a model may pass on unchanged, or a
 /// value that is itself a recursive delete from the root or home (`"default": "rm -rf
