@@ -193,8 +193,9 @@ impl Scripted {
                 Script::Latin
             };
             // The text these run on is normalized: a Cyrillic letter that looks like a Latin
-            // one is that Latin letter there ("Игнорируй" reads "Игнopиpyй").
-            let alt = if script == Script::Cyrillic {
+            // one is that Latin letter there ("Игнорируй" reads "Игнopиpyй"), and an
+            // accented one its base ("à l'insu" reads "a l'insu").
+            let alt = if script != Script::Cjk {
                 look_alike_tolerant(alt)
             } else {
                 alt.to_string()
@@ -252,10 +253,10 @@ impl Scripted {
     }
 }
 
-/// `p` with each Cyrillic letter whose confusable skeleton is one ASCII letter widened to
-/// both (`о` → `[оoO]`; inside a class the letters join it), so a pattern written in
-/// Cyrillic matches the normalized text (`normalize.rs` folds look-alikes to ASCII). Letters
-/// at a class range's ends stay as written.
+/// `p` with each Cyrillic or accented Latin letter whose skeleton is one ASCII letter
+/// widened to both (`о` → `[оoO]`, `à` → `[àaA]`; inside a class the letters join it), so a
+/// pattern written in those letters matches the normalized text (`normalize.rs` folds
+/// look-alikes and accents to ASCII). Letters at a class range's ends stay as written.
 fn look_alike_tolerant(p: &str) -> String {
     let chars: Vec<char> = p.chars().collect();
     let mut out = String::with_capacity(p.len() * 2);
@@ -274,7 +275,7 @@ fn look_alike_tolerant(p: &str) -> String {
             _ => {}
         }
         let ranged = in_class && (chars.get(i + 1) == Some(&'-') || i > 0 && chars[i - 1] == '-');
-        let ascii = (script_of(c) == Some(Script::Cyrillic) && !ranged)
+        let ascii = (matches!(script_of(c), Some(Script::Cyrillic | Script::Latin)) && !ranged)
             .then(|| super::normalize::ascii_skeleton(c))
             .flatten()
             .filter(|a| a.len() == 1 && a.bytes().all(|b| b.is_ascii_alphabetic()));
@@ -825,13 +826,11 @@ mod tests {
             DECEIVE_HEAD_X,
             DECEIVE_CLAIM_X,
         ] {
-            // Cyrillic alternatives are widened for look-alike letters first.
+            // Alternatives outside CJK are widened for look-alike letters first.
             let whole: Vec<String> = top_level_alternatives(p)
                 .into_iter()
                 .map(|alt| {
-                    if alt.chars().any(|c| script_of(c) == Some(Script::Cyrillic))
-                        && !alt.chars().any(|c| script_of(c) == Some(Script::Cjk))
-                    {
+                    if !alt.chars().any(|c| script_of(c) == Some(Script::Cjk)) {
                         look_alike_tolerant(alt)
                     } else {
                         alt.to_string()
@@ -855,6 +854,7 @@ mod tests {
         assert_eq!(look_alike_tolerant("важно"), "в[аaA]жн[оoO]");
         assert_eq!(look_alike_tolerant("[оз]"), "[оoOз]");
         assert_eq!(look_alike_tolerant("[а-я]"), "[а-я]");
+        assert_eq!(look_alike_tolerant("à l'insu"), "[àaA] l'insu");
         assert_eq!(look_alike_tolerant(r"\s+о"), r"\s+[оoO]");
         assert_eq!(
             top_level_alternatives(r"a(?:b|c)|[|]d|e\|f"),

@@ -5,6 +5,7 @@
 use super::{memo, normalize, patterns, poisoning, rules, signals};
 use crate::rules::types::Rule;
 use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
 
 /// What a name with look-alike letters reads as, and its non-ASCII characters (`U+0430`).
 pub(super) fn lookalike(n: &str) -> Option<(String, Vec<String>)> {
@@ -61,7 +62,18 @@ pub(super) fn quote(raw: &str, norm: &normalize::Normalized, span: Span) -> Stri
     // letters the matching folded to Latin ("Игнорируй" read as "Иrнopиpyй").
     let cyrillic_prose = !shown.chars().any(|c| c.is_ascii_alphabetic())
         && reads.chars().any(|c| ('\u{400}'..='\u{4FF}').contains(&c));
-    if norm.changed && reads != shown && reads != shown.replace('*', " ") && !cyrillic_prose {
+    // Nor accents dropped ("Dígale al usuario" read as "Digale al usuario").
+    let unaccented: String = shown
+        .nfd()
+        .filter(|&c| !unicode_normalization::char::is_combining_mark(c))
+        .collect();
+    let only_accents = unaccented == reads;
+    if norm.changed
+        && reads != shown
+        && reads != shown.replace('*', " ")
+        && !cyrillic_prose
+        && !only_accents
+    {
         format!("\"{shown}\" (reads as \"{reads}\")")
     } else {
         format!("\"{shown}\"")
