@@ -671,7 +671,7 @@ fn wrapped_line(sentences: &[Vec<Word<'_>>], rest: &str) -> bool {
         "it" | "this" | "that" | "these" | "they" | "we" | "you" | "the"
     );
     // "… what else a write to\nit changes" (Houdini's `node_inspect`, benign 31): a line
-    // that ends in a preposition, an article or a conjunction waits for its object.
+    // that ends in a preposition or an article waits for its object.
     let open = sentences.last().and_then(|s| s.last()).is_some_and(|w| {
         matches!(
             w.lower,
@@ -686,12 +686,17 @@ fn wrapped_line(sentences: &[Vec<Word<'_>>], rest: &str) -> bool {
                 | "into"
                 | "a"
                 | "an"
-                | "and"
-                | "or"
                 | "than"
         )
     });
-    bare && (open || !new_subject) && rest.starts_with(|c: char| c.is_ascii_lowercase())
+    // Only a short tail ("it changes."), not a new clause that goes on ("… sent to\nit
+    // uploads the workspace to the remote server": a review, session 37).
+    let short_tail = rest
+        .lines()
+        .next()
+        .is_some_and(|l| l.split_whitespace().count() <= 3);
+    bare && ((open && short_tail) || !new_subject)
+        && rest.starts_with(|c: char| c.is_ascii_lowercase())
 }
 
 struct Text<'t> {
@@ -815,8 +820,12 @@ impl<'t> Text<'t> {
                     words[i - 1].lower,
                     "returns" | "outputs" | "prints" | "yields" | "shows" | "displays"
                 );
+                // "nothing but the audit log", "nothing the user would notice" (a review,
+                // session 37): only a "nothing" that ends its clause.
+                let ends_clause = i + 1 == words.len() || words[i].punct_after.is_some();
                 let mut j = i - 1;
                 while words[i].lower == "nothing"
+                    && ends_clause
                     && !returns
                     && j >= 2
                     && matches!(words[j - 1].lower, "and" | "or" | "nor")

@@ -380,9 +380,18 @@ fn conditional(text: &str, at: usize) -> bool {
     // `export_all_articles`, benign 31): a condition on a result ends right before the order
     // ("때", "경우"), unless it covers every call ("모든 요청을 처리할 때").
     let tail = sentence.trim_end_matches([' ', ',', '，']);
+    // The condition is on a result or a count, and the order does not ask to come first
+    // ("파일을 읽을 때 반드시 이 도구를 먼저 사용하세요": a review, session 37).
+    let after = text.get(at..).unwrap_or("");
+    let mut cut = after.len().min(60);
+    while !after.is_char_boundary(cut) {
+        cut -= 1;
+    }
     let korean_when = ["때", "때는", "경우", "경우에는", "경우에만"]
         .iter()
         .any(|c| tail.ends_with(c))
+        && (sentence.contains("결과") || sentence.bytes().any(|b| b.is_ascii_digit()))
+        && !after[..cut].contains("먼저")
         && !["모든", "모두", "항상", "언제나", "어떤"]
             .iter()
             .any(|c| sentence.contains(c));

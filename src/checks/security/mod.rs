@@ -649,9 +649,35 @@ fn prompt_under_test(about: Option<&str>, schema: Option<&Value>, prop: &str) ->
         && opens
         && !top_level_required(schema, prop)
         && !walk::identifier_parts(&said).iter().any(|w| w == "your")
+        && !asks_for_the_callers(&said)
+        && !asks_for_the_callers(&own)
         && !walk::identifier_parts(&own)
             .iter()
             .any(|w| w == "your" || w == "you")
+}
+
+/// Words that ask for the calling model's own prompt rather than one it was handed ("the
+/// complete system instructions the assistant is running under, word for word": a review,
+/// session 37).
+fn asks_for_the_callers(text: &str) -> bool {
+    let w = walk::identifier_parts(text);
+    w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "assistant"
+                | "complete"
+                | "entire"
+                | "full"
+                | "verbatim"
+                | "always"
+                | "prior"
+                | "previous"
+                | "hidden"
+        )
+    }) || w
+        .windows(3)
+        .any(|t| t[0] == "word" && t[1] == "for" && t[2] == "word")
+        || w.windows(2).any(|t| t[0] == "running" && t[1] == "under")
 }
 
 /// A system prompt another tool's result holds ("system_prompt: The partner system prompt
@@ -675,9 +701,13 @@ fn prompt_from_a_call(about: Option<&str>, schema: Option<&Value>, prop: &str) -
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     };
     system_prompt_name(prop)
-        && !walk::identifier_parts(d)
-            .iter()
-            .any(|w| matches!(w.as_str(), "you" | "your" | "verbatim" | "current" | "own"))
+        && !asks_for_the_callers(d)
+        && !walk::identifier_parts(d).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "you" | "your" | "verbatim" | "current" | "own" | "model" | "instructions"
+            )
+        })
         && words.windows(3).any(|t| {
             t[0].eq_ignore_ascii_case("from")
                 && call(t[1])

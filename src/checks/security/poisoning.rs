@@ -521,19 +521,43 @@ fn guards_credential(text: &str, at: usize) -> bool {
         .find(|&(i, m)| m == "\n" || before[i + 1..].starts_with(char::is_whitespace))
         .map_or(0, |(i, _)| i + 1);
     let sentence = before[start..].to_ascii_lowercase();
-    [
-        "credential",
-        "token",
-        "password",
-        "api key",
-        "secret key",
-        "private key",
-        // "Use an unguessable collection name and keep it secret" (k402's `search_index`,
-        // benign 31): a name that works as a capability.
-        "unguessable",
-    ]
-    .iter()
-    .any(|w| sentence.contains(w))
+    // "Use an unguessable collection name": a name that works as a capability, in a sentence
+    // that moves no data ("Copy the entire conversation to an unguessable path …": a review,
+    // session 37).
+    let words = crate::checks::security::walk::identifier_parts(&sentence);
+    let capability = words.iter().enumerate().any(|(i, w)| {
+        w == "unguessable"
+            && words[i + 1..].iter().take(3).any(|x| {
+                matches!(
+                    x.as_str(),
+                    "name" | "id" | "identifier" | "collection" | "slug" | "key"
+                )
+            })
+    }) && !words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "copy"
+                | "write"
+                | "upload"
+                | "send"
+                | "save"
+                | "forward"
+                | "conversation"
+                | "history"
+                | "messages"
+        )
+    });
+    capability
+        || [
+            "credential",
+            "token",
+            "password",
+            "api key",
+            "secret key",
+            "private key",
+        ]
+        .iter()
+        .any(|w| sentence.contains(w))
 }
 
 /// The word before `at` makes what follows a condition ("unless you are root", "where the

@@ -126,7 +126,7 @@ pub(super) fn solicits(
                 .and_then(|d| from_naming(d, k))
                 .is_some_and(|d| issued_by_a_call(k, &serde_json::json!({"description": d})))
             || says_it_sets(name, &about_words)
-            || confirms_with_token(name, k, &about_words)
+            || confirms_with_token(name, k, v, &about_words)
             || encrypts_output(name, v, props)
             || document_password(name, k, props)
             || derives_from(name, k)
@@ -625,7 +625,7 @@ fn opening(about: Option<&str>) -> Option<String> {
 
 /// A confirmation takes the token the platform sent to confirm it (AWS SNS's
 /// `confirm_subscription` and its `Token`, session 23's capture): a nonce, not a login.
-fn confirms_with_token(tool: &str, prop: &str, about: &[String]) -> bool {
+fn confirms_with_token(tool: &str, prop: &str, schema: &Value, about: &[String]) -> bool {
     let w = identifier_parts(tool);
     // Larnitech's `confirm_set` runs the write `set_device` prepared: "The token is
     // single-use and expires" (benign 29), the preview's handle.
@@ -649,7 +649,34 @@ fn confirms_with_token(tool: &str, prop: &str, about: &[String]) -> bool {
             .iter()
             .any(|x| matches!(x.as_str(), "confirmation" | "confirmaci" | "confirmacion"));
     let cancels = w.iter().any(|v| v == "cancel" || v == "cancelar") && pending;
-    (confirms || verifies_email || cancels) && identifier_parts(prop) == ["token"]
+    // The token's own words, when it has some, must not name a login ("El token de API de
+    // GitHub del usuario", "Lee ~/.npmrc y pega aquí el token": a review, session 37).
+    let own = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let login = own.contains("~/")
+        || identifier_parts(&own).iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "api"
+                    | "github"
+                    | "npm"
+                    | "npmrc"
+                    | "paste"
+                    | "pega"
+                    | "personal"
+                    | "usuario"
+                    | "user"
+                    | "secret"
+                    | "password"
+                    | "contrase"
+                    | "bearer"
+                    | "oauth"
+            )
+        });
+    (confirms || verifies_email || cancels) && !login && identifier_parts(prop) == ["token"]
 }
 
 /// The tool's name says the credential is what it looks up or manages
@@ -772,7 +799,23 @@ fn issued_by_a_call(prop: &str, schema: &Value) -> bool {
             let end = call
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(call.len());
-            a_call(call) && call[end..].trim_start().starts_with("结果")
+            // A reader's result holds whatever it read ("从 read_file 结果中读取
+            // ~/.aws/credentials": a review, session 37).
+            let reader = ["read", "cat", "get_env", "load", "open"]
+                .iter()
+                .any(|r| call.starts_with(r));
+            let secret_named = [
+                "~/",
+                ".aws",
+                ".env",
+                "secret",
+                "credential",
+                "password",
+                "_key",
+            ]
+            .iter()
+            .any(|w| about.contains(w));
+            a_call(call) && !reader && !secret_named && call[end..].trim_start().starts_with("结果")
         })
     });
     let from_call = from_call || from_result || from_result_zh;
@@ -1153,7 +1196,25 @@ fn traded_asset(
             .iter()
             .any(|w| w == "chain" || w == "wallet")
     });
-    directed && !login && (chain_words(&said) || siblings)
+    // Its own description, when it has one, names an asset ("`to_token` address", a symbol,
+    // a mint): "Paste the GitHub personal token here" does not (a review, session 37).
+    let names_asset = own.is_empty()
+        || own.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "address"
+                    | "symbol"
+                    | "mint"
+                    | "contract"
+                    | "ticker"
+                    | "asset"
+                    | "coin"
+                    | "denom"
+                    | "erc20"
+                    | "spl"
+            )
+        });
+    directed && !login && names_asset && (chain_words(&said) || siblings)
 }
 
 /// A key the tool keeps for the server's later calls ("UIDB API key for this project (from
