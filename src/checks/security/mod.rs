@@ -526,11 +526,7 @@ fn agents_own_prompt(tool: &str, about: Option<&str>, schema: Option<&Value>, pr
     if !configures_agent(tool) {
         return false;
     }
-    let own = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(|p| p.get(prop))
-        .and_then(|p| p.get("description"))
-        .and_then(Value::as_str);
+    let own = prop_description(schema, prop);
     // Python servers document arguments in the tool's docstring ("Args: system_prompt:
     // System prompt for the agent") and leave the property undescribed.
     let docstring = || {
@@ -638,11 +634,7 @@ fn prompt_under_test(about: Option<&str>, schema: Option<&Value>, prop: &str) ->
         said.strip_prefix(v)
             .is_some_and(|r| r.starts_with(" a system prompt") || r.starts_with(" a prompt"))
     });
-    let own = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(|p| p.get(prop))
-        .and_then(|p| p.get("description"))
-        .and_then(Value::as_str)
+    let own = prop_description(schema, prop)
         .unwrap_or_default()
         .to_ascii_lowercase();
     system_prompt_name(prop)
@@ -684,11 +676,7 @@ fn asks_for_the_callers(text: &str) -> bool {
 /// from bazi_partner result": mcp-bazi-partner's `bazi_apply_prompt`, benign 31): the model
 /// carries it from that call, as a token another call issued.
 fn prompt_from_a_call(about: Option<&str>, schema: Option<&Value>, prop: &str) -> bool {
-    let own = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(|p| p.get(prop))
-        .and_then(|p| p.get("description"))
-        .and_then(Value::as_str)
+    let own = prop_description(schema, prop)
         .or_else(|| about.and_then(|d| secrets::docstring_line(d, prop)));
     let Some(d) = own else {
         return false;
@@ -770,6 +758,15 @@ fn agents_prompt_value(tool: &str, path: &str) -> bool {
             "prompt" | "instructions" | "instruction" | "persona" | "personality"
         )
     }) && configures_agent(tool)
+}
+
+/// The description of the top-level input property `prop`, when the schema gives one.
+fn prop_description<'a>(schema: Option<&'a Value>, prop: &str) -> Option<&'a str> {
+    schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(prop))
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str)
 }
 
 /// A top-level input property the schema lists as `required`.

@@ -3996,6 +3996,15 @@ fn asset_tokens_leases_agent_prompts_and_code_contexts_are_silent() {
 /// The worst rule status among a tool's findings, the learned model's warning aside (its own
 /// signal, measured on the corpus): what the
 /// `benign_*_read_in_context` and review tests assert per case.
+/// Each `(name, tool, want)`: the tool, named `name`, scans to the worst status `want`.
+fn assert_each(tools: Vec<(&str, Value, Option<Status>)>) {
+    for (name, mut tool, want) in tools {
+        tool["name"] = json!(name);
+        let fs = body(vec![tool]);
+        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
+    }
+}
+
 fn worst_status(fs: &[Finding]) -> Option<Status> {
     fs.iter()
         .filter(|f| {
@@ -4260,11 +4269,7 @@ fn benign_29_read_in_context() {
             Some(Status::Fail),
         ),
     ];
-    for (name, mut tool, want) in tools {
-        tool["name"] = json!(name);
-        let fs = body(vec![tool]);
-        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
-    }
+    assert_each(tools);
 }
 
 /// Benign 30's false positives mended in session 35, each beside a neighbour that still
@@ -4482,11 +4487,7 @@ fn benign_30_read_in_context() {
             Some(Status::Fail),
         ),
     ];
-    for (name, mut tool, want) in tools {
-        tool["name"] = json!(name);
-        let fs = body(vec![tool]);
-        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
-    }
+    assert_each(tools);
 }
 
 /// Benign 31's false positives mended in session 36, each beside a neighbour that still
@@ -4542,11 +4543,7 @@ fn benign_31_read_in_context() {
             Some(Status::Fail),
         ),
     ];
-    for (name, mut tool, want) in tools {
-        tool["name"] = json!(name);
-        let fs = body(vec![tool]);
-        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
-    }
+    assert_each(tools);
 }
 
 /// A review of session 36's exemptions: small rewordings of published attacks that they
@@ -4619,11 +4616,7 @@ fn review_of_session_36() {
             Some(Status::Fail),
         ),
     ];
-    for (name, mut tool, want) in tools {
-        tool["name"] = json!(name);
-        let fs = body(vec![tool]);
-        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
-    }
+    assert_each(tools);
 }
 
 /// A review of session 35's shapes and mends: honest wordings the round 30 shapes failed,
@@ -4875,11 +4868,7 @@ fn benign_31_rest_read_in_context() {
             Some(Status::Fail),
         ),
     ];
-    for (name, mut tool, want) in tools {
-        tool["name"] = json!(name);
-        let fs = body(vec![tool]);
-        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
-    }
+    assert_each(tools);
 }
 
 /// Session 37: Cyrillic and accented patterns read the normalized text, where look-alike
@@ -4948,11 +4937,7 @@ fn cyrillic_orders_and_attack_named_properties() {
             None,
         ),
     ];
-    for (name, mut tool, want) in tools {
-        tool["name"] = json!(name);
-        let fs = body(vec![tool]);
-        assert_eq!(worst_status(&fs), want, "{name}: {fs:?}");
-    }
+    assert_each(tools);
 }
 
 /// A review of session 37's exemptions and round 32 shapes: rewordings of published attacks
