@@ -33,8 +33,9 @@ fn count(findings: &[Finding], id: &str) -> usize {
     findings.iter().filter(|f| f.id == id).count()
 }
 
-/// Measured (docs/decisions.md): 3,126 tool names shared by two or more of the 1,679 listings
-/// (2,579 before session 35's 427 listings of benign 29, folded in after their held-out
+/// Measured (docs/decisions.md): 4,711 tool names shared by two or more of the 2,846 listings
+/// (3,126 before session 38's 1,167 listings of benign 30, 31 and 32, folded in after their
+/// held-out measurement and judgement; 2,579 before session 35's 427 listings of benign 29, folded in after their held-out
 /// measurement and judgement; 2,335 before session 33's 135 listings of benign 28, folded in after their held-out
 /// measurement and judgement; 2,191 before session 33's 64 listings of benign 27, folded in after their held-out
 /// measurement and judgement; 1,995 before session 31's 96 listings of benign 26, folded in after their held-out
@@ -53,10 +54,12 @@ fn count(findings: &[Finding], id: &str) -> usize {
 /// 163 listings, among them 23 more awslabs servers and several Google Workspace, Jira and
 /// database servers sharing their vendors' tool names), toxic-flow pairs as printed, no
 /// cross-server shadowing.
-const CROSS_NAMES: usize = 3126;
+const CROSS_NAMES: usize = 4711;
 /// Cross-server shadowing on real servers, pinned (none since session 27 mended the three
 /// benign 21 brought: a tool's own actions listed in prose, and a tool of its own vendor's
-/// family that its listing lacks; docs/decisions.md).
+/// family that its listing lacks; nor since session 38 mended the four benign 30 brought: an
+/// `enum` action of its own, its own name hyphenated, a language's `style` statement;
+/// docs/decisions.md).
 const SHADOWING_OPEN: &[&str] = &[];
 
 #[test]
@@ -71,9 +74,9 @@ fn benign_corpus_as_one_fleet() {
     // fleet compares descriptions across servers; raised so the comparison still runs (21,208
     // tools since session 24, 32,822 since session 27, 40,320 since session 30, 44,146 since
     // session 31, 46,753 and then 50,925 since session 33: past 20 × 2,500, so 3,000; 59,020
-    // since session 35, still under 20 × 3,000).
+    // since session 35, still under 20 × 3,000; 78,035 since session 38, past it, so 4,000).
     let cfg = collision::CollisionConfig {
-        max_tools: 3000,
+        max_tools: 4000,
         ..Default::default()
     };
     let col = collision::check_fleet(&members, &cfg);

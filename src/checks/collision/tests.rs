@@ -1334,3 +1334,46 @@ fn a_listing_linted_from_text_gives_the_same_findings() {
         }
     }
 }
+
+/// Ableton Live's generated getters and setters (benign 31): descriptions that open on
+/// opposite verbs tell their tools apart; the same wording with one verb still collides.
+#[test]
+fn opposite_verbs_do_not_collide() {
+    let o = CollisionConfig::default();
+    let idx = json!({"type": "object", "properties": {"track_index": {"type": "integer"}}, "required": ["track_index"]});
+    let set = json!({"type": "object", "properties": {"track_index": {"type": "integer"}, "color": {"type": "integer"}}, "required": ["track_index", "color"]});
+    for (a, b) in [
+        ("Get the clip color.", "Set the clip color."),
+        ("Gets the volume of a track.", "Sets the volume of a track."),
+        ("Set the name of a track.", "Get the volume of a track."),
+        (
+            "Enable monitoring of the track.",
+            "Disables monitoring of the track.",
+        ),
+        (
+            "Opens the track's fold state.",
+            "Closes the track's fold state.",
+        ),
+    ] {
+        let fs = run(
+            vec![tool("a", a, idx.clone()), tool("b", b, set.clone())],
+            &o,
+        );
+        assert!(collisions(&fs).is_empty(), "{a:?} / {b:?}: {fs:?}");
+    }
+    for (a, b) in [
+        ("Get the clip color.", "Get the clip colors."),
+        ("Set the clip color.", "Sets the clip color."),
+        ("Get the clip color.", "Reset the clip color."),
+        (
+            "The getter: get the clip color.",
+            "The getter: set the clip color.",
+        ),
+    ] {
+        let fs = run(
+            vec![tool("a", a, idx.clone()), tool("b", b, set.clone())],
+            &o,
+        );
+        assert_eq!(collisions(&fs).len(), 1, "{a:?} / {b:?}: {fs:?}");
+    }
+}

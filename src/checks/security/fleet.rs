@@ -216,6 +216,26 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 .collect()
         })
         .collect();
+    // Each server's `enum` values: one of its tools' actions ("or type_text to type into UI
+    // elements" beside `action: enum [get_map, sequence, type_text]`, and "use type_text
+    // instead" in a sibling: satelliteoflove's Godot tools, benign 30), not another server's
+    // tool. Not `default` values: an attacker sets those as freely as prose.
+    let own_enums: Vec<HashSet<String>> = members
+        .iter()
+        .map(|(_, tools)| {
+            tools
+                .iter()
+                .filter_map(Value::as_object)
+                .flat_map(|obj| {
+                    walk::strings(obj)
+                        .into_iter()
+                        .filter(|it| it.kind == walk::Kind::Value && it.path.contains("enum["))
+                        .map(|it| it.text.trim().to_lowercase())
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+        .collect();
     let server_index: HashMap<&str, usize> =
         members.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     // Counted once per server, not per reference (a hostile member of many tools).
@@ -241,6 +261,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 &props,
             );
             props.extend(values);
+            props.extend(own_enums[i].iter().cloned());
             let mut params = Vec::new();
             if let Some(s) = obj.get("inputSchema") {
                 walk::params(s, String::new(), 0, &mut params);
@@ -259,11 +280,16 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             let lookup = |raw: &str| -> Option<(String, Vec<usize>)> {
                 let n = raw.trim();
                 let lower = n.to_lowercase();
+                // "use the health-check tool instead" beside its own `omni_health_check`
+                // (omni-app-mcp, benign 30): the same name, hyphenated.
+                let underscored = lower.replace('-', "_");
                 if lower.is_empty()
                     || NOT_NAMES.contains(&lower.as_str())
                     || lower == name.to_lowercase()
                     || own[i].contains(&lower)
                     || own_tails[i].contains(&lower)
+                    || own[i].contains(&underscored)
+                    || own_tails[i].contains(&underscored)
                     || props.contains(&lower)
                     || own_params[i].contains(&lower)
                     || (has_actions && !identifier_like(n))
@@ -294,6 +320,7 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     if (kind == signals::RefKind::Named && !identifier_like(raw))
                         || short_word
                         || described_not_ordered(&norm.text, m.0)
+                        || language_construct(&norm.text, n.1)
                     {
                         continue;
                     }
@@ -335,6 +362,33 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// The name ending at `end` is followed by the noun of a language's construct ("avoid using
+/// 'style' statements in sequenceDiagram": claude-mermaid's `mermaid_preview`, beside
+/// drawio's `style` tool; benign 30): a keyword of the language the tool takes, not a tool.
+fn language_construct(text: &str, end: usize) -> bool {
+    let after = text.get(end..).unwrap_or("");
+    let after = after.trim_start_matches(['\'', '"', '`']);
+    let word: String = after
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    after.starts_with(char::is_whitespace)
+        && matches!(
+            word.as_str(),
+            "statement"
+                | "statements"
+                | "directive"
+                | "directives"
+                | "keyword"
+                | "keywords"
+                | "syntax"
+                | "clause"
+                | "clauses"
+        )
 }
 
 /// The match at `at` follows a participle that describes where something shows ("The

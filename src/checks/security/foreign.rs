@@ -17,16 +17,16 @@ use std::sync::OnceLock;
 
 /// ASCII words that only these languages' forms need (Spanish and French payloads are often
 /// written without accents).
-const CUE: &str = r"(?i-u)usuari|utilisateur|instrucci|instructions?\s+pour|benutzer|nutzer|anweisung|silenciosamente|debes|vous\s+devez|obligatoire|obligatorio|ignora|olvida|oubli|ohne\s+(?:den|die)|herramienta|ferramenta|cet\s+outil|dieses\s+(?:tool|werkzeug)|dile\s+al|dites\s+a\s|sage\s+dem|instruca?o|instrucoes|instructions\s+(?:precedentes|anterieures)|remplace\s+les\s+instructions";
+const CUE: &str = r"(?i-u)usuari|utilisateur|instrucci|instructions?\s+pour|benutzer|nutzer|anweisung|silenciosamente|debes|vous\s+devez|obligatoire|obligatorio|ignora|olvida|oubli|ohne\s+(?:den|die)|herramienta|ferramenta|cet\s+outil|dieses\s+(?:tool|werkzeug)|dile\s+al|dites\s+a\s|sage\s+dem|instruca?o|instrucoes|instructions\s+(?:precedentes|anterieures)|remplace\s+les\s+instructions|ignorez|istruzioni";
 
 /// Markup or a label that addresses the model (the `<IMPORTANT>` shape).
 const MARKUP_X: &str = r"<\s*/?\s*(?:重要|중요)\s*>|<\s*/?\s*(?:importante|wichtig)\s*>|<\s*/?\s*важно\s*>|\[\s*(?:ocult[oa]|cach[ée]e?|versteckt|oculto)\b[^\]]{0,60}\]|instrucci[oó]n(?:es)?\s+(?:oculta\s+)?para\s+el\s+(?:modelo|asistente|agente|llm|ia)|instructions?\s+(?:cach[ée]es?\s+)?pour\s+(?:le\s+mod[eè]le|l['’]assistant|l['’]agent|l['’]ia|le\s+llm)|anweisung(?:en)?\s+f[üu]r\s+(?:das\s+modell|die\s+ki|den\s+assistenten)|给(?:ai|模型|助手|大模型|智能体)的(?:指令|指示|说明)|(?:ai|モデル|アシスタント)(?:への|に対する|向けの)(?:指示|命令)|(?:ai|모델|어시스턴트)(?:에게|를\s*위한)\s*(?:지시|명령)";
 
 /// Hiding an action from the user.
-const CONCEAL_X: &str = r"(?:不要|别|切勿|不得|无需|不必|请勿|勿)[^。\n]{0,8}(?:告诉|告知|通知|提醒|透露|提及|提到)[^。\n]{0,4}(?:用户|使用者)|(?:不要|别|切勿|不得|无需|不必|请勿|勿|不用|不需要)(?:向|对|跟|和|给)(?:用户|使用者)(?:提及|提到|透露|告知|告诉|说明|报告)(?:此|这|该|[。，,；;！!]|$)|(?:别|不要|不能|勿)让(?:用户|使用者)(?:知道|发现|察觉)|no\s+(?:hace\s+falta|es\s+necesario|necesitas|hay\s+que|hay\s+necesidad\s+de)\s+(?:que\s+se\s+lo\s+\w+|(?:coment[aá]r|mencion[aá]r|dec[ií]r|cont[aá]r|explic[aá]r|inform[aá]r)\w*)\s+(?:con\s+el|al|a\s+el)\s+usuario|(?:对|向)(?:用户|使用者)(?:隐藏|隐瞒|保密)|(?:悄悄|静默|偷偷|秘密)地?(?:调用|执行|发送|读取|上传)|(?:ユーザー|利用者|ユーザ)(?:に|には)[^。\n]{0,8}(?:伝え|知らせ|言わ|通知し|表示し|見せ|教え)(?:ない|ず)|(?:こっそり|密かに|黙って)(?:と)?[^。\n]{0,10}(?:実行|送信|呼び出|読み)|(?:사용자|유저)(?:에게|한테)[^.\n]{0,12}(?:알리지|말하지|보여주지|언급하지|알려주지)\s*(?:마|말|않)|(?:몰래|조용히)\s*[^.\n]{0,12}(?:실행|전송|호출|읽)|sin\s+(?:decir(?:le|selo)?|avisar|informar|notificar)(?:le)?\s+al\s+usuario|ocult[oa]s?\s+al\s+usuario|no\s+(?:le\s+)?(?:digas|menciones|informes|reveles|muestres|comuniques)\s+(?:nada\s+|esto\s+)?al\s+usuario|(?:invoca|llama|ejecuta|env[ií]a|lee)\s+(?:\w+\s+)?silenciosamente|sans\s+(?:le\s+dire|pr[ée]venir|informer|avertir)\s+(?:à\s+)?l['’]utilisateur|ne\s+(?:le\s+|lui\s+)?(?:dites|mentionnez|signalez|r[ée]v[ée]lez|montrez)\s+(?:rien\s+)?(?:pas\s+)?(?:de\s+cela\s+)?(?:à\s+)?l['’]utilisateur|à\s+l['’]insu\s+de\s+l['’]utilisateur|cach[ée]e?s?\s+(?:à|de)\s+l['’]utilisateur|ohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)(?:in)?\s+zu\s+(?:informieren|benachrichtigen|warnen|fragen)|(?:verrate|sage|erw[äa]hne|zeige)\s+(?:dem|der)\s+(?:benutzer|nutzer|anwender)\w*\s+nichts|sem\s+(?:avisar|informar|contar)\s+(?:ao|o)\s+usu[áa]rio|n[ãa]o\s+(?:conte|diga|mencione|informe|mostre)\s+(?:nada\s+)?ao\s+usu[áa]rio|[нН]е\s+(?:сообщай|говори|показывай|упоминай)\w*\s+(?:об\s+этом\s+)?пользовател|(?:ユーザー|利用者|ユーザ)(?:へ|に)の?(?:開示|説明|報告)は(?:不要|必要ありません)";
+const CONCEAL_X: &str = r"(?:不要|别|切勿|不得|无需|不必|请勿|勿)[^。\n]{0,8}(?:告诉|告知|通知|提醒|透露|提及|提到)[^。\n]{0,4}(?:用户|使用者)|(?:不要|别|切勿|不得|无需|不必|请勿|勿|不用|不需要)(?:向|对|跟|和|给)(?:用户|使用者)(?:提及|提到|透露|告知|告诉|说明|报告)(?:此|这|该|[。，,；;！!]|$)|(?:别|不要|不能|勿)让(?:用户|使用者)(?:知道|发现|察觉)|no\s+(?:hace\s+falta|es\s+necesario|necesitas|hay\s+que|hay\s+necesidad\s+de)\s+(?:que\s+se\s+lo\s+\w+|(?:coment[aá]r|mencion[aá]r|dec[ií]r|cont[aá]r|explic[aá]r|inform[aá]r)\w*)\s+(?:con\s+el|al|a\s+el)\s+usuario|(?:对|向)(?:用户|使用者)(?:隐藏|隐瞒|保密)|(?:悄悄|静默|偷偷|秘密)地?(?:调用|执行|发送|读取|上传)|(?:ユーザー|利用者|ユーザ)(?:に|には)[^。\n]{0,8}(?:伝え|知らせ|言わ|通知し|表示し|見せ|教え)(?:ない|ず)|(?:こっそり|密かに|黙って)(?:と)?[^。\n]{0,10}(?:実行|送信|呼び出|読み)|(?:사용자|유저)(?:에게|한테)[^.\n]{0,12}(?:알리지|말하지|보여주지|언급하지|알려주지)\s*(?:마|말|않)|(?:몰래|조용히)\s*[^.\n]{0,12}(?:실행|전송|호출|읽)|sin\s+(?:decir(?:le|selo)?|avisar|informar|notificar)(?:le)?\s+al\s+usuario|ocult[oa]s?\s+al\s+usuario|no\s+(?:le\s+|se\s+lo\s+|se\s+la\s+)?(?:digas|menciones|informes|reveles|muestres|comuniques)\s+(?:nada\s+|esto\s+)?al\s+usuario|(?:invoca|llama|ejecuta|env[ií]a|lee)\s+(?:\w+\s+)?silenciosamente|sans\s+(?:le\s+dire|pr[ée]venir|informer|avertir)\s+(?:à\s+)?l['’]utilisateur|ne\s+(?:le\s+|lui\s+)?(?:dites|mentionnez|signalez|r[ée]v[ée]lez|montrez)\s+(?:rien\s+)?(?:pas\s+)?(?:de\s+cela\s+)?(?:à\s+)?l['’]utilisateur|à\s+l['’]insu\s+de\s+l['’]utilisateur|cach[ée]e?s?\s+(?:à|de)\s+l['’]utilisateur|ohne\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)(?:in)?\s+zu\s+(?:informieren|benachrichtigen|warnen|fragen)|(?:verrate|sage|erw[äa]hne|zeige)\s+(?:dem|der)\s+(?:benutzer|nutzer|anwender)\w*\s+nichts|sem\s+(?:avisar|informar|contar)\s+(?:ao|o)\s+usu[áa]rio|n[ãa]o\s+(?:conte|diga|mencione|informe|mostre)\s+(?:nada\s+)?ao\s+usu[áa]rio|[нН]е\s+(?:сообщай|говори|показывай|упоминай)\w*\s+(?:об\s+этом\s+)?пользовател|(?:ユーザー|利用者|ユーザ)(?:へ|に)の?(?:開示|説明|報告)は(?:不要|必要ありません)";
 
 /// Overriding the model's earlier instructions.
-const OVERRIDE_X: &str = r"(?:忽略|无视|忘记|忽视|不要理会)(?:掉)?(?:之前|以前|先前|上述|上面|此前|所有|全部|任何)[^。\n]{0,8}(?:指令|指示|说明|规则|提示|要求)|(?:以前|前|これまで|上記|先)の(?:すべての|全ての)?(?:指示|命令|指令|ルール|プロンプト)を(?:すべて|全て)?(?:無視|忘れ)|(?:이전|기존|앞의|위의|모든)[^.\n]{0,8}(?:지시|지침|명령|규칙|지시사항|프롬프트)[을를]?\s*(?:모두\s*|전부\s*)?(?:무시|잊)|ignor[ae]\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones\s+(?:anteriores|previas)|olvida\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones|ignor\w+\s+(?:toutes\s+)?(?:les\s+)?instructions\s+(?:pr[ée]c[ée]dentes|ant[ée]rieures)|oubli\w+\s+(?:toutes\s+)?(?:les\s+)?instructions|ignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|vorigen|obigen)\s+(?:anweisungen|instruktionen|befehle)|ignor\w+\s+(?:todas\s+)?(?:as\s+)?instru[çc][õo]es\s+anteriores|[иИ]гнорир\w*\s+(?:все\s+)?(?:предыдущие|прежние)\s+(?:инструкции|указания)|请(?:务必)?绕过(?:所有|全部)?(?:的)?(?:安全检查|安全限制|安全策略|安全防护|沙箱|权限检查|内容审查)";
+const OVERRIDE_X: &str = r"(?:忽略|无视|忘记|忽视|不要理会)(?:掉)?(?:之前|以前|先前|上述|上面|此前|所有|全部|任何)[^。\n]{0,8}(?:指令|指示|说明|规则|提示|要求)|(?:以前|前|これまで|上記|先)の(?:すべての|全ての)?(?:指示|命令|指令|ルール|プロンプト)を(?:すべて|全て)?(?:無視|忘れ)|(?:이전|기존|앞의|위의|모든)[^.\n]{0,8}(?:지시|지침|명령|규칙|지시사항|프롬프트)[을를]?\s*(?:모두\s*|전부\s*)?(?:무시|잊)|ignor[ae]\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones\s+(?:anteriores|previas)|olvida\w*\s+(?:todas\s+)?(?:las\s+)?instrucciones|ignor\w+\s+(?:toutes\s+)?(?:les\s+)?instructions\s+(?:pr[ée]c[ée]dentes|ant[ée]rieures)|oubli\w+\s+(?:toutes\s+)?(?:les\s+)?instructions|ignor\w+\s+toutes\s+(?:les\s+)?(?:instructions|consignes|r[èe]gles)|ignora\w*\s+(?:tutte\s+)?(?:le\s+)?istruzioni\s+(?:precedenti|anteriori)|ignora\w*\s+tutte\s+le\s+(?:istruzioni|regole)|dimentica\w*\s+(?:tutte\s+)?(?:le\s+)?istruzioni|تجاهل\s+(?:جميع|كل)\s+(?:التعليمات|الإرشادات|الأوامر|القواعد)|تجاهل\s+(?:التعليمات|الإرشادات|الأوامر)\s+السابقة|ignorier\w*\s+(?:alle\s+)?(?:vorherigen|bisherigen|vorigen|obigen)\s+(?:anweisungen|instruktionen|befehle)|ignor\w+\s+(?:todas\s+)?(?:as\s+)?instru[çc][õo]es\s+anteriores|[иИ]гнорир\w*\s+(?:все\s+)?(?:предыдущие|прежние)\s+(?:инструкции|указания)|请(?:务必)?绕过(?:所有|全部)?(?:的)?(?:安全检查|安全限制|安全策略|安全防护|沙箱|权限检查|内容审查)";
 
 /// An order aimed at the model ("you must", "please first"); only ever half a co-occurrence.
 const DIRECTIVE_X: &str = r"请先|请务必|务必|必须|一定要|必ず|してください|しなければ|반드시|먼저|(?:야|야만)\s*(?:한다|함|합니다|해|돼|된다)|\bdebes\b|\bdeber[aá]s\b|es\s+obligatorio|tienes\s+que|vous\s+devez|\btu\s+dois\b|il\s+faut|\bobligatoire\b|du\s+musst|sie\s+m[üu]ssen|voc[êe]\s+deve|\bдолжен\b|необходимо";
@@ -133,6 +133,7 @@ enum Script {
     /// Han, kana, Hangul.
     Cjk,
     Cyrillic,
+    Arabic,
     /// Latin with accents, or without them (a cue word): everything else.
     Latin,
     /// Words of no one language (an address, English credential names): every text.
@@ -147,6 +148,7 @@ fn script_of(c: char) -> Option<Script> {
         '\u{D7}' | '\u{F7}' => None,
         '\u{C0}'..='\u{24F}' => Some(Script::Latin),
         '\u{400}'..='\u{4FF}' => Some(Script::Cyrillic),
+        '\u{600}'..='\u{6FF}' => Some(Script::Arabic),
         '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}' => {
             Some(Script::Cjk)
         }
@@ -189,6 +191,8 @@ impl Scripted {
                 Script::Cjk
             } else if of(Script::Cyrillic) {
                 Script::Cyrillic
+            } else if of(Script::Arabic) {
+                Script::Arabic
             } else {
                 Script::Latin
             };
@@ -275,7 +279,11 @@ fn look_alike_tolerant(p: &str) -> String {
             _ => {}
         }
         let ranged = in_class && (chars.get(i + 1) == Some(&'-') || i > 0 && chars[i - 1] == '-');
-        let ascii = (matches!(script_of(c), Some(Script::Cyrillic | Script::Latin)) && !ranged)
+        // Arabic letters fold too: the confusables table reads alef as `l`, heh as `o`.
+        let ascii = (matches!(
+            script_of(c),
+            Some(Script::Cyrillic | Script::Latin | Script::Arabic)
+        ) && !ranged)
             .then(|| super::normalize::ascii_skeleton(c))
             .flatten()
             .filter(|a| a.len() == 1 && a.bytes().all(|b| b.is_ascii_alphabetic()));

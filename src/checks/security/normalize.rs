@@ -252,6 +252,7 @@ impl Normalized {
             fold_leet(&mut b);
             append_spaced(&mut b);
             append_rot13(&mut b);
+            append_reversed(&mut b);
             let changed = b.text != raw;
             return Normalized {
                 text: b.text,
@@ -356,6 +357,7 @@ impl Normalized {
         fold_leet(&mut b);
         append_spaced(&mut b);
         append_rot13(&mut b);
+        append_reversed(&mut b);
         let changed = b.text != raw;
         Normalized {
             text: b.text,
@@ -522,7 +524,23 @@ fn append_spaced(b: &mut Builder) {
             }
         }
         if (letters >= 4 && words.contains(' ')) || letters >= 6 {
-            found.push((words, (b.from(start).0, b.from(j).1)));
+            // The rest of the line goes with it: "i g n o r e all previous instructions"
+            // reads as one order (mcpkeel's scan tests, round 33).
+            let line_end = bytes[j + 1..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(bytes.len(), |p| j + 1 + p);
+            let mut end = line_end.min(j + 1 + 120);
+            while !b.text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let rest = &b.text[j + 1..end];
+            if !rest.trim().is_empty() && !words.ends_with(' ') {
+                words.push(' ');
+            }
+            words.push_str(rest.trim());
+            let last = if end > j + 1 { end - 1 } else { j };
+            found.push((words, (b.from(start).0, b.from(last).1)));
         }
         i = j + 1;
     }
@@ -580,6 +598,55 @@ fn append_rot13(b: &mut Builder) {
     b.push('\n', b.from(len - 1));
     let start = b.text.len();
     for (c, from) in decoded {
+        b.push(c, from);
+    }
+    b.decoded.push((start, b.text.len()));
+}
+
+/// Words of orders to a model written backwards ("snoitcurtsni suoiverp lla erongI"): no
+/// English text holds these letter strings.
+const REVERSED_WORDS: [&str; 12] = [
+    "erongi",
+    "suoiverp",
+    "snoitcurtsni",
+    "noitcurtsni",
+    "metsys",
+    "dragersid",
+    "edirrevo",
+    "tegrof",
+    "tpmorp",
+    "sterces",
+    "drowssap",
+    "slaitnederc",
+];
+
+/// Text written backwards (mcpkeel's scan tests, round 33): once two of
+/// [`REVERSED_WORDS`] are in it, the whole text is appended reversed.
+fn append_reversed(b: &mut Builder) {
+    let mut seen = 0u16;
+    for w in b.text.split(|c: char| !c.is_ascii_alphabetic()) {
+        if (6..=12).contains(&w.len()) {
+            if let Some(i) = REVERSED_WORDS
+                .iter()
+                .position(|r| w.eq_ignore_ascii_case(r))
+            {
+                seen |= 1 << i;
+            }
+        }
+    }
+    if seen.count_ones() < 2 {
+        return;
+    }
+    let len = b.text.len();
+    let reversed: Vec<(char, (usize, usize))> = b
+        .text
+        .char_indices()
+        .rev()
+        .map(|(i, c)| (c, b.from(i)))
+        .collect();
+    b.push('\n', b.from(len - 1));
+    let start = b.text.len();
+    for (c, from) in reversed {
         b.push(c, from);
     }
     b.decoded.push((start, b.text.len()));

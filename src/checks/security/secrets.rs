@@ -109,6 +109,7 @@ pub(super) fn solicits(
             || short_token(k, v)
             || instruction_mnemonic(name, k)
             || handle_token(k, v)
+            || identifier_token(k, v)
             || unlocks_content(v)
             || selects_stored(k, v)
             || (optional && overrides_configured(k, v, &about_words))
@@ -256,6 +257,62 @@ fn handle_token(prop: &str, schema: &Value) -> bool {
                     | "login"
             )
         })
+}
+
+/// A token its description calls an object's identifier or name, or a document's own
+/// token, not a login: Feishu's Bitable `app_token` ("多维表格 App 的唯一标识", the Base
+/// app's unique identifier) and a cloud document's `token` ("云文档 token"; sai-mcp, benign
+/// 32). Feishu puts both in the object's URL.
+fn identifier_token(prop: &str, schema: &Value) -> bool {
+    let p = identifier_parts(prop);
+    let plain = p.last().is_some_and(|w| w == "token")
+        && !p.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "api" | "access" | "auth" | "bearer" | "refresh" | "session" | "secret" | "oauth"
+            )
+        });
+    let Some(d) = schema.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let words = identifier_parts(d);
+    let login = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "your"
+                | "access"
+                | "api"
+                | "auth"
+                | "authentication"
+                | "authenticate"
+                | "authorization"
+                | "authorize"
+                | "bearer"
+                | "oauth"
+                | "login"
+                | "secret"
+                | "credential"
+                | "credentials"
+                | "password"
+                | "personal"
+        )
+    }) || [
+        "访问", "密钥", "凭证", "认证", "授权", "登录", "密码", "令牌",
+    ]
+    .iter()
+    .any(|w| d.contains(w));
+    let names_it = words.iter().take(8).any(|w| w == "identifier")
+        || d.contains("唯一标识")
+        || d.contains("名称");
+    let owner = words.windows(2).any(|w| {
+        matches!(w[0].as_str(), "document" | "doc" | "file" | "folder") && w[1] == "token"
+    }) || ["云文档", "文档", "文件", "目录", "文件夹", "多维表格"]
+        .iter()
+        .any(|o| {
+            d.match_indices(o)
+                .any(|(i, _)| d[i + o.len()..].trim_start().starts_with("token"))
+        });
+    plain && !login && (names_it || owner)
 }
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -1075,11 +1132,16 @@ fn manages_accounts(about: &str) -> bool {
 }
 
 /// A token that makes a request idempotent (AWS's `client_token`, "The client idempotency
-/// token"): a value the caller makes up, not a credential.
+/// token"): a value the caller makes up, not a credential. Feishu says it in Chinese
+/// ("幂等操作标识，格式为标准的 uuidv4": sai-mcp's `client_token`, benign 32).
 fn idempotency_token(schema: &Value) -> bool {
     description_words(schema)
         .iter()
         .any(|w| matches!(w.as_str(), "idempotent" | "idempotency" | "idempotence"))
+        || schema
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.contains("幂等"))
 }
 
 /// A token its own description calls a page cursor ("Pagination token from previous

@@ -58,10 +58,12 @@ pub(super) fn quote(raw: &str, norm: &normalize::Normalized, span: Span) -> Stri
     let (a, b) = norm.raw_span(span.0, span.1);
     let shown = raw.get(a..b).unwrap_or("");
     let reads = norm.text.get(span.0..span.1).unwrap_or("");
-    // Emphasis read as spaces is no news to a reader, nor Cyrillic prose whose look-alike
-    // letters the matching folded to Latin ("Игнорируй" read as "Иrнopиpyй").
+    // Emphasis read as spaces is no news to a reader, nor Cyrillic or Arabic prose whose
+    // look-alike letters the matching folded to Latin ("Игнорируй" read as "Иrнopиpyй").
     let cyrillic_prose = !shown.chars().any(|c| c.is_ascii_alphabetic())
-        && reads.chars().any(|c| ('\u{400}'..='\u{4FF}').contains(&c));
+        && reads
+            .chars()
+            .any(|c| ('\u{400}'..='\u{4FF}').contains(&c) || ('\u{600}'..='\u{6FF}').contains(&c));
     // Nor accents dropped ("Dígale al usuario" read as "Digale al usuario").
     let unaccented: String = shown
         .nfd()
