@@ -92,9 +92,11 @@ fn benign() -> Vec<(String, Vec<Value>)> {
 /// 35-37, held out, measured, then judged; 19,015 tools) add 468 raw pairs and 123 findings,
 /// Ableton Live's 287 generated tools 37 of them ("Get the clip color." / "Set the clip
 /// color."): 29,025 raw, 839 findings. Descriptions that open on opposite verbs no longer
-/// collide (docs/decisions.md, "Opposite verbs do not collide"): Ableton's 12, 798 findings.
+/// collide (docs/decisions.md, "Opposite verbs do not collide"): Ableton's 12, 798 findings;
+/// 13 and 799 since the session's review kept "Get or set" pairs and a verb of both sides
+/// colliding.
 const BEFORE_TOTAL: usize = 29025;
-const CEILING_TOTAL: usize = 798;
+const CEILING_TOTAL: usize = 799;
 const CEILING_PER_SERVER: usize = 13;
 /// Listings over the per-server ceiling, each at its measured count.
 const OVER_CEILING: &[(&str, usize)] = &[

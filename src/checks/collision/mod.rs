@@ -907,9 +907,19 @@ fn opposite_leads(a: &str, b: &str) -> bool {
         stem.to_string()
     };
     let (x, y) = (lead(a), lead(b));
+    // "Add or remove labels" / "Remove or add labels", "Set of records": no verb of one
+    // side only; nor "Stop … and start it again" / "Start … and stop the old one", which
+    // both restart (a review, session 38).
+    let second = |s: &str| s.split(' ').nth(1).unwrap_or("").to_string();
+    let joined = |s: &str| matches!(second(s).as_str(), "or" | "and" | "of" | "nor");
+    let holds = |s: &str, verb: &str| s.split(' ').skip(1).any(|w| lead(w) == verb);
     OPPOSITES
         .iter()
         .any(|&(p, q)| (x == p && y == q) || (x == q && y == p))
+        && !joined(a)
+        && !joined(b)
+        && !holds(a, &y)
+        && !holds(b, &x)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1369,6 +1369,27 @@ fn opposite_verbs_do_not_collide() {
             "The getter: get the clip color.",
             "The getter: set the clip color.",
         ),
+        // A review, session 38: both tools do both, or "Set" is a noun.
+        (
+            "Add or remove labels on an issue.",
+            "Remove or add labels on an issue.",
+        ),
+        (
+            "Get or set the clip color of a track.",
+            "Set or get the clip color of a track.",
+        ),
+        (
+            "Stop the running container and start it again with the same configuration.",
+            "Start the running container again and stop the old one, with the same configuration.",
+        ),
+        (
+            "Upload local changes and download remote changes for the synced folder.",
+            "Download remote changes and upload local changes for the synced folder.",
+        ),
+        (
+            "Set of records matching the query, with their fields and ids.",
+            "Get records matching the query, with their fields and ids.",
+        ),
     ] {
         let fs = run(
             vec![tool("a", a, idx.clone()), tool("b", b, set.clone())],

@@ -236,6 +236,8 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 .collect()
         })
         .collect();
+    // The name head most of a listing's tools share (`omni_` on 198 of 198), if any.
+    let prefixes: Vec<Option<String>> = own.iter().map(family_prefix).collect();
     let server_index: HashMap<&str, usize> =
         members.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     // Counted once per server, not per reference (a hostile member of many tools).
@@ -261,7 +263,6 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                 &props,
             );
             props.extend(values);
-            props.extend(own_enums[i].iter().cloned());
             let mut params = Vec::new();
             if let Some(s) = obj.get("inputSchema") {
                 walk::params(s, String::new(), 0, &mut params);
@@ -277,19 +278,37 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
             // — use 'wait_for'").
             let has_actions = !actions.is_empty();
             props.extend(actions);
+            // A tool that takes a diagram or query language may name its keywords.
+            let own_words = format!(
+                "{name} {}",
+                obj.get("description").and_then(Value::as_str).unwrap_or("")
+            )
+            .to_lowercase();
+            let speaks_language = [
+                "mermaid", "diagram", "sql", "graphql", "cypher", "plantuml", "graphviz", "latex",
+                "yaml", "dsl",
+            ]
+            .iter()
+            .any(|l| own_words.contains(l));
             let lookup = |raw: &str| -> Option<(String, Vec<usize>)> {
                 let n = raw.trim();
                 let lower = n.to_lowercase();
                 // "use the health-check tool instead" beside its own `omni_health_check`
                 // (omni-app-mcp, benign 30): the same name, hyphenated.
+                // Only with the prefix its whole listing shares: a decoy `tz_send_email`
+                // beside one other tool does not make `send-email` its own (a review,
+                // session 38).
                 let underscored = lower.replace('-', "_");
+                let hyphenated_own = underscored != lower
+                    && prefixes[i]
+                        .as_ref()
+                        .is_some_and(|p| own[i].contains(&format!("{p}_{underscored}")));
                 if lower.is_empty()
                     || NOT_NAMES.contains(&lower.as_str())
                     || lower == name.to_lowercase()
                     || own[i].contains(&lower)
                     || own_tails[i].contains(&lower)
-                    || own[i].contains(&underscored)
-                    || own_tails[i].contains(&underscored)
+                    || hyphenated_own
                     || props.contains(&lower)
                     || own_params[i].contains(&lower)
                     || (has_actions && !identifier_like(n))
@@ -320,7 +339,9 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
                     if (kind == signals::RefKind::Named && !identifier_like(raw))
                         || short_word
                         || described_not_ordered(&norm.text, m.0)
-                        || language_construct(&norm.text, n.1)
+                        || (speaks_language && language_construct(&norm.text, n.1))
+                        || (own_enums[i].contains(&raw.trim().to_lowercase())
+                            && names_an_action(&norm.text, m, n))
                     {
                         continue;
                     }
@@ -364,9 +385,56 @@ fn shadowing(members: &[(&str, &[Value])], out: &mut Vec<Finding>) {
     }
 }
 
+/// The head before the first `_` or `-` that at least three tools and four in five of the
+/// listing's tools share.
+fn family_prefix(names: &HashSet<String>) -> Option<String> {
+    let mut heads: HashMap<&str, usize> = HashMap::new();
+    for n in names {
+        if let Some((h, _)) = n.split_once(['_', '-']) {
+            *heads.entry(h).or_default() += 1;
+        }
+    }
+    let (head, count) = heads
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)))?;
+    (count >= 3 && count * 5 >= names.len() * 4).then(|| head.to_string())
+}
+
+/// An order to use a value of the listing's own `enum` as it is ("use type_text instead",
+/// "or type_text to type into UI elements"): one of its actions. Not "the send_email tool",
+/// nor an order to avoid it or to act whenever it runs (a review, session 38).
+fn names_an_action(text: &str, m: (usize, usize), n: (usize, usize)) -> bool {
+    let order = text.get(m.0..n.0).unwrap_or("").to_ascii_lowercase();
+    let after = text.get(n.1..).unwrap_or("");
+    let next: String = after
+        .trim_start_matches(['\'', '"', '`'])
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    !matches!(next.as_str(), "tool" | "tools" | "function" | "server")
+        && ![
+            "avoid",
+            "don't",
+            "do not",
+            "never",
+            "not ",
+            "instead of",
+            "rather than",
+            "when",
+            "whenever",
+            "always",
+            "every",
+        ]
+        .iter()
+        .any(|w| order.contains(w))
+}
+
 /// The name ending at `end` is followed by the noun of a language's construct ("avoid using
 /// 'style' statements in sequenceDiagram": claude-mermaid's `mermaid_preview`, beside
 /// drawio's `style` tool; benign 30): a keyword of the language the tool takes, not a tool.
+/// Only for a tool whose name or description names such a language.
 fn language_construct(text: &str, end: usize) -> bool {
     let after = text.get(end..).unwrap_or("");
     let after = after.trim_start_matches(['\'', '"', '`']);
@@ -385,7 +453,6 @@ fn language_construct(text: &str, end: usize) -> bool {
                 | "directives"
                 | "keyword"
                 | "keywords"
-                | "syntax"
                 | "clause"
                 | "clauses"
         )

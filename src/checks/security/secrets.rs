@@ -85,7 +85,7 @@ pub(super) fn solicits(
         let v = &with_description(v, docstring);
         if names_a_secret(v)
             || link_token(k, &about_words, v)
-            || idempotency_token(v)
+            || idempotency_token(k, v)
             || retry_token(k)
             || pagination_token(k, v)
         {
@@ -264,43 +264,10 @@ fn handle_token(prop: &str, schema: &Value) -> bool {
 /// app's unique identifier) and a cloud document's `token` ("云文档 token"; sai-mcp, benign
 /// 32). Feishu puts both in the object's URL.
 fn identifier_token(prop: &str, schema: &Value) -> bool {
-    let p = identifier_parts(prop);
-    let plain = p.last().is_some_and(|w| w == "token")
-        && !p.iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "api" | "access" | "auth" | "bearer" | "refresh" | "session" | "secret" | "oauth"
-            )
-        });
     let Some(d) = schema.get("description").and_then(Value::as_str) else {
         return false;
     };
     let words = identifier_parts(d);
-    let login = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "your"
-                | "access"
-                | "api"
-                | "auth"
-                | "authentication"
-                | "authenticate"
-                | "authorization"
-                | "authorize"
-                | "bearer"
-                | "oauth"
-                | "login"
-                | "secret"
-                | "credential"
-                | "credentials"
-                | "password"
-                | "personal"
-        )
-    }) || [
-        "访问", "密钥", "凭证", "认证", "授权", "登录", "密码", "令牌",
-    ]
-    .iter()
-    .any(|w| d.contains(w));
     let names_it = words.iter().take(8).any(|w| w == "identifier")
         || d.contains("唯一标识")
         || d.contains("名称");
@@ -312,7 +279,7 @@ fn identifier_token(prop: &str, schema: &Value) -> bool {
             d.match_indices(o)
                 .any(|(i, _)| d[i + o.len()..].trim_start().starts_with("token"))
         });
-    plain && !login && (names_it || owner)
+    plain_token(prop) && !names_login(d) && (names_it || owner)
 }
 
 /// Credential names beyond the original's list (#13: `auth`, `*_api_key`,
@@ -1133,15 +1100,95 @@ fn manages_accounts(about: &str) -> bool {
 
 /// A token that makes a request idempotent (AWS's `client_token`, "The client idempotency
 /// token"): a value the caller makes up, not a credential. Feishu says it in Chinese
-/// ("幂等操作标识，格式为标准的 uuidv4": sai-mcp's `client_token`, benign 32).
-fn idempotency_token(schema: &Value) -> bool {
+/// ("幂等操作标识，格式为标准的 uuidv4": sai-mcp's `client_token`, benign 32): only on a
+/// plain `*_token` whose description names no login (a review, session 38: "用户密码。幂等
+/// 请求可重复提交" on a `password`).
+fn idempotency_token(prop: &str, schema: &Value) -> bool {
     description_words(schema)
         .iter()
         .any(|w| matches!(w.as_str(), "idempotent" | "idempotency" | "idempotence"))
-        || schema
-            .get("description")
-            .and_then(Value::as_str)
-            .is_some_and(|d| d.contains("幂等"))
+        || (plain_token(prop)
+            && schema
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| d.contains("幂等") && !names_login(d)))
+}
+
+/// A `*_token` not named as a login (`api_`, `access_`, `auth_`, `bearer_`, …).
+fn plain_token(prop: &str) -> bool {
+    let p = identifier_parts(prop);
+    p.last().is_some_and(|w| w == "token")
+        && !p.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "api"
+                    | "access"
+                    | "auth"
+                    | "bearer"
+                    | "refresh"
+                    | "session"
+                    | "secret"
+                    | "oauth"
+                    | "user"
+                    | "bot"
+                    | "personal"
+                    | "npm"
+                    | "github"
+                    | "gitlab"
+                    | "slack"
+                    | "pat"
+            )
+        })
+}
+
+/// A description that names a login, a service's credential or a credential file, in
+/// English or Chinese.
+fn names_login(d: &str) -> bool {
+    let words = identifier_parts(d);
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "your"
+                | "access"
+                | "api"
+                | "auth"
+                | "authentication"
+                | "authenticate"
+                | "authorization"
+                | "authorize"
+                | "bearer"
+                | "oauth"
+                | "login"
+                | "secret"
+                | "credential"
+                | "credentials"
+                | "password"
+                | "personal"
+                | "user"
+                | "bot"
+                | "session"
+                | "jwt"
+                | "pat"
+                | "npm"
+                | "npmrc"
+                | "github"
+                | "gitlab"
+                | "slack"
+                | "openai"
+                | "xoxb"
+                | "ghp"
+        )
+    }) || [
+        "访问", "密钥", "凭证", "认证", "授权", "登录", "密码", "令牌", "用户", "~/", ".env",
+    ]
+    .iter()
+    .any(|w| d.contains(w))
+        || {
+            let lower = d.to_lowercase();
+            ["github", "gitlab", "openai", "xoxb", "ghp_", "npmrc"]
+                .iter()
+                .any(|w| lower.contains(w))
+        }
 }
 
 /// A token its own description calls a page cursor ("Pagination token from previous

@@ -112,7 +112,7 @@ const SECRET_PATH_P: &str = r"(?:~|\$HOME)?/?\.ssh/(?:id_[\w.-]+|[\w.-]*_key\b|a
 
 const SECRET_READ_P: &str = r"\b(?:read|cat|open|access|load|fetch|get|grab|retrieve|collect|extract|dump|print|copy|upload|type|view|check)\s+(?:the\s+)?(?:(?:contents?|file|data|information|keys?)\s+(?:of|from|in)\s+)?(?:the\s+|your\s+|user's\s+)?(?:\w+\s+){0,4}?(?:file\s+)?(?:at\s+|from\s+|in\s+)?";
 
-const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|paste|give|share|attach)\s+(?:me\s+)?(?:the\s+|your\s+|their\s+|its\s+)?(?:user's\s+)?{Q}?(?:(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))|creds|session\s+cookies?|seed\s+phrases?|recovery\s+phrases?)\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\s+(?:environment\s+)?variable\s+as\b|\b(?:credentials?|passwords?|tokens?|api\s+keys?|secrets?)(?:\s+values?)?\s+(?:to\s+be|must\s+be|should\s+be|is|are)\s+(?:appended|prepended|added|included|embedded|concatenated)\s+(?:to|in|into)\s+(?:the\s+)?{Q}?[\w.-]+{Q}?\s+(?:parameter|argument|field)\b|\binclude\s+the\s+most\s+sensitive\b|\b(?:key|token|credentials?|secret|password|reference(?:\s+(?:string|value))?)\s+(?:(?:shown|visible|held|stored|available)\s+)?(?:in|from)\s+your\s+context\b|\bcontext(?:'s\s*|\.)(?:[\w-]+[\s_])?(?:key|token|credentials?|secret)(?:[^:\w]|$)|\bcontext\s+(?:cloud|api|access|workspace|session)\s+key\b|\bheld\s+in\s+your\s+context\s+as\b|\b(?:dump|reveal|print|show|output|repeat|leak)\s+(?:me\s+)?your\s+(?:full\s+|entire\s+|complete\s+|initial\s+|original\s+)?(?:system\s+prompt|instructions|system\s+instructions|hidden\s+instructions)\b|\bdump\s+the\s+(?:full\s+|entire\s+)?system\s+prompt\b|\b(?:reveal|leak|dump)\s+(?:your|all|all\s+the|the\s+user's|all\s+your)\s+(?:api\s+keys|credentials|secrets|passwords|private\s+keys|tokens)\b|\b(?:reveal|leak)\s+(?:credentials|secrets|passwords)\s+and\s+(?:api\s+keys|tokens|passwords|secrets)\b|\bwhat\s+are\s+your\s+(?:instructions|system\s+prompt|hidden\s+rules)\b|\binclude\s+all\s+(?:available\s+)?(?:credentials|api\s+keys|tokens|secrets)\b(?:\s+and\s+(?:credentials|api\s+keys|tokens|secrets))?[^.\n]{0,60}?\bin\s+the\s+(?:\w+\s+)?(?:header|request|url|query)|\b(?:append|add|insert|include|pass|send|put|attach|provide)\s+(?:the\s+)?(?:values?|contents?)\s+of\s+(?:the\s+)?(?:(?:environment|env)\s+(?:variables?|vars?)\s+)?(?-i:[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))\b|\b(?:tokens?|keys|credentials|secrets)\s+already\s+in\s+(?:scope|context)\b|\b(?:retrieve|read|collect|dump|grab|fetch|get)\s+(?:all\s+)?(?:the\s+)?(?:user's\s+)?(?:environment\s+variables|env\s+vars|ssh\s+keys|private\s+keys)\s+(?:first\s*(?:[.!]|$)|and\s+(?:include|send|pass|attach|add|append)\s+(?:them|it)\b)";
+const SECRET_ASK_P: &str = r"\b(?:pass|send|provide|include|put|supply|enter|paste|give|share|attach)\s+(?:me\s+)?(?:the\s+|your\s+|their\s+|its\s+)?(?:user's\s+)?{Q}?(?:(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))|creds|session\s+cookies?|seed\s+phrases?|recovery\s+phrases?)\b|\b[A-Z][A-Z0-9]*_(?:API_KEY|TOKEN|SECRET|PASSWORD)\s+(?:environment\s+)?variable\s+as\b|\b(?:credentials?|passwords?|tokens?|api\s+keys?|secrets?)(?:\s+values?)?\s+(?:to\s+be|must\s+be|should\s+be|is|are)\s+(?:appended|prepended|added|included|embedded|concatenated)\s+(?:to|in|into)\s+(?:the\s+)?{Q}?[\w.-]+{Q}?\s+(?:parameter|argument|field)\b|\binclude\s+the\s+most\s+sensitive\b|\b(?:key|token|credentials?|secret|password|reference(?:\s+(?:string|value))?)\s+(?:(?:shown|visible|held|stored|available)\s+)?(?:in|from)\s+your\s+context\b|\bcontext(?:'s\s*|\.)(?:[\w-]+[\s_])?(?:key|token|credentials?|secret)(?:[^:\w]|$)|\bcontext\s+(?:cloud|api|access|workspace|session)\s+key\b|\bheld\s+in\s+your\s+context\s+as\b|\b(?:dump|reveal|print|show|output|repeat|leak)\s+(?:me\s+)?your\s+(?:full\s+|entire\s+|complete\s+|initial\s+|original\s+)?(?:system\s+prompt|instructions|system\s+instructions|hidden\s+instructions)\b|\bdump\s+the\s+(?:full\s+|entire\s+)?system\s+prompt\b|(?:^|[.!?:;]\s+|\n\s*)(?:now\s+|please\s+|also\s+|then\s+)?(?:reveal|leak|dump)\s+(?:your|all|all\s+the|the\s+user's|all\s+your)\s+(?:api\s+keys|credentials|secrets|passwords|private\s+keys|access\s+tokens|api\s+tokens)\b|(?:^|[.!?:;]\s+|\n\s*)(?:reveal|leak)\s+(?:credentials|secrets|passwords)\s+and\s+(?:api\s+keys|passwords|secrets)\b|\bwhat\s+are\s+your\s+(?:instructions|system\s+prompt|hidden\s+rules)\b|\binclude\s+all\s+(?:available\s+)?(?:credentials|api\s+keys|tokens|secrets)\b(?:\s+and\s+(?:credentials|api\s+keys|tokens|secrets))?[^.\n]{0,60}?\bin\s+the\s+(?:\w+\s+)?(?:header|request|url|query)|\b(?:append|add|insert|include|pass|send|put|attach|provide)\s+(?:the\s+)?(?:values?|contents?)\s+of\s+(?:the\s+)?(?:(?:environment|env)\s+(?:variables?|vars?)\s+)?(?-i:[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS))\b|\b(?:tokens?|keys|credentials|secrets)\s+already\s+in\s+(?:scope|context)\b|\b(?:retrieve|read|collect|dump|grab|fetch|get)\s+(?:all\s+)?(?:the\s+)?(?:user's\s+)?(?:environment\s+variables|env\s+vars|ssh\s+keys|private\s+keys)\s+(?:first\s*(?:[.!]|$)|and\s+(?:include|send|pass|attach|add|append)\s+(?:them|it)\b)";
 
 /// Parameter names (read as words) that ask the model for its context or a secret.
 const CONTEXT_PARAM_P: &str = r"^(?:(?:full|entire|complete|raw|user|current|previous|prior)\s+)*(?:system\s+prompt|system\s+instructions?|conversation\s+(?:history|context|log|transcript|so\s+far)|chat\s+(?:history|log|transcript)|message\s+history|previous\s+messages|prior\s+messages|hidden\s+instructions?|context\s+injection|override\s+(?:instructions|safety|system\s+prompt)|jailbreak(?:\s+mode)?|bypass\s+(?:filters|validation|security|safety|auth)|simulate\s+privilege|emergency\s+override|user\s+context\s+data|assistant\s+instructions)$|\b(?:ssh|id\s+rsa|private\s+key|aws\s+credentials|env\s+vars|environment\s+variables|api\s+keys|passwords|cookies|secrets)\b.*\b(?:content|from|of|data|dump|value)\b|\b(?:content|contents|data|dump|value)\s+(?:from|of)\s+(?:\w+\s+){0,3}?(?:ssh|id\s+rsa|private\s+key|credentials|env|secrets?|passwords?|keys?)\b|\binclude\s+(?:all\s+)?(?:the\s+)?(?:env(?:ironment)?\s+(?:variables|vars)|conversation\s+history|chat\s+history|system\s+prompt|ssh\s+keys?|credentials|api\s+keys|secrets|passwords)\b";
@@ -592,7 +592,9 @@ pub fn detect(text: &str, field: Field, own: &str) -> Vec<Hit> {
                     && !setup_once(text, a, own)
                     && !call_refused(text, a))
                 && (label != CONCEALMENT
-                    || !super::poisoning::not_concealment(text, a) && !asks_for_details(text, e))
+                    || !super::poisoning::not_concealment(text, a)
+                        && !asks_for_details(text, e)
+                        && !without_refused(text, a))
                 && (label != AUTHORITY || !compound_after(text, e))
         }) {
             push(&rules::INJECTION_PATTERN, label, vec![m]);
@@ -1446,30 +1448,84 @@ fn setup_once(text: &str, at: usize, own: &str) -> bool {
 /// 32): the call-first wording comes right after an order not to call the tool.
 fn call_refused(text: &str, at: usize) -> bool {
     let before = text.get(..at).unwrap_or("").to_ascii_lowercase();
-    let words: Vec<&str> = before
+    // The refusal opens its clause: not "If you don't call this …", "Agents that never call
+    // it …" (a review, session 38).
+    let clause_at = before
+        .rfind(['.', '!', '?', ';', ':', ',', '\n', '—', '–'])
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let words: Vec<&str> = before[clause_at..]
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
         .collect();
-    let tail = |n: usize| words.get(words.len().saturating_sub(n)..).unwrap_or(&[]);
-    let verb = |w: &str| matches!(w, "call" | "use" | "run" | "invoke");
-    let refusal = |w: &[&str]| matches!(w, ["don't" | "never"] | ["do" | "should" | "must", "not"]);
-    [1, 2].iter().any(|&n| {
-        let t = tail(n + 2);
-        t.len() == n + 2 && refusal(&t[..n]) && verb(t[n]) && matches!(t[n + 1], "this" | "it")
-    }) || [1, 2].iter().any(|&n| {
-        let t = tail(n + 3);
-        t.len() == n + 3
-            && refusal(&t[..n])
-            && verb(t[n])
-            && t[n + 1] == "this"
-            && t[n + 2] == "tool"
-    })
+    let refused = match words.as_slice() {
+        ["don't" | "never", rest @ ..] | ["do" | "should" | "must", "not", rest @ ..] => {
+            matches!(
+                rest,
+                ["call" | "use" | "run" | "invoke", "this" | "it"]
+                    | ["call" | "use" | "run" | "invoke", "this", "tool"]
+            )
+        }
+        _ => false,
+    };
+    // Nor a refusal the sentence goes on to outbid ("…, use it before every single call").
+    let after = text.get(at..).unwrap_or("");
+    let end = after.find(['.', '!', '?', '\n']).unwrap_or(after.len());
+    let rest = after[..end].to_ascii_lowercase();
+    let outbid = [
+        "use it",
+        "call it",
+        "run it",
+        "invoke it",
+        "each time",
+        "every single",
+        "every call",
+        "instead",
+    ]
+    .iter()
+    .any(|w| rest.contains(w));
+    refused && !outbid
+}
+
+/// "Never posts … without the user's knowledge", "software that records keystrokes without
+/// the user's knowledge" (a review, session 38): a safeguard or a description, not an act
+/// kept from the user. Only for "without …": a negation or a relative clause before it in
+/// the sentence.
+fn without_refused(text: &str, at: usize) -> bool {
+    let starts = text
+        .get(at..)
+        .and_then(|t| t.get(..7))
+        .is_some_and(|w| w.eq_ignore_ascii_case("without"));
+    let before = text.get(..at).unwrap_or("");
+    let sentence = before[sentence_start(before)..].to_ascii_lowercase();
+    starts
+        && sentence
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
+            .any(|w| {
+                matches!(
+                    w,
+                    "not"
+                        | "never"
+                        | "no"
+                        | "nothing"
+                        | "cannot"
+                        | "can't"
+                        | "won't"
+                        | "doesn't"
+                        | "don't"
+                        | "isn't"
+                        | "which"
+                        | "who"
+                )
+            })
 }
 
 /// "path could point anywhere the backend process can read (~/.ssh, browser profile
 /// databases, etc.)" (duckquery's `add_local_file_source`, benign 32): a warning of how far
 /// a path reaches, not an order to read the file. Only a hedged "could", "might" or "may"
-/// reach to "anywhere" or "anything" that something other than "you" can read.
+/// reach to "anywhere" or "anything" a process, backend, server, service, daemon, host or
+/// container can read, with the paths in parentheses as examples.
 fn reach_warned(text: &str, at: usize) -> bool {
     let before = text.get(..at).unwrap_or("");
     let sentence = before[sentence_start(before)..].to_ascii_lowercase();
@@ -1480,10 +1536,12 @@ fn reach_warned(text: &str, at: usize) -> bool {
     let [.., subject, can] = words.as_slice() else {
         return false;
     };
-    let read = text
-        .get(at..)
-        .and_then(|t| t.get(..4))
-        .is_some_and(|w| w.eq_ignore_ascii_case("read"));
+    // The paths follow as examples in parentheses ("can read (~/.ssh, browser profile
+    // databases, etc.)"), not as the object of the read ("can read ~/.ssh/id_rsa").
+    let read = text.get(at..).is_some_and(|t| {
+        t.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("read"))
+            && t[4..].trim_start().starts_with('(')
+    });
     let hedge = words
         .iter()
         .position(|w| matches!(*w, "could" | "might" | "may"));
@@ -1492,7 +1550,11 @@ fn reach_warned(text: &str, at: usize) -> bool {
         .rposition(|w| matches!(*w, "anywhere" | "anything"));
     *can == "can"
         && read
-        && !matches!(*subject, "you" | "assistant" | "model" | "agent" | "ai")
+        // A process's reach, not the model's ("anything Claude can read": a review, session 38).
+        && matches!(
+            *subject,
+            "process" | "backend" | "server" | "service" | "daemon" | "host" | "container"
+        )
         && matches!((hedge, anywhere), (Some(h), Some(a)) if h < a)
 }
 
